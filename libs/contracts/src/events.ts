@@ -1,0 +1,5 @@
+// Domain events of study.events.v1, gathered in one namespace (the generated files each export helpers
+// with the same names, so they are re-exported by name).
+export { EventEnvelope } from "./gen/study/events/v1/envelope";
+export { UserRegistered } from "./gen/study/events/v1/identity";
+export { CourseCreated, CourseUpdated, CourseDeleted } from "./gen/study/events/v1/courses";

@@ -1,0 +1,6 @@
+// The only hand-written file of this package: everything under ./gen is generated from proto/ by `npm run generate`.
+export * as common from "./gen/study/common/v1/common";
+export * as courses from "./gen/study/courses/v1/courses";
+export * as notifications from "./gen/study/notifications/v1/notifications";
+export * as health from "./gen/grpc/health/v1/health";
+export * as events from "./events";

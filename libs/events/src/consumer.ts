@@ -1,0 +1,157 @@
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { SqlClient } from "@study/db";
+import { contextFromTraceHeaders, type Logger } from "@study/platform";
+import type { Channel, ChannelModel, ConsumeMessage } from "amqplib";
+import type { AmqpConnection } from "./connection";
+import { decodeEnvelope, EVENT_TYPES, type EventCase, type EventEnvelope, type PayloadOf } from "./envelope";
+import { DEFAULT_EXCHANGE } from "./publisher";
+
+const tracer = trace.getTracer("@study/events");
+const ATTEMPT_HEADER = "x-study-attempt";
+
+/** A handler gets the typed payload, the envelope, and the transaction in which the inbox row is written. */
+export type EventHandler<C extends EventCase, Tx> = (payload: PayloadOf<C>, envelope: EventEnvelope, tx: Tx) => Promise<void>;
+export type EventHandlers<Tx> = { [C in EventCase]?: EventHandler<C, Tx> };
+
+export interface InboxDatabase<Tx extends SqlClient> {
+  $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
+}
+
+export interface ConsumerOptions<Tx extends SqlClient> {
+  connection: AmqpConnection;
+  /** The consuming service; names its queues `<exchange>.<consumer>` (+ `.retry`, `.dlq`) and its inbox rows. */
+  consumer: string;
+  db: InboxDatabase<Tx>;
+  handlers: EventHandlers<Tx>;
+  logger: Logger;
+  exchange?: string;
+  prefetch?: number;
+  /** Deliveries before a message is dead-lettered. */
+  maxAttempts?: number;
+  /** Delay before each retry; the last value repeats. */
+  retryDelaysMs?: number[];
+}
+
+export function queueNames(exchange: string, consumer: string) {
+  const main = `${exchange}.${consumer}`;
+  return { main, retry: `${main}.retry`, dead: `${main}.dlq` };
+}
+
+/**
+ * Consumes the service's durable queue. A message is acked only after its handler's transaction (effects +
+ * inbox row) committed; a redelivered event finds its inbox row and is acked without a second effect. A
+ * handler that throws sends the message to the retry queue (per-message TTL, then back to the main queue);
+ * after `maxAttempts` it goes to the dead-letter queue with the error recorded in its headers.
+ */
+export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptions<Tx>): Promise<void> {
+  const exchange = options.exchange ?? DEFAULT_EXCHANGE;
+  const names = queueNames(exchange, options.consumer);
+  const maxAttempts = options.maxAttempts ?? 5;
+  const delays = options.retryDelaysMs ?? [1_000, 5_000, 15_000, 30_000];
+  const byType = new Map<string, EventCase>(
+    (Object.keys(options.handlers) as EventCase[]).map((eventCase) => [EVENT_TYPES[eventCase], eventCase]),
+  );
+
+  await options.connection.onConnected(async (connection: ChannelModel) => {
+    const channel = await connection.createConfirmChannel();
+    channel.on("error", (error: Error) => options.logger.warn({ err: error }, "consumer channel error"));
+    await channel.assertExchange(exchange, "topic", { durable: true });
+    await channel.assertQueue(names.main, { durable: true });
+    await channel.assertQueue(names.retry, {
+      durable: true,
+      arguments: { "x-dead-letter-exchange": "", "x-dead-letter-routing-key": names.main },
+    });
+    await channel.assertQueue(names.dead, { durable: true });
+    for (const type of byType.keys()) await channel.bindQueue(names.main, exchange, type);
+    await channel.prefetch(options.prefetch ?? 16);
+    await channel.consume(names.main, (message) => {
+      if (message) void handleMessage(channel, message);
+    });
+  });
+
+  async function handleMessage(channel: Channel, message: ConsumeMessage): Promise<void> {
+    let envelope: EventEnvelope;
+    try {
+      envelope = decodeEnvelope(message.content);
+    } catch (error) {
+      await moveTo(channel, message, names.dead, 1, `undecodable message: ${(error as Error).message}`);
+      return;
+    }
+    const eventCase = byType.get(envelope.type);
+    const parent = contextFromTraceHeaders((message.properties.headers ?? {}) as { traceparent?: string; tracestate?: string });
+    const span = tracer.startSpan(
+      `process ${envelope.type}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          "messaging.system": "rabbitmq",
+          "messaging.consumer.group.name": options.consumer,
+          "messaging.message.id": envelope.id,
+        },
+      },
+      parent,
+    );
+    const attempt = Number(message.properties.headers?.[ATTEMPT_HEADER] ?? 0) + 1;
+    try {
+      await context.with(trace.setSpan(parent, span), async () => {
+        if (!eventCase || envelope.payload?.$case !== eventCase) {
+          throw new Error(`no handler for ${envelope.type} (payload ${envelope.payload?.$case ?? "missing"})`);
+        }
+        const handler = options.handlers[eventCase] as EventHandler<EventCase, Tx>;
+        const handled = await options.db.$transaction(
+          async (tx) => {
+            const inserted = await tx.$executeRawUnsafe(
+              `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3)
+               ON CONFLICT (consumer, event_id) DO NOTHING`,
+              options.consumer,
+              envelope.id,
+              envelope.type,
+            );
+            if (inserted === 0) return false;
+            await handler(envelope.payload!.value as never, envelope, tx);
+            return true;
+          },
+          { timeout: 30_000, maxWait: 10_000 },
+        );
+        options.logger.debug({ event: envelope.type, eventId: envelope.id, duplicate: !handled }, "event handled");
+      });
+      span.end();
+      channel.ack(message);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      const reason = error instanceof Error ? error.message : String(error);
+      if (attempt >= maxAttempts) {
+        options.logger.error({ err: error, event: envelope.type, eventId: envelope.id, attempt }, "event dead-lettered");
+        await moveTo(channel, message, names.dead, attempt, reason);
+      } else {
+        options.logger.warn({ err: error, event: envelope.type, eventId: envelope.id, attempt }, "event handler failed; will retry");
+        const delay = delays[Math.min(attempt - 1, delays.length - 1)];
+        await moveTo(channel, message, names.retry, attempt, reason, delay);
+      }
+    }
+  }
+
+  /** Republishes a copy (confirmed) and only then acks the original; if that fails the original stays unacked. */
+  async function moveTo(channel: Channel, message: ConsumeMessage, queue: string, attempt: number, reason: string, delayMs?: number) {
+    try {
+      const confirm = channel as Channel & { waitForConfirms(): Promise<void> };
+      channel.sendToQueue(queue, message.content, {
+        ...message.properties,
+        persistent: true,
+        expiration: delayMs === undefined ? undefined : String(delayMs),
+        headers: {
+          ...message.properties.headers,
+          [ATTEMPT_HEADER]: attempt,
+          "x-study-last-error": reason.slice(0, 1_000),
+          "x-study-original-routing-key": message.fields.routingKey,
+        },
+      });
+      await confirm.waitForConfirms();
+      channel.ack(message);
+    } catch (error) {
+      options.logger.warn({ err: error }, "could not move message; it stays unacked and will be redelivered");
+    }
+  }
+}

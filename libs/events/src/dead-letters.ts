@@ -1,0 +1,56 @@
+import type { ChannelModel } from "amqplib";
+import { decodeEnvelope } from "./envelope";
+import { queueNames } from "./consumer";
+
+export interface DeadLetter {
+  eventId: string;
+  type: string;
+  attempts: number;
+  lastError: string;
+}
+
+/** Lists (without removing) the dead letters of a consumer. */
+export async function listDeadLetters(connection: ChannelModel, exchange: string, consumer: string): Promise<DeadLetter[]> {
+  const channel = await connection.createChannel();
+  const letters: DeadLetter[] = [];
+  try {
+    const { dead } = queueNames(exchange, consumer);
+    for (;;) {
+      const message = await channel.get(dead, { noAck: false });
+      if (!message) break;
+      const envelope = decodeEnvelope(message.content);
+      letters.push({
+        eventId: envelope.id,
+        type: envelope.type,
+        attempts: Number(message.properties.headers?.["x-study-attempt"] ?? 0),
+        lastError: String(message.properties.headers?.["x-study-last-error"] ?? ""),
+      });
+    }
+  } finally {
+    // Closing the channel returns every unacked message to the queue, in order.
+    await channel.close();
+  }
+  return letters;
+}
+
+/** Moves every dead letter of a consumer back to its main queue with a fresh attempt count. */
+export async function replayDeadLetters(connection: ChannelModel, exchange: string, consumer: string): Promise<number> {
+  const channel = await connection.createConfirmChannel();
+  let replayed = 0;
+  try {
+    const { dead, main } = queueNames(exchange, consumer);
+    for (;;) {
+      const message = await channel.get(dead, { noAck: false });
+      if (!message) break;
+      const headers = { ...message.properties.headers };
+      delete headers["x-study-attempt"];
+      channel.sendToQueue(main, message.content, { ...message.properties, headers });
+      await channel.waitForConfirms();
+      channel.ack(message);
+      replayed += 1;
+    }
+  } finally {
+    await channel.close();
+  }
+  return replayed;
+}

@@ -1,0 +1,40 @@
+import { events } from "@study/contracts";
+import { currentTraceHeaders } from "@study/platform";
+import { v7 as uuidv7 } from "uuid";
+
+export type EventEnvelope = events.EventEnvelope;
+export type EventPayload = NonNullable<EventEnvelope["payload"]>;
+export type EventCase = EventPayload["$case"];
+export type PayloadOf<C extends EventCase> = Extract<EventPayload, { $case: C }>["value"];
+
+/**
+ * Routing key of every event. `satisfies` makes the build fail when proto/ gains an event without one.
+ * Form: <producer>.<entity>.<verb>.v<major>.
+ */
+export const EVENT_TYPES = {
+  userRegistered: "identity.user.registered.v1",
+  courseCreated: "courses.course.created.v1",
+  courseUpdated: "courses.course.updated.v1",
+  courseDeleted: "courses.course.deleted.v1",
+} as const satisfies Record<EventCase, string>;
+
+/** Builds an envelope for the current operation: fresh time-ordered id, now, and the active trace context. */
+export function createEvent(source: string, userId: string, payload: EventPayload): EventEnvelope {
+  const { traceparent, tracestate } = currentTraceHeaders();
+  return {
+    id: uuidv7(),
+    type: EVENT_TYPES[payload.$case],
+    source,
+    occurredAt: new Date(),
+    userId,
+    traceparent,
+    tracestate,
+    payload,
+  };
+}
+
+export const encodeEnvelope = (envelope: EventEnvelope): Buffer =>
+  Buffer.from(events.EventEnvelope.encode(envelope).finish());
+export const decodeEnvelope = (bytes: Uint8Array): EventEnvelope => events.EventEnvelope.decode(bytes);
+export const envelopeToJson = (envelope: EventEnvelope): unknown => events.EventEnvelope.toJSON(envelope);
+export const envelopeFromJson = (json: unknown): EventEnvelope => events.EventEnvelope.fromJSON(json);

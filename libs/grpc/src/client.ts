@@ -1,0 +1,100 @@
+import {
+  credentials,
+  Metadata,
+  type CallOptions,
+  type Client,
+  type ClientUnaryCall,
+  type ServiceDefinition,
+  type ServiceError,
+} from "@grpc/grpc-js";
+import { health } from "@study/contracts";
+import { fromServiceError } from "./errors";
+import { serviceNameOf } from "./server";
+
+type UnaryCallback<Res> = (error: ServiceError | null, response: Res) => void;
+type Method<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<CallOptions>,
+  callback: UnaryCallback<Res>,
+) => ClientUnaryCall;
+
+/** The promise-returning view of a ts-proto grpc-js client: `await client.getCourse({...})`. */
+export type PromiseClient<C> = {
+  [K in keyof C as C[K] extends Method<never, never> ? K : never]: C[K] extends Method<infer Req, infer Res>
+    ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res>
+    : never;
+};
+
+export interface ClientOptions {
+  /** Default deadline of every call. */
+  deadlineMs?: number;
+  /** Attempts for calls that fail with UNAVAILABLE (grpc-js retry policy, with backoff). */
+  maxAttempts?: number;
+}
+
+type ClientConstructor = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => Client;
+
+/**
+ * Creates a typed client with a deadline on every call and retries on UNAVAILABLE. Errors come back as
+ * the AppError the callee raised.
+ */
+export function createClient<C extends Client>(
+  Ctor: new (...args: never[]) => C,
+  definition: ServiceDefinition,
+  address: string,
+  options: ClientOptions = {},
+): PromiseClient<C> & { close(): void; raw: C } {
+  const deadlineMs = options.deadlineMs ?? 5_000;
+  const serviceName = serviceNameOf(definition);
+  const serviceConfig = {
+    loadBalancingConfig: [{ round_robin: {} }],
+    methodConfig: [
+      {
+        name: [{ service: serviceName }],
+        retryPolicy: {
+          maxAttempts: options.maxAttempts ?? 4,
+          initialBackoff: "0.1s",
+          maxBackoff: "1s",
+          backoffMultiplier: 2,
+          retryableStatusCodes: ["UNAVAILABLE"],
+        },
+      },
+    ],
+  };
+  const raw = new (Ctor as unknown as ClientConstructor)(address, credentials.createInsecure(), {
+    "grpc.service_config": JSON.stringify(serviceConfig),
+    "grpc.enable_retries": 1,
+    "grpc.keepalive_time_ms": 30_000,
+  }) as C;
+  const calleeName = serviceName.split(".").at(-1) ?? serviceName;
+  const wrapper: Record<string, unknown> = {
+    raw,
+    close: () => raw.close(),
+  };
+  for (const method of Object.keys(definition)) {
+    const fn = (raw as unknown as Record<string, Method<unknown, unknown>>)[method].bind(raw);
+    wrapper[method] = (request: unknown, callOptions?: { deadlineMs?: number }) =>
+      new Promise((resolve, reject) => {
+        const deadline = new Date(Date.now() + (callOptions?.deadlineMs ?? deadlineMs));
+        fn(request, new Metadata(), { deadline }, (error, response) =>
+          error ? reject(fromServiceError(error, calleeName)) : resolve(response),
+        );
+      });
+  }
+  return wrapper as PromiseClient<C> & { close(): void; raw: C };
+}
+
+/** Asks a server's grpc.health.v1 service; resolves to its status name ("SERVING", ...) or "UNREACHABLE". */
+export async function checkHealth(address: string, service = "", deadlineMs = 1_000): Promise<string> {
+  const client = new health.HealthClient(address, credentials.createInsecure());
+  try {
+    return await new Promise<string>((resolve) =>
+      client.check({ service }, new Metadata(), { deadline: new Date(Date.now() + deadlineMs) }, (error, response) =>
+        resolve(error ? "UNREACHABLE" : health.healthCheckResponse_ServingStatusToJSON(response.status)),
+      ),
+    );
+  } finally {
+    client.close();
+  }
+}

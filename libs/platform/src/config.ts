@@ -1,0 +1,58 @@
+import { z } from "zod";
+
+/** Raised when the environment does not satisfy a process's configuration schema. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Settings every process understands. */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** Appends finished spans as JSON lines to this file (local debugging and the cross-process trace test). */
+  OTEL_TRACES_EXPORT_FILE: z.string().min(1).optional(),
+});
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+export const postgresUrl = () =>
+  z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), "must be a postgres:// URL");
+export const amqpUrl = () => z.string().refine((v) => /^amqps?:\/\//.test(v), "must be an amqp:// URL");
+export const booleanString = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0"])
+    .default(fallback ? "true" : "false")
+    .transform((v) => v === "true" || v === "1");
+
+/**
+ * Parses the environment with a schema. The first problem becomes one line naming the variable,
+ * e.g. `DATABASE_URL: Required`.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join(".") || "(environment)";
+    const missing = issue.code === "invalid_type" && env[String(issue.path[0])] === undefined;
+    return `${name}: ${missing ? "is required but not set" : issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+}
+
+/**
+ * Runs a process's entry point: a configuration error ends the process with its one-line message,
+ * anything else with the error logged.
+ */
+export function runMain(main: () => Promise<unknown>): void {
+  main().catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+    } else {
+      process.stderr.write(`Fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    }
+    process.exit(1);
+  });
+}

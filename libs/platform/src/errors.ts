@@ -1,0 +1,80 @@
+/**
+ * One error type for the whole system. A domain or use case throws an AppError; the gRPC layer turns its
+ * kind into a status code (plus the code/details in trailing metadata) and the gateway turns it into an HTTP
+ * status and the spec's envelope. Anything that is not an AppError is an internal error.
+ */
+export type ErrorKind =
+  | "validation"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "precondition"
+  | "too_large"
+  | "rate_limited"
+  | "unavailable"
+  | "timeout"
+  | "internal";
+
+export interface FieldViolation {
+  field: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  details?: FieldViolation[];
+  action?: string;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly kind: ErrorKind;
+  readonly code: string;
+  readonly details: FieldViolation[];
+  readonly action?: string;
+
+  constructor(kind: ErrorKind, code: string, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.kind = kind;
+    this.code = code;
+    this.details = options.details ?? [];
+    this.action = options.action;
+  }
+
+  static validation(message: string, details: FieldViolation[] = []): AppError {
+    return new AppError("validation", "VALIDATION_ERROR", message, { details });
+  }
+
+  static notFound(what: string, code = "NOT_FOUND"): AppError {
+    return new AppError("not_found", code, `${what} not found`);
+  }
+
+  static unauthenticated(message = "Authentication required", code = "UNAUTHORIZED"): AppError {
+    return new AppError("unauthenticated", code, message);
+  }
+
+  static internal(message = "An unexpected error occurred"): AppError {
+    return new AppError("internal", "INTERNAL_ERROR", message);
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** HTTP status per error kind: the single table the gateway uses. */
+export const HTTP_STATUS_BY_KIND: Record<ErrorKind, number> = {
+  validation: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  // The spec answers business-rule refusals (INVALID_CODE, NOT_PENDING, job already finished...) with 400.
+  precondition: 400,
+  too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+  timeout: 504,
+  internal: 500,
+};

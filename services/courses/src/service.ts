@@ -1,0 +1,36 @@
+import { join } from "node:path";
+import { courses as api } from "@study/contracts";
+import { prismaOptions } from "@study/db";
+import type { ServiceDefinition, ServiceConfig } from "@study/runtime";
+import { PrismaCourseRepository } from "./adapters/db/prisma-course-repository";
+import { coursesGrpcService } from "./adapters/grpc/courses-grpc-service";
+import { BatchGetCourses } from "./application/batch-get-courses";
+import { CreateCourse } from "./application/create-course";
+import { DeleteCourse } from "./application/delete-course";
+import { GetCourse } from "./application/get-course";
+import { ListCourses } from "./application/list-courses";
+import { UpdateCourse } from "./application/update-course";
+import { PrismaClient } from "./generated/prisma/client";
+
+/** The composition of the courses service: adapters → use cases → gRPC. */
+export const coursesService: ServiceDefinition<PrismaClient, ServiceConfig> = {
+  name: "courses",
+  migrationsDirectory: join(__dirname, "..", "prisma", "migrations"),
+  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  async compose({ db, logger }) {
+    const repository = new PrismaCourseRepository(db);
+    const getCourse = new GetCourse(repository);
+    const implementation = coursesGrpcService(
+      {
+        createCourse: new CreateCourse(repository),
+        getCourse,
+        listCourses: new ListCourses(repository),
+        updateCourse: new UpdateCourse(repository, getCourse),
+        deleteCourse: new DeleteCourse(repository),
+        batchGetCourses: new BatchGetCourses(repository),
+      },
+      logger,
+    );
+    return [{ definition: api.CoursesServiceService, implementation }];
+  },
+};
