@@ -1,2 +1,3 @@
 export * from "./migrate";
 export * from "./prisma";
+export * from "./pg-client";

@@ -21,7 +21,8 @@ type Method<Req, Res> = (
 
 /** The promise-returning view of a ts-proto grpc-js client: `await client.getCourse({...})`. */
 export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends Method<never, never> ? K : never]: C[K] extends Method<infer Req, infer Res>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- matching any unary signature needs `any` (callback parameters are contravariant)
+  [K in keyof C as C[K] extends Method<any, any> ? K : never]: C[K] extends Method<infer Req, infer Res>
     ? (request: Req, options?: { deadlineMs?: number }) => Promise<Res>
     : never;
 };

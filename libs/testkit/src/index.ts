@@ -4,3 +4,6 @@ export * from "./postgres";
 export * from "./rabbitmq";
 export * from "./test-env";
 export * from "./event-capture";
+export * from "./stack";
+export * from "./http-client";
+export * from "./e2e";

@@ -26,7 +26,7 @@ export const coursesService: ServiceDefinition<PrismaClient, ServiceConfig> = {
         getCourse,
         listCourses: new ListCourses(repository),
         updateCourse: new UpdateCourse(repository, getCourse),
-        deleteCourse: new DeleteCourse(repository),
+        deleteCourse: new DeleteCourse(repository, getCourse),
         batchGetCourses: new BatchGetCourses(repository),
       },
       logger,

@@ -27,5 +27,5 @@ export const courseUpdated = (course: Course): EventEnvelope =>
     value: { course: courseSummary(course), description: course.description ?? undefined },
   });
 
-export const courseDeleted = (userId: string, courseId: string): EventEnvelope =>
-  createEvent(SOURCE, userId, { $case: "courseDeleted", value: { courseId } });
+export const courseDeleted = (course: Course): EventEnvelope =>
+  createEvent(SOURCE, course.userId, { $case: "courseDeleted", value: { courseId: course.id, name: course.name } });

@@ -1,14 +1,17 @@
 import { AppError } from "@study/platform";
 import { courseDeleted } from "./course-events";
-import { isCourseId, requireUserId } from "./ids";
+import type { GetCourse } from "./get-course";
 import type { CourseRepository } from "./ports/course-repository.port";
 
 export class DeleteCourse {
-  constructor(private readonly courses: CourseRepository) {}
+  constructor(
+    private readonly courses: CourseRepository,
+    private readonly getCourse: GetCourse,
+  ) {}
 
   async execute(userId: string, courseId: string): Promise<void> {
-    requireUserId(userId);
-    const deleted = isCourseId(courseId) && (await this.courses.deleteOwned(userId, courseId, [courseDeleted(userId, courseId)]));
-    if (!deleted) throw AppError.notFound("Course");
+    const course = await this.getCourse.execute(userId, courseId);
+    // Deleted concurrently between the read and the delete: same answer as never having existed.
+    if (!(await this.courses.deleteOwned(userId, courseId, [courseDeleted(course)]))) throw AppError.notFound("Course");
   }
 }

@@ -54,7 +54,7 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(list.page).toEqual({ limit: 10, offset: 0, total: 1, hasMore: false });
 
     await client.deleteCourse({ userId: "alice", courseId: course!.id });
-    expect((await capture.next("courses.course.deleted.v1")).payload).toEqual({ $case: "courseDeleted", value: { courseId: course!.id } });
+    expect((await capture.next("courses.course.deleted.v1")).payload).toEqual({ $case: "courseDeleted", value: { courseId: course!.id, name: "Cell Biology II" } });
     expect(await refusal(client.getCourse({ userId: "alice", courseId: course!.id }))).toMatchObject({ kind: "not_found", code: "NOT_FOUND" });
   });
 

@@ -1,0 +1,96 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createEvent, envelopeToJson } from "@study/events";
+import { betterAuth, getCurrentAdapter, type BetterAuthPlugin } from "better-auth";
+import { bearer } from "better-auth/plugins";
+import type { Pool } from "pg";
+import type { GatewayConfig } from "../config";
+
+/** Header through which the gateway tells the auth library the client's address (set from req.ip, never trusted from the client). */
+export const CLIENT_IP_HEADER = "x-study-client-ip";
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Lets the auth library write into the platform outbox table, so that `UserRegistered` is stored in the same
+ * database transaction as the new user (sign-up runs in one transaction).
+ */
+const outboxTable = {
+  id: "study-outbox",
+  schema: {
+    outboxMessage: {
+      modelName: "outbox_message",
+      fields: {
+        type: { type: "string", required: true },
+        payload: { type: "json", required: true },
+        createdAt: { type: "date", required: true, fieldName: "created_at" },
+      },
+    },
+    expiredSession: {
+      modelName: "expired_session",
+      fields: {
+        tokenHash: { type: "string", required: true, fieldName: "token_hash" },
+        expiredAt: { type: "date", required: true, fieldName: "expired_at" },
+      },
+    },
+  },
+} satisfies BetterAuthPlugin;
+
+export function createAuth(pool: Pool, config: GatewayConfig) {
+  const auth = betterAuth({
+    appName: "Study Service",
+    baseURL: config.BASE_URL,
+    basePath: "/api/auth",
+    secret: config.AUTH_SECRET,
+    database: pool,
+    trustedOrigins: [config.CLIENT_URL, ...config.TRUSTED_ORIGINS],
+    telemetry: { enabled: false },
+    // Rate limiting and lockout are the gateway's own (see SignInLockout); the library's is in-memory only.
+    rateLimit: { enabled: false },
+    logger: { level: "error" },
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    session: {
+      expiresIn: config.SESSION_EXPIRES_IN_DAYS * 24 * 3600,
+      updateAge: config.SESSION_RENEW_AFTER_HOURS * 3600,
+    },
+    advanced: {
+      database: { generateId: () => randomUUID() },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    plugins: [bearer(), outboxTable],
+    databaseHooks: {
+      user: {
+        create: {
+          async after(user) {
+            const event = createEvent("gateway", user.id, {
+              $case: "userRegistered",
+              value: { userId: user.id, name: user.name, email: user.email },
+            });
+            const adapter = await getCurrentAdapter((await auth.$context).adapter);
+            await adapter.create({
+              model: "outboxMessage",
+              data: { id: event.id, type: event.type, payload: envelopeToJson(event), createdAt: new Date() },
+              forceAllowId: true,
+            });
+          },
+        },
+      },
+      session: {
+        delete: {
+          // The library deletes a session when it is used after expiry; a tombstone lets the gateway answer
+          // SESSION_EXPIRED (rather than UNAUTHORIZED) for that token afterwards.
+          async before(session) {
+            if (new Date(session.expiresAt) > new Date()) return;
+            const adapter = await getCurrentAdapter((await auth.$context).adapter);
+            await adapter.create({
+              model: "expiredSession",
+              data: { tokenHash: hashToken(session.token), expiredAt: new Date(session.expiresAt) },
+            });
+          },
+        },
+      },
+    },
+  });
+  return auth;
+}
+
+export type Auth = ReturnType<typeof createAuth>;

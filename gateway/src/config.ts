@@ -1,0 +1,39 @@
+import { amqpUrl, baseConfigSchema, postgresUrl, port } from "@study/platform";
+import { z } from "zod";
+
+const grpcAddress = () => z.string().regex(/^[\w.-]+:\d+$/, "must be host:port");
+const commaList = z
+  .string()
+  .default("")
+  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+
+export const gatewayConfigSchema = baseConfigSchema.extend({
+  PORT: port(3000),
+  DATABASE_URL: postgresUrl(),
+  RABBITMQ_URL: amqpUrl(),
+  EVENT_EXCHANGE: z.string().min(1).default("study.events"),
+  COURSES_GRPC_ADDRESS: grpcAddress(),
+  NOTIFICATIONS_GRPC_ADDRESS: grpcAddress(),
+  /** Signs session cookies; at least 32 characters. */
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
+  /** Public URL of this gateway (cookies, OAuth callbacks). */
+  BASE_URL: z.url(),
+  /** Where GET / sends browsers. */
+  CLIENT_URL: z.url(),
+  /** Origins allowed to call with credentials, comma-separated (CLIENT_URL is always trusted). */
+  TRUSTED_ORIGINS: commaList,
+  /** A session lives this long without use; each use renews it (so an active session never expires). */
+  SESSION_EXPIRES_IN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** How often (at most) a used session's expiry is pushed forward. */
+  SESSION_RENEW_AFTER_HOURS: z.coerce.number().int().min(1).default(24),
+  /** Failed sign-ins in a row that lock an account, and for how long. */
+  LOCKOUT_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  LOCKOUT_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** Deadline of every gRPC call made by the gateway. */
+  GRPC_DEADLINE_MS: z.coerce.number().int().min(50).default(5_000),
+  JSON_BODY_LIMIT: z.string().default("1mb"),
+  /** Express "trust proxy": which hops may set X-Forwarded-For (client IP recorded on sessions). */
+  TRUST_PROXY: z.string().default("loopback"),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

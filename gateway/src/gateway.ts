@@ -1,0 +1,53 @@
+import { join } from "node:path";
+import { pgTransactionalClient } from "@study/db";
+import { AmqpConnection, EventPublisher, OutboxRelay, PLATFORM_MIGRATIONS } from "@study/events";
+import { createLogger, Lifecycle, loadConfig } from "@study/platform";
+import { Pool } from "pg";
+import { createApp } from "./app";
+import { createAuth } from "./auth/auth";
+import { SignInLockout } from "./auth/lockout";
+import { createServiceClients, serviceAddresses } from "./clients";
+import { gatewayConfigSchema } from "./config";
+
+export const GATEWAY_MIGRATIONS = [PLATFORM_MIGRATIONS, { scope: "gateway", directory: join(__dirname, "..", "migrations") }];
+
+/** Composition root of the gateway: config → database → broker + outbox relay → auth → gRPC clients → HTTP. */
+export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSignals?: boolean } = {}) {
+  const config = loadConfig(gatewayConfigSchema, options.env);
+  const logger = createLogger("gateway", config.LOG_LEVEL);
+  const lifecycle = new Lifecycle(logger);
+  if (options.handleSignals ?? true) lifecycle.listenForSignals();
+
+  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
+  lifecycle.onStop("database", () => pool.end());
+  const db = pgTransactionalClient(pool);
+
+  const amqp = new AmqpConnection(config.RABBITMQ_URL, logger, "gateway");
+  lifecycle.onStop("rabbitmq", () => amqp.close());
+  await amqp.start(5_000);
+  const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, publisher: new EventPublisher(amqp, config.EVENT_EXCHANGE), logger });
+  await relay.start();
+  lifecycle.onStop("outbox relay", () => relay.stop());
+
+  const clients = createServiceClients(config);
+  lifecycle.onStop("grpc clients", () => Object.values(clients).forEach((client) => client.close()));
+
+  const app = createApp({
+    config,
+    logger,
+    db,
+    auth: createAuth(pool, config),
+    lockout: new SignInLockout(db, { maxFailures: config.LOCKOUT_MAX_FAILURES, lockMinutes: config.LOCKOUT_MINUTES }),
+    clients,
+    serviceAddresses: serviceAddresses(config),
+  });
+  const server = await new Promise<import("node:http").Server>((resolve, reject) => {
+    const listening = app.listen(config.PORT, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  server.keepAliveTimeout = 65_000;
+  lifecycle.onStop("http server", () => new Promise((resolve) => server.close(() => resolve(undefined))));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  logger.info({ port }, "gateway listening");
+  return { config, logger, lifecycle, port, app };
+}

@@ -1,0 +1,32 @@
+import type { Response } from "express";
+import { AppError, HTTP_STATUS_BY_KIND, type FieldViolation } from "@study/platform";
+
+/** The spec's success envelope. */
+export function sendData(res: Response, status: number, data: unknown, message: string): void {
+  res.status(status).json({ success: true, data, message });
+}
+
+export function sendMessage(res: Response, message: string, status = 200): void {
+  res.status(status).json({ success: true, message });
+}
+
+export interface ErrorBody {
+  success: false;
+  error: string;
+  code: string;
+  details?: FieldViolation[];
+  action?: string;
+}
+
+/** The spec's error envelope for an AppError; internal errors never reveal their message. */
+export function errorBody(error: AppError): { status: number; body: ErrorBody } {
+  const status = HTTP_STATUS_BY_KIND[error.kind];
+  const body: ErrorBody = {
+    success: false,
+    error: error.kind === "internal" ? "An unexpected error occurred" : error.message,
+    code: error.kind === "internal" ? "INTERNAL_ERROR" : error.code,
+  };
+  if (error.details.length > 0) body.details = error.details;
+  if (error.action) body.action = error.action;
+  return { status, body };
+}

@@ -1,0 +1,5 @@
+import "./instrumentation";
+import { runMain } from "@study/platform";
+import { startGateway } from "./gateway";
+
+runMain(() => startGateway());

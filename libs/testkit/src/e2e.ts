@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import { freePort } from "./ports";
+import { startStack, type RunningStack, type StackOptions } from "./stack";
+import { uniqueSuffix } from "./test-env";
+
+export interface TestStack extends RunningStack {
+  exchange: string;
+  /** Database URL of one app of this stack (e.g. "gateway"). */
+  databaseUrl(app: string): string;
+  /** Everything the processes logged, for failure diagnosis. */
+  logs: string[];
+}
+
+/**
+ * The whole system for an end-to-end test file: own databases and exchange on the shared test PostgreSQL and
+ * RabbitMQ (or on a given broker), processes started from the built dist/ folders.
+ */
+export async function startTestStack(options: Partial<StackOptions> = {}): Promise<TestStack> {
+  const adminUrl = process.env.STUDY_TEST_POSTGRES_URL;
+  const rabbitmqUrl = options.rabbitmqUrl ?? process.env.STUDY_TEST_RABBITMQ_URL;
+  if (!adminUrl || !rabbitmqUrl) throw new Error("run end-to-end tests through jest (its global set-up starts PostgreSQL and RabbitMQ)");
+  const suffix = uniqueSuffix();
+  const prefix = `e2e_${suffix}_`;
+  const exchange = options.exchange ?? `test.${suffix}`;
+  const databaseUrl = (name: string) => {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
+  const gatewayPort = await freePort();
+  const logs: string[] = [];
+  const stack = await startStack({
+    databaseUrl,
+    databasePrefix: prefix,
+    rabbitmqUrl,
+    exchange,
+    gatewayPort,
+    log: (app, line) => logs.push(`[${app}] ${line}`),
+    ...options,
+    env: { LOG_LEVEL: "warn", NODE_ENV: "test", ...options.env },
+    gatewayEnv: {
+      AUTH_SECRET: randomBytes(32).toString("hex"),
+      BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+      CLIENT_URL: "http://localhost:5173",
+      ...options.gatewayEnv,
+    },
+  }).catch((error: Error) => {
+    throw new Error(`${error.message}\n${logs.slice(-40).join("\n")}`);
+  });
+  return { ...stack, exchange, logs, databaseUrl: (app) => databaseUrl(`${prefix}${app}`) };
+}

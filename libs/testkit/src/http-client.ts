@@ -1,0 +1,43 @@
+export interface HttpResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  rawBody?: string;
+  token?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+}
+
+/** A tiny JSON client for end-to-end tests against the gateway. */
+export function httpClient(baseUrl: string) {
+  return async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined || options.rawBody !== undefined) headers["content-type"] ??= "application/json";
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.cookie) headers.cookie = options.cookie;
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+      redirect: "manual",
+    });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: body as T, headers: response.headers };
+  };
+}
+
+/** The `name=value` pair of a Set-Cookie header, ready to send back as a Cookie header. */
+export function cookieFrom(headers: Headers, name: string): string | undefined {
+  const line = headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`));
+  return line?.split(";")[0];
+}

@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { ensureDatabase } from "@study/db";
+import { checkHealth } from "@study/grpc";
+import { freePort, waitFor } from "./ports";
+
+export const REPO_ROOT = resolve(__dirname, "..", "..", "..");
+
+export interface AppSpec {
+  name: string;
+  /** Folder holding dist/main.js and dist/migrate.js. */
+  directory: string;
+  /** Environment variable through which the gateway finds this service ("" for the gateway itself). */
+  addressVariable?: string;
+}
+
+/** Every process of the system, in start order (services first, the gateway last). */
+export const SERVICES: AppSpec[] = [
+  { name: "courses", directory: "services/courses", addressVariable: "COURSES_GRPC_ADDRESS" },
+  { name: "notifications", directory: "services/notifications", addressVariable: "NOTIFICATIONS_GRPC_ADDRESS" },
+];
+export const GATEWAY: AppSpec = { name: "gateway", directory: "gateway" };
+
+export type LogSink = (app: string, line: string) => void;
+
+export interface StackOptions {
+  /** Builds a database URL for a database name (created if missing). */
+  databaseUrl(name: string): string;
+  /** Prefix of the database names (tests use a unique one per suite). */
+  databasePrefix?: string;
+  rabbitmqUrl: string;
+  exchange?: string;
+  gatewayPort?: number;
+  /** Settings given to every process (LOG_LEVEL, OTEL_*, ...) and to the gateway only. */
+  env?: Record<string, string>;
+  gatewayEnv?: Record<string, string>;
+  log?: LogSink;
+}
+
+interface RunningApp {
+  spec: AppSpec;
+  env: Record<string, string>;
+  child?: ChildProcess;
+}
+
+export interface RunningStack {
+  gatewayUrl: string;
+  /** Stops one process (SIGTERM) — for tests of outages. */
+  stop(app: string): Promise<void>;
+  /** Starts a stopped process again with the same settings. */
+  start(app: string): Promise<void>;
+  stopAll(): Promise<void>;
+}
+
+function run(command: string[], env: Record<string, string>, name: string, log: LogSink): ChildProcess {
+  const child = spawn(process.execPath, command, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on("line", (line) => log(name, line));
+  }
+  return child;
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+/**
+ * Starts the whole system as separate processes: migrates each database, starts every service, waits for
+ * their gRPC health, then starts the gateway and waits for it to answer.
+ */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const log = options.log ?? (() => undefined);
+  const prefix = options.databasePrefix ?? "";
+  const common = {
+    RABBITMQ_URL: options.rabbitmqUrl,
+    EVENT_EXCHANGE: options.exchange ?? "study.events",
+    ...options.env,
+  };
+  const apps = new Map<string, RunningApp>();
+
+  const gatewayEnv: Record<string, string> = { ...common, ...options.gatewayEnv };
+  for (const spec of SERVICES) {
+    const port = await freePort();
+    gatewayEnv[spec.addressVariable!] = `127.0.0.1:${port}`;
+    apps.set(spec.name, { spec, env: { ...common, GRPC_PORT: String(port), DATABASE_URL: options.databaseUrl(`${prefix}${spec.name}`) } });
+  }
+  const gatewayPort = options.gatewayPort ?? (await freePort());
+  apps.set(GATEWAY.name, {
+    spec: GATEWAY,
+    env: { ...gatewayEnv, PORT: String(gatewayPort), DATABASE_URL: options.databaseUrl(`${prefix}${GATEWAY.name}`) },
+  });
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+
+  // Databases and migrations first (in parallel: each app has its own database).
+  await Promise.all(
+    [...apps.values()].map(async (app) => {
+      await ensureDatabase(app.env.DATABASE_URL);
+      const migration = run([`${app.spec.directory}/dist/migrate.js`], app.env, `${app.spec.name}-migrate`, log);
+      const code = await exitOf(migration);
+      if (code !== 0) throw new Error(`migrations of ${app.spec.name} failed (exit ${code})`);
+    }),
+  );
+
+  async function startApp(name: string): Promise<void> {
+    const app = apps.get(name);
+    if (!app) throw new Error(`unknown app ${name}`);
+    if (app.child && app.child.exitCode === null) return;
+    const child = run([`${app.spec.directory}/dist/main.js`], app.env, name, log);
+    app.child = child;
+    const exited = exitOf(child).then((code) => {
+      throw new Error(`${name} exited with code ${code} while starting`);
+    });
+    const ready =
+      name === GATEWAY.name
+        ? waitFor(name, () => fetch(`${gatewayUrl}/health/live`).then((r) => r.ok, () => false), 30_000)
+        : waitFor(name, async () => (await checkHealth(`127.0.0.1:${app.env.GRPC_PORT}`)) === "SERVING", 30_000);
+    await Promise.race([ready, exited]);
+    exited.catch(() => undefined);
+  }
+
+  async function stopApp(name: string): Promise<void> {
+    const app = apps.get(name);
+    const child = app?.child;
+    if (!child || child.exitCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exitOf(child);
+    clearTimeout(timer);
+  }
+
+  try {
+    await Promise.all(SERVICES.map((spec) => startApp(spec.name)));
+    await startApp(GATEWAY.name);
+  } catch (error) {
+    await Promise.all([...apps.keys()].map(stopApp));
+    throw error;
+  }
+
+  return {
+    gatewayUrl,
+    start: startApp,
+    stop: stopApp,
+    async stopAll() {
+      await stopApp(GATEWAY.name);
+      await Promise.all(SERVICES.map((spec) => stopApp(spec.name)));
+    },
+  };
+}
