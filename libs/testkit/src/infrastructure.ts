@@ -21,7 +21,7 @@ export async function startInfrastructure(baseDir: string, log: (line: string) =
     if (containers) return containers;
   }
   const [postgres, rabbitmq] = await Promise.all([
-    startPostgres({ dataDir: join(baseDir, "postgres") }),
+    startPostgres({ dataDir: join(baseDir, "postgres"), fast: true }),
     startRabbitMq({ baseDir: join(baseDir, "rabbitmq"), log }),
   ]);
   log(`postgres ${postgres.adminUrl} · rabbitmq ${rabbitmq.url}`);

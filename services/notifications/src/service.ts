@@ -1,0 +1,54 @@
+import { join } from "node:path";
+import { notifications as api } from "@study/contracts";
+import { prismaOptions } from "@study/db";
+import type { ServiceDefinition } from "@study/runtime";
+import { PrismaNotificationRepository } from "./adapters/db/prisma-notification-repository";
+import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
+import { notificationsGrpcService } from "./adapters/grpc/notifications-grpc-service";
+import { scheduleCleanup } from "./adapters/scheduler/cleanup-scheduler";
+import { CleanupReadNotifications } from "./application/cleanup-read-notifications";
+import { CreateNotification } from "./application/create-notification";
+import { GetUnreadCount } from "./application/get-unread-count";
+import { HandleCourseDeleted } from "./application/handle-course-deleted";
+import { HandleUserRegistered } from "./application/handle-user-registered";
+import { ListNotifications } from "./application/list-notifications";
+import { MarkAllRead } from "./application/mark-all-read";
+import { MarkNotificationRead } from "./application/mark-notification-read";
+import { notificationsConfigSchema, type NotificationsConfig } from "./config";
+import { PrismaClient } from "./generated/prisma/client";
+
+/** The composition of the notifications service: adapters → use cases → gRPC, event consumer and cleanup schedule. */
+export const notificationsService: ServiceDefinition<PrismaClient, NotificationsConfig> = {
+  name: "notifications",
+  configSchema: notificationsConfigSchema,
+  migrationsDirectory: join(__dirname, "..", "prisma", "migrations"),
+  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  async compose({ config, db, amqp, logger, lifecycle }) {
+    const repository = new PrismaNotificationRepository(db);
+
+    await startDomainEventsConsumer({
+      connection: amqp,
+      db,
+      exchange: config.EVENT_EXCHANGE,
+      logger,
+      handleUserRegistered: new HandleUserRegistered(repository),
+      handleCourseDeleted: new HandleCourseDeleted(repository),
+    });
+
+    const cleanup = new CleanupReadNotifications(repository, config.NOTIFICATION_RETENTION_DAYS);
+    const scheduledCleanup = scheduleCleanup(config.NOTIFICATION_CLEANUP_CRON, cleanup, logger);
+    lifecycle.onStop("notification cleanup", () => scheduledCleanup.stop());
+
+    const implementation = notificationsGrpcService(
+      {
+        listNotifications: new ListNotifications(repository),
+        getUnreadCount: new GetUnreadCount(repository),
+        markNotificationRead: new MarkNotificationRead(repository),
+        markAllRead: new MarkAllRead(repository),
+        createNotification: new CreateNotification(repository),
+      },
+      logger,
+    );
+    return [{ definition: api.NotificationsServiceService, implementation }];
+  },
+};

@@ -1,0 +1,82 @@
+import {
+  courseDeletedMessage,
+  createNotification,
+  isPastRetention,
+  markAsRead,
+  MAX_CONTENT_LENGTH,
+  retentionCutoff,
+  welcomeMessage,
+} from "../../src/domain/notification";
+import { refusal } from "./refusal";
+
+const now = new Date("2026-03-01T12:00:00Z");
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+describe("notification rules", () => {
+  it("creates an unread notification with trimmed content", () => {
+    expect(createNotification("id", "alice", { type: "REMINDER", content: "  Exam tomorrow  " }, now)).toEqual({
+      id: "id",
+      userId: "alice",
+      type: "REMINDER",
+      content: "Exam tomorrow",
+      read: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+  });
+
+  it("requires content of 1-2000 characters after trimming, counting an emoji once", async () => {
+    expect(await refusal(() => createNotification("id", "u", { type: "ALERT", content: " \n\t " }, now))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+      details: [{ field: "content", message: "must not be empty" }],
+    });
+    expect((await refusal(() => createNotification("id", "u", { type: "ALERT", content: "x".repeat(2001) }, now))).details).toEqual([
+      { field: "content", message: "must be at most 2000 characters" },
+    ]);
+    const emojis = "🔔".repeat(MAX_CONTENT_LENGTH);
+    expect(createNotification("id", "u", { type: "ALERT", content: ` ${emojis} ` }, now).content).toBe(emojis);
+  });
+
+  it("reports a missing type together with the content problem", async () => {
+    expect((await refusal(() => createNotification("id", "u", { type: null, content: "" }, now))).details).toEqual([
+      { field: "type", message: "must be one of SYSTEM, REMINDER, ALERT, MESSAGE" },
+      { field: "content", message: "must not be empty" },
+    ]);
+  });
+
+  it("marks a notification read once; reading it again leaves updatedAt alone", () => {
+    const unread = createNotification("id", "u", { type: "MESSAGE", content: "Hi" }, now);
+    const later = new Date(now.getTime() + 60_000);
+    const read = markAsRead(unread, later);
+    expect(read).toMatchObject({ read: true, createdAt: now, updatedAt: later });
+    expect(markAsRead(read, new Date(later.getTime() + 60_000))).toEqual(read);
+  });
+
+  it("welcomes a user by name, and without one when the name is blank", () => {
+    expect(welcomeMessage("  Ada Lovelace ")).toBe("Welcome to Study, Ada Lovelace! Add your first course to start organizing your studies.");
+    expect(welcomeMessage("   ")).toBe("Welcome to Study! Add your first course to start organizing your studies.");
+  });
+
+  it("keeps the welcome message within the content limit, whatever the name's length", () => {
+    const content = welcomeMessage("N".repeat(5_000));
+    expect(content).toContain(`Study, ${"N".repeat(100)}!`);
+    expect(createNotification("id", "u", { type: "SYSTEM", content }, now).content).toBe(content);
+  });
+
+  it("removes a notification only when it is read and was created before the retention cutoff", () => {
+    const cutoff = retentionCutoff(now, 30);
+    expect(cutoff).toEqual(new Date(now.getTime() - 30 * DAY_MS));
+    const justBefore = new Date(cutoff.getTime() - 1);
+    expect(isPastRetention({ read: true, createdAt: justBefore }, cutoff)).toBe(true);
+    expect(isPastRetention({ read: false, createdAt: justBefore }, cutoff)).toBe(false);
+    expect(isPastRetention({ read: true, createdAt: cutoff }, cutoff)).toBe(false);
+  });
+});
+
+describe("courseDeletedMessage", () => {
+  it("names the course, or says Untitled for a blank name", () => {
+    expect(courseDeletedMessage("  Organic Chemistry ")).toBe("Course “Organic Chemistry” was deleted, together with its notes and study materials.");
+    expect(courseDeletedMessage(" ")).toContain("“Untitled”");
+  });
+});
