@@ -78,7 +78,10 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
       return;
     }
     const eventCase = byType.get(envelope.type);
-    const parent = contextFromTraceHeaders((message.properties.headers ?? {}) as { traceparent?: string; tracestate?: string });
+    // An amqplib instrumentation may already have opened a consume span from the headers; else read them here.
+    const parent = trace.getSpan(context.active())
+      ? context.active()
+      : contextFromTraceHeaders((message.properties.headers ?? {}) as { traceparent?: string; tracestate?: string });
     const span = tracer.startSpan(
       `process ${envelope.type}`,
       {

@@ -1,4 +1,4 @@
-import { propagation, SpanKind, trace } from "@opentelemetry/api";
+import { context, propagation, SpanKind, trace } from "@opentelemetry/api";
 import { contextFromTraceHeaders } from "@study/platform";
 import type { AmqpConnection } from "./connection";
 import { encodeEnvelope, type EventEnvelope } from "./envelope";
@@ -36,9 +36,11 @@ export class EventPublisher {
         },
       }, parent);
       const headers: Record<string, string> = {};
-      propagation.inject(trace.setSpan(parent, span), headers);
+      const publishContext = trace.setSpan(parent, span);
+      propagation.inject(publishContext, headers);
       return new Promise<void>((resolve, reject) => {
-        channel.publish(
+        // Published within the span's context, so an amqplib instrumentation continues this trace too.
+        context.with(publishContext, () => channel.publish(
           this.exchange,
           envelope.type,
           encodeEnvelope(envelope),
@@ -56,7 +58,7 @@ export class EventPublisher {
             if (error) reject(error instanceof Error ? error : new Error("publish was nacked by the broker"));
             else resolve();
           },
-        );
+        ));
       });
     });
     await Promise.all(confirms);

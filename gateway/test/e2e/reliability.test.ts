@@ -1,0 +1,77 @@
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eventually, httpClient, startRabbitMq, startTestStack, type RunningRabbitMq, type TestStack } from "@study/testkit";
+
+/**
+ * Events survive a broker outage and a consumer outage: each is delivered exactly once in effect — every
+ * welcome notification appears, none twice.
+ */
+describe("event delivery across outages", () => {
+  let broker: RunningRabbitMq;
+  let brokerDir: string;
+  let stack: TestStack;
+  let api: ReturnType<typeof httpClient>;
+
+  beforeAll(async () => {
+    brokerDir = mkdtempSync(join(tmpdir(), "study-broker-"));
+    chmodSync(brokerDir, 0o755);
+    // A broker of its own: this test stops it, which must not disturb other test files.
+    broker = await startRabbitMq({ baseDir: brokerDir });
+    stack = await startTestStack({ rabbitmqUrl: broker.url });
+    api = httpClient(stack.gatewayUrl);
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stopAll();
+    await broker?.stop();
+    rmSync(brokerDir, { recursive: true, force: true });
+  });
+
+  async function signUp(name: string): Promise<string> {
+    const response = await api("POST", "/api/auth/signup", {
+      body: { name, email: `${name.toLowerCase()}-${Date.now()}@example.com`, password: "correct horse battery" },
+    });
+    expect(response.status).toBe(200);
+    return response.body.session.token;
+  }
+
+  const notificationsOf = async (token: string) =>
+    (await api("GET", "/api/notifications", { token })).body.data.notifications as { content: string }[];
+
+  /** Waits until every user has `expected` notifications, then a little longer to catch late duplicates. */
+  async function expectExactly(tokens: string[], expected: (token: string) => string[]) {
+    for (const token of tokens) {
+      await eventually(async () => (await notificationsOf(token)).length >= expected(token).length, 30_000, 200);
+    }
+    await new Promise((r) => setTimeout(r, 1_500));
+    for (const token of tokens) {
+      const contents = (await notificationsOf(token)).map((n) => n.content).sort();
+      expect(contents).toEqual(expected(token).map((c) => expect.stringContaining(c)));
+    }
+  }
+
+  it("keeps events in the outbox while the broker is down and delivers each exactly once after it returns", async () => {
+    await broker.stop();
+    const names = ["Ana", "Ben", "Cleo"];
+    const tokens = [];
+    for (const name of names) tokens.push(await signUp(name));
+    const course = await api("POST", "/api/courses", { token: tokens[0], body: { name: "Outage Studies" } });
+    expect(course.status).toBe(201);
+    expect((await api("DELETE", `/api/courses/${course.body.data.id}`, { token: tokens[0] })).status).toBe(200);
+    // Nothing can have been delivered yet.
+    for (const token of tokens) expect(await notificationsOf(token)).toEqual([]);
+
+    await broker.restart();
+    await expectExactly(tokens, (token) =>
+      token === tokens[0] ? ["“Outage Studies” was deleted", "Welcome to Study, Ana!"] : [`Welcome to Study, ${names[tokens.indexOf(token)]}!`],
+    );
+  }, 90_000);
+
+  it("queues events while the notifications service is down and handles each once when it is back", async () => {
+    await stack.stop("notifications");
+    const tokens = [await signUp("Dora"), await signUp("Eli")];
+    await stack.start("notifications");
+    await expectExactly(tokens, (token) => [`Welcome to Study, ${token === tokens[0] ? "Dora" : "Eli"}!`]);
+  }, 90_000);
+});
