@@ -1,11 +1,18 @@
 import { trace } from "@opentelemetry/api";
-import pino, { type Logger } from "pino";
+import pino, { type DestinationStream, type Logger } from "pino";
 
 export type { Logger } from "pino";
 
-/** Structured JSON logs; every line carries the active trace and span ids. */
-export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? "info"): Logger {
-  return pino({
+/**
+ * Structured JSON logs; every line carries the active trace and span ids. Written to stdout unless a
+ * destination is given (tests capture lines with one).
+ */
+export function createLogger(
+  service: string,
+  level: string = process.env.LOG_LEVEL ?? "info",
+  destination?: DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -16,5 +23,6 @@ export function createLogger(service: string, level: string = process.env.LOG_LE
       const { traceId, spanId } = span.spanContext();
       return { trace_id: traceId, span_id: spanId };
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
