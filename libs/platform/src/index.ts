@@ -3,3 +3,4 @@ export * from "./errors";
 export * from "./lifecycle";
 export * from "./logger";
 export * from "./trace-context";
+export * from "./ids";

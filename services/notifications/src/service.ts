@@ -9,11 +9,10 @@ import { scheduleCleanup } from "./adapters/scheduler/cleanup-scheduler";
 import { CleanupReadNotifications } from "./application/cleanup-read-notifications";
 import { CreateNotification } from "./application/create-notification";
 import { GetUnreadCount } from "./application/get-unread-count";
-import { HandleCourseDeleted } from "./application/handle-course-deleted";
-import { HandleUserRegistered } from "./application/handle-user-registered";
 import { ListNotifications } from "./application/list-notifications";
 import { MarkAllRead } from "./application/mark-all-read";
 import { MarkNotificationRead } from "./application/mark-notification-read";
+import { NotifyOnEvent } from "./application/notify-on-event";
 import { notificationsConfigSchema, type NotificationsConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 
@@ -31,8 +30,7 @@ export const notificationsService: ServiceDefinition<PrismaClient, Notifications
       db,
       exchange: config.EVENT_EXCHANGE,
       logger,
-      handleUserRegistered: new HandleUserRegistered(repository),
-      handleCourseDeleted: new HandleCourseDeleted(repository),
+      notifyOnEvent: new NotifyOnEvent(repository),
     });
 
     const cleanup = new CleanupReadNotifications(repository, config.NOTIFICATION_RETENTION_DAYS);

@@ -1,6 +1,5 @@
-import { AppError } from "@study/platform";
+import { AppError, isUuid as isCourseId, requireUserId } from "@study/platform";
 import type { Course } from "../domain/course";
-import { isCourseId, requireUserId } from "./ids";
 import type { CourseRepository } from "./ports/course-repository.port";
 
 export class GetCourse {

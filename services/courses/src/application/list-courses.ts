@@ -1,5 +1,4 @@
-import { AppError } from "@study/platform";
-import { requireUserId } from "./ids";
+import { AppError, requireUserId } from "@study/platform";
 import type { CoursePage, CourseRepository } from "./ports/course-repository.port";
 
 export const DEFAULT_PAGE_SIZE = 20;

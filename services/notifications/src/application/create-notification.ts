@@ -1,6 +1,5 @@
-import { AppError } from "@study/platform";
+import { AppError, requireUserId } from "@study/platform";
 import { createNotification, type Notification, type NotificationDraft } from "../domain/notification";
-import { requireUserId } from "./ids";
 import { newNotificationId } from "./new-notification-id";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 

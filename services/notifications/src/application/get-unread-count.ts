@@ -1,4 +1,4 @@
-import { requireUserId } from "./ids";
+import { requireUserId } from "@study/platform";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 
 export class GetUnreadCount {

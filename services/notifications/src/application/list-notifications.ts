@@ -1,6 +1,5 @@
-import { AppError } from "@study/platform";
+import { AppError, requireUserId } from "@study/platform";
 import type { Notification } from "../domain/notification";
-import { requireUserId } from "./ids";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 
 export const DEFAULT_LIST_LIMIT = 50;

@@ -1,6 +1,5 @@
-import { AppError } from "@study/platform";
+import { AppError, isUuid as isNotificationId, requireUserId } from "@study/platform";
 import { markAsRead, type Notification } from "../domain/notification";
-import { isNotificationId, requireUserId } from "./ids";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 
 export class MarkNotificationRead {

@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import { CleanupReadNotifications } from "../../src/application/cleanup-read-notifications";
 import { CreateNotification } from "../../src/application/create-notification";
 import { GetUnreadCount } from "../../src/application/get-unread-count";
-import { HandleCourseDeleted } from "../../src/application/handle-course-deleted";
-import { HandleUserRegistered } from "../../src/application/handle-user-registered";
+import { NotifyOnEvent } from "../../src/application/notify-on-event";
 import { ListNotifications } from "../../src/application/list-notifications";
 import { MarkAllRead } from "../../src/application/mark-all-read";
 import { MarkNotificationRead } from "../../src/application/mark-notification-read";
@@ -160,10 +159,10 @@ describe("CreateNotification", () => {
   });
 });
 
-describe("HandleUserRegistered", () => {
+describe("NotifyOnEvent", () => {
   it("writes the welcome SYSTEM notification inside the given transaction", async () => {
     const tx = repository.begin();
-    await new HandleUserRegistered(repository).execute({ userId: "alice", name: "Alice" }, tx);
+    await new NotifyOnEvent(repository).userRegistered({ userId: "alice", name: "Alice" }, tx);
     expect(repository.all()).toEqual([]);
 
     tx.commit();
@@ -171,12 +170,10 @@ describe("HandleUserRegistered", () => {
       expect.objectContaining({ userId: "alice", type: "SYSTEM", content: welcomeMessage("Alice"), read: false }),
     ]);
   });
-});
 
-describe("HandleCourseDeleted", () => {
   it("confirms the deletion to the course's owner inside the given transaction", async () => {
     const tx = repository.begin();
-    await new HandleCourseDeleted(repository).execute({ userId: "alice", courseName: "Organic Chemistry" }, tx);
+    await new NotifyOnEvent(repository).courseDeleted({ userId: "alice", courseName: "Organic Chemistry" }, tx);
     expect(repository.all()).toEqual([]);
 
     tx.commit();

@@ -1,7 +1,6 @@
 import { startConsumer, type AmqpConnection } from "@study/events";
 import type { Logger } from "@study/platform";
-import type { HandleCourseDeleted } from "../../application/handle-course-deleted";
-import type { HandleUserRegistered } from "../../application/handle-user-registered";
+import type { NotifyOnEvent } from "../../application/notify-on-event";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 
 /** Names the service's queues (`<exchange>.notifications`) and its inbox rows. */
@@ -12,8 +11,7 @@ export interface DomainEventsConsumerOptions {
   db: PrismaClient;
   exchange: string;
   logger: Logger;
-  handleUserRegistered: HandleUserRegistered<Prisma.TransactionClient>;
-  handleCourseDeleted: HandleCourseDeleted<Prisma.TransactionClient>;
+  notifyOnEvent: NotifyOnEvent<Prisma.TransactionClient>;
 }
 
 /** Subscribes to the events that notify a user; each handler writes in the consumer's inbox transaction. */
@@ -25,9 +23,9 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     exchange: options.exchange,
     logger: options.logger,
     handlers: {
-      userRegistered: (event, _envelope, tx) => options.handleUserRegistered.execute(event, tx),
+      userRegistered: (event, _envelope, tx) => options.notifyOnEvent.userRegistered(event, tx),
       courseDeleted: (event, envelope, tx) =>
-        options.handleCourseDeleted.execute({ userId: envelope.userId, courseName: event.name }, tx),
+        options.notifyOnEvent.courseDeleted({ userId: envelope.userId, courseName: event.name }, tx),
     },
   });
 }

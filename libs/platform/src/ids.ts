@@ -1,12 +1,13 @@
-import { AppError } from "@study/platform";
+import { AppError } from "./errors";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Course ids are UUIDs; anything else cannot name a course, so it is reported as not found. */
-export function isCourseId(value: string): boolean {
+/** Resource ids are UUIDs; a value that is not one cannot name a resource (callers answer NOT_FOUND). */
+export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/** Every owner-scoped call names its user; an empty user id is a caller bug, refused as invalid input. */
 export function requireUserId(userId: string): string {
   if (!userId) throw AppError.validation("user_id is required", [{ field: "userId", message: "is required" }]);
   return userId;
