@@ -6,7 +6,7 @@
 # The image runs `node $APP/dist/main.js`; the same image applies the database migrations with
 # `node $APP/dist/migrate.js` (Kubernetes init container, compose one-shot service).
 #
-# Stages: `manifests` extracts the package manifests so that both `npm ci` layers stay cached until a
+# Stages: `manifests` extracts the package manifests so that both install layers stay cached until a
 # manifest or the lockfile changes; `build` compiles the whole repo once (shared by every APP);
 # `prod-deps` installs production dependencies only; `assemble` picks the files APP needs; `runtime`
 # is the final, non-root image.
@@ -30,7 +30,8 @@ RUN cd /src \
 # --- full build: buf + ts-proto, prisma generate, tsc -b ----------------------------------------
 FROM base AS build
 COPY --from=manifests /app/ ./
-RUN npm ci
+# npm install honours the lock; npm ci refuses it (see README: the lock cannot list every optional platform binary).
+RUN npm install
 COPY . .
 RUN npm run build
 
@@ -40,7 +41,7 @@ RUN npm run build
 # time (engineType "client", no native engine), so no runtime dependency needs a postinstall step.
 FROM base AS prod-deps
 COPY --from=manifests /app/ ./
-RUN npm ci --omit=dev --ignore-scripts
+RUN npm install --omit=dev --ignore-scripts
 
 # --- files the selected app needs at run time ----------------------------------------------------
 # From every lib and from APP: the compiled code (dist/) and committed SQL migrations (prisma/ or
