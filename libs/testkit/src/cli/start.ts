@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     stops.push(() => stack.stopAll());
     say(`ready in ${((Date.now() - began) / 1000).toFixed(1)} s — gateway at http://localhost:${port} (Ctrl-C stops everything)`);
   } catch (error) {
-    say(`failed: ${(error as Error).message}`);
+    say(`failed: ${error instanceof Error ? error.message : String(error ?? "unknown error (see the logs above)")}`);
     await shutdown(1);
   }
 }
