@@ -20,10 +20,18 @@ export async function startInfrastructure(baseDir: string, log: (line: string) =
     const containers = await startContainers(log);
     if (containers) return containers;
   }
-  const [postgres, rabbitmq] = await Promise.all([
+  const [postgresStart, rabbitmqStart] = await Promise.allSettled([
     startPostgres({ dataDir: join(baseDir, "postgres"), fast: true }),
     startRabbitMq({ baseDir: join(baseDir, "rabbitmq"), log }),
   ]);
+  if (postgresStart.status === "rejected" || rabbitmqStart.status === "rejected") {
+    // Don't leave the one that did start running behind.
+    if (postgresStart.status === "fulfilled") await postgresStart.value.stop();
+    if (rabbitmqStart.status === "fulfilled") await rabbitmqStart.value.stop();
+    throw postgresStart.status === "rejected" ? postgresStart.reason : (rabbitmqStart as PromiseRejectedResult).reason;
+  }
+  const postgres = postgresStart.value;
+  const rabbitmq = rabbitmqStart.value;
   log(`postgres ${postgres.adminUrl} · rabbitmq ${rabbitmq.url}`);
   return {
     postgres,
