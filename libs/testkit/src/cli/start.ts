@@ -6,8 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { startPostgres } from "../postgres";
-import { startRabbitMq } from "../rabbitmq";
+import { startInfrastructure } from "../infrastructure";
 import { REPO_ROOT, startStack } from "../stack";
 
 const COLORS = [36, 35, 33, 32, 34, 31];
@@ -52,12 +51,13 @@ async function main(): Promise<void> {
 
   try {
     say("starting PostgreSQL and RabbitMQ…");
-    const [postgres, rabbitmq] = await Promise.all([
-      startPostgres({ dataDir: join(dataDir, "postgres"), port: Number(process.env.POSTGRES_PORT ?? 5433), persistent: true }),
-      startRabbitMq({ baseDir: join(dataDir, "rabbitmq"), port: Number(process.env.RABBITMQ_PORT ?? 5673), log: say }),
-    ]);
-    stops.push(() => postgres.stop(), () => rabbitmq.stop());
-    say(`PostgreSQL ${postgres.adminUrl} · RabbitMQ ${rabbitmq.url}`);
+    const { postgres, rabbitmq, stop } = await startInfrastructure(dataDir, say, {
+      containers: false,
+      persistent: true,
+      postgresPort: Number(process.env.POSTGRES_PORT ?? 5433),
+      rabbitmqPort: Number(process.env.RABBITMQ_PORT ?? 5673),
+    });
+    stops.push(stop);
 
     const colors = new Map<string, number>();
     const stack = await startStack({
