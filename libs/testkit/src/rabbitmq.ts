@@ -78,7 +78,8 @@ export async function startRabbitMq(options: { baseDir: string; port?: number; l
 
   let child: ChildProcess | undefined;
   const boot = async () => {
-    child = spawn(SERVER, [], { env, stdio: "ignore", detached: false });
+    // cwd: where Erlang writes erl_crash.dump if the node dies.
+    child = spawn(SERVER, [], { env, cwd: options.baseDir, stdio: "ignore", detached: false });
     const exited = new Promise<never>((_, reject) =>
       child!.once("exit", (code) => reject(new Error(`rabbitmq-server exited with code ${code}; see ${env.RABBITMQ_LOG_BASE}`))),
     );
