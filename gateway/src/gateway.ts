@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { pgTransactionalClient } from "@study/db";
-import { AmqpConnection, EventPublisher, OutboxRelay, PLATFORM_MIGRATIONS } from "@study/events";
+import { AmqpConnection, PLATFORM_MIGRATIONS, startOutboxRelay } from "@study/events";
 import { createLogger, Lifecycle, loadConfig } from "@study/platform";
 import { Pool } from "pg";
 import { createApp } from "./app";
@@ -25,8 +25,7 @@ export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSig
   const amqp = new AmqpConnection(config.RABBITMQ_URL, logger, "gateway");
   lifecycle.onStop("rabbitmq", () => amqp.close());
   await amqp.start(5_000);
-  const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, publisher: new EventPublisher(amqp, config.EVENT_EXCHANGE), logger });
-  await relay.start();
+  const relay = await startOutboxRelay({ db, databaseUrl: config.DATABASE_URL, amqp, exchange: config.EVENT_EXCHANGE, logger });
   lifecycle.onStop("outbox relay", () => relay.stop());
 
   const clients = createServiceClients(config);

@@ -15,6 +15,7 @@ export class AmqpConnection {
   private connecting?: Promise<void>;
   private retryTimer?: NodeJS.Timeout;
   private readonly waiters = new Set<() => void>();
+  private readonly readyListeners: (() => void)[] = [];
 
   constructor(
     private readonly url: string,
@@ -32,6 +33,16 @@ export class AmqpConnection {
   async onConnected(setup: Setup): Promise<void> {
     this.setups.push(setup);
     if (this.connection) await setup(this.connection);
+  }
+
+  /** Calls `listener` after every (re)connect, once the set-ups ran and the connection is usable. */
+  onReady(listener: () => void): void {
+    this.readyListeners.push(listener);
+  }
+
+  /** Whether `connection` is still this process's live connection (not replaced, not closed). */
+  isCurrent(connection: ChannelModel): boolean {
+    return !this.closed && this.connection === connection;
   }
 
   get isConnected(): boolean {
@@ -82,6 +93,11 @@ export class AmqpConnection {
       let connection: ChannelModel | undefined;
       try {
         connection = await connect(this.url, { clientProperties: { connection_name: this.name } });
+        if (this.closed) {
+          // close() was called while connecting: don't keep (or set up) this connection.
+          await connection.close().catch(() => undefined);
+          return;
+        }
         const current = connection;
         connection.on("error", (error: Error) => this.logger.warn({ err: error }, "RabbitMQ connection error"));
         connection.on("close", () => {
@@ -93,11 +109,14 @@ export class AmqpConnection {
             this.scheduleReconnect(0);
           }
         });
-        this.connection = connection;
+        // Set-ups run before the connection is published, so one registered meanwhile runs exactly once
+        // (by this loop, which iterates the live list, and not also by onConnected).
         for (const setup of this.setups) await setup(connection);
+        this.connection = connection;
         this.logger.info("connected to RabbitMQ");
         for (const waiter of this.waiters) waiter();
         this.waiters.clear();
+        for (const listener of this.readyListeners) listener();
       } catch (error) {
         this.connection = undefined;
         await connection?.close().catch(() => undefined);

@@ -52,9 +52,18 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     (Object.keys(options.handlers) as EventCase[]).map((eventCase) => [EVENT_TYPES[eventCase], eventCase]),
   );
 
-  await options.connection.onConnected(async (connection: ChannelModel) => {
+  const subscribe = async (connection: ChannelModel): Promise<void> => {
     const channel = await connection.createConfirmChannel();
     channel.on("error", (error: Error) => options.logger.warn({ err: error }, "consumer channel error"));
+    // A channel can die alone (e.g. a protocol error) while its connection lives on: subscribe again then.
+    // When the connection itself goes, the connection's reconnect runs the set-up instead.
+    channel.once("close", () => {
+      setTimeout(() => {
+        if (!options.connection.isCurrent(connection)) return;
+        options.logger.warn({ queue: names.main }, "consumer channel closed; subscribing again");
+        subscribe(connection).catch((error: unknown) => options.logger.error({ err: error }, "could not subscribe again"));
+      }, 1_000);
+    });
     await channel.assertExchange(exchange, "topic", { durable: true });
     await channel.assertQueue(names.main, { durable: true });
     await channel.assertQueue(names.retry, {
@@ -67,7 +76,8 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     await channel.consume(names.main, (message) => {
       if (message) void handleMessage(channel, message);
     });
-  });
+  };
+  await options.connection.onConnected(subscribe);
 
   async function handleMessage(channel: Channel, message: ConsumeMessage): Promise<void> {
     let envelope: EventEnvelope;
@@ -78,6 +88,11 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
       return;
     }
     const eventCase = byType.get(envelope.type);
+    if (!eventCase || envelope.payload?.$case !== eventCase) {
+      // Retrying cannot help a message this consumer has no handler for, or whose payload does not match its type.
+      await moveTo(channel, message, names.dead, 1, `no handler for ${envelope.type || "(no type)"} with payload ${envelope.payload?.$case ?? "(none)"}`);
+      return;
+    }
     // An amqplib instrumentation may already have opened a consume span from the headers; else read them here.
     const parent = trace.getSpan(context.active())
       ? context.active()
@@ -97,9 +112,6 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     const attempt = Number(message.properties.headers?.[ATTEMPT_HEADER] ?? 0) + 1;
     try {
       await context.with(trace.setSpan(parent, span), async () => {
-        if (!eventCase || envelope.payload?.$case !== eventCase) {
-          throw new Error(`no handler for ${envelope.type} (payload ${envelope.payload?.$case ?? "missing"})`);
-        }
         const handler = options.handlers[eventCase] as EventHandler<EventCase, Tx>;
         const handled = await options.db.$transaction(
           async (tx) => {

@@ -18,10 +18,16 @@ export async function listDeadLetters(connection: ChannelModel, exchange: string
     for (;;) {
       const message = await channel.get(dead, { noAck: false });
       if (!message) break;
-      const envelope = decodeEnvelope(message.content);
+      // An undecodable message (the consumer dead-letters those at once) is listed from its AMQP properties.
+      let envelope: { id: string; type: string } | undefined;
+      try {
+        envelope = decodeEnvelope(message.content);
+      } catch {
+        envelope = undefined;
+      }
       letters.push({
-        eventId: envelope.id,
-        type: envelope.type,
+        eventId: envelope?.id || String(message.properties.messageId ?? ""),
+        type: envelope?.type || String(message.properties.type ?? message.properties.headers?.["x-study-original-routing-key"] ?? ""),
         attempts: Number(message.properties.headers?.["x-study-attempt"] ?? 0),
         lastError: String(message.properties.headers?.["x-study-last-error"] ?? ""),
       });

@@ -2,7 +2,8 @@ import type { SqlClient, TransactionalClient } from "@study/db";
 import type { Logger } from "@study/platform";
 import { Client } from "pg";
 import { envelopeFromJson, envelopeToJson, type EventEnvelope } from "./envelope";
-import type { EventPublisher } from "./publisher";
+import type { AmqpConnection } from "./connection";
+import { EventPublisher } from "./publisher";
 
 /** Writes events into the outbox inside the caller's transaction (the same one as the state change). */
 export async function enqueueEvents(tx: SqlClient, envelopes: EventEnvelope[]): Promise<void> {
@@ -163,4 +164,18 @@ export class OutboxRelay {
       String(hours),
     );
   }
+}
+
+/**
+ * Starts a process's relay: it publishes through `amqp` to `exchange`, and drains at once whenever the broker
+ * connection comes back, so a backlog built up during an outage leaves without waiting for the next poll.
+ */
+export async function startOutboxRelay(
+  options: Omit<OutboxRelayOptions, "publisher"> & { amqp: AmqpConnection; exchange: string },
+): Promise<OutboxRelay> {
+  const { amqp, exchange, ...relayOptions } = options;
+  const relay = new OutboxRelay({ ...relayOptions, publisher: new EventPublisher(amqp, exchange) });
+  await relay.start();
+  amqp.onReady(() => void relay.kick());
+  return relay;
 }

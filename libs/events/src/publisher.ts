@@ -1,5 +1,6 @@
 import { context, propagation, SpanKind, trace } from "@opentelemetry/api";
 import { contextFromTraceHeaders } from "@study/platform";
+import type { ConfirmChannel } from "amqplib";
 import type { AmqpConnection } from "./connection";
 import { encodeEnvelope, type EventEnvelope } from "./envelope";
 
@@ -11,7 +12,8 @@ const tracer = trace.getTracer("@study/events");
  * and the promise settles only when the broker confirmed the message.
  */
 export class EventPublisher {
-  private declared = false;
+  /** The channel on which the exchange was last declared: a new channel (after a reconnect or a channel error) declares it again. */
+  private declaredOn?: ConfirmChannel;
 
   constructor(
     private readonly connection: AmqpConnection,
@@ -20,9 +22,9 @@ export class EventPublisher {
 
   async publish(envelopes: EventEnvelope[]): Promise<void> {
     const channel = await this.connection.confirmChannel();
-    if (!this.declared) {
+    if (this.declaredOn !== channel) {
       await channel.assertExchange(this.exchange, "topic", { durable: true });
-      this.declared = true;
+      this.declaredOn = channel;
     }
     const confirms = envelopes.map((envelope) => {
       const parent = contextFromTraceHeaders(envelope);
@@ -66,7 +68,7 @@ export class EventPublisher {
 
   /** Forgets the declared state after a reconnect (the exchange is re-asserted on the next publish). */
   reset(): void {
-    this.declared = false;
+    this.declaredOn = undefined;
   }
 }
 

@@ -28,8 +28,8 @@ export const booleanString = (fallback: boolean) =>
     .transform((v) => v === "true" || v === "1");
 
 /**
- * Parses the environment with a schema. The first problem becomes one line naming the variable,
- * e.g. `DATABASE_URL: Required`.
+ * Parses the environment with a schema. Problems become one line naming each variable, e.g.
+ * `Invalid configuration: DATABASE_URL: is required but not set`.
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const result = schema.safeParse(env);

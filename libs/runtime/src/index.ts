@@ -1,6 +1,6 @@
 import type { TransactionalClient } from "@study/db";
 import { migrate, type MigrationSource } from "@study/db";
-import { AmqpConnection, EventPublisher, OutboxRelay, PLATFORM_MIGRATIONS } from "@study/events";
+import { AmqpConnection, PLATFORM_MIGRATIONS, startOutboxRelay } from "@study/events";
 import { startGrpcServer, type GrpcServiceRegistration } from "@study/grpc";
 import {
   amqpUrl,
@@ -75,13 +75,7 @@ export async function startService<Db extends TransactionalClient, C extends Ser
   // Serving does not wait for the broker: the outbox holds events until it is back.
   await amqp.start(5_000);
 
-  const relay = new OutboxRelay({
-    db,
-    databaseUrl: config.DATABASE_URL,
-    publisher: new EventPublisher(amqp, config.EVENT_EXCHANGE),
-    logger,
-  });
-  await relay.start();
+  const relay = await startOutboxRelay({ db, databaseUrl: config.DATABASE_URL, amqp, exchange: config.EVENT_EXCHANGE, logger });
   lifecycle.onStop("outbox relay", () => relay.stop());
 
   const context: ServiceContext<Db, C> = { config, logger, db, amqp, lifecycle };
