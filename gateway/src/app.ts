@@ -1,17 +1,23 @@
 import type { SqlClient } from "@study/db";
 import type { Logger } from "@study/platform";
+import cors from "cors";
 import express, { type Express } from "express";
+import helmet from "helmet";
+import swaggerUi from "swagger-ui-express";
+import { z } from "zod";
 import type { Auth } from "./auth/auth";
 import type { SignInLockout } from "./auth/lockout";
-import { authRouter } from "./auth/routes";
+import { authRoutes } from "./auth/routes";
 import { sessionResolver } from "./auth/session";
 import type { ServiceClients } from "./clients";
 import type { GatewayConfig } from "./config";
+import { ApiRegistry, route } from "./http/api";
 import { errorHandler, notFound } from "./http/errors";
+import { credentialRateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
-import { coursesRouter } from "./routes/courses";
-import { healthRouter } from "./routes/health";
-import { notificationsRouter } from "./routes/notifications";
+import { courseRoutes } from "./routes/courses";
+import { healthRoutes } from "./routes/health";
+import { notificationRoutes } from "./routes/notifications";
 
 export interface GatewayDependencies {
   config: GatewayConfig;
@@ -23,6 +29,63 @@ export interface GatewayDependencies {
   serviceAddresses: Record<string, string>;
 }
 
+export const API_INFO = {
+  title: "Study Service API",
+  version: "1.0.0",
+  description: "REST surface of the Study Service gateway. Errors use the envelope {success:false, error, code, details?, action?}.",
+};
+
+/** Every operation of the gateway, declared once: mounted and documented from the same definitions. */
+export function apiRegistry(deps: GatewayDependencies, sessions: ReturnType<typeof sessionResolver>): ApiRegistry {
+  const { config } = deps;
+  const registry = new ApiRegistry();
+  registry.add(
+    ...healthRoutes(deps.db, deps.serviceAddresses, config.CLIENT_URL),
+    ...authRoutes({
+      auth: deps.auth,
+      lockout: deps.lockout,
+      sessions,
+      limit: {
+        signIn: credentialRateLimit("sign-in", config.AUTH_RATE_LIMIT_PER_MINUTE),
+        signUp: credentialRateLimit("sign-up", config.AUTH_RATE_LIMIT_PER_MINUTE),
+      },
+    }),
+    ...courseRoutes(deps.clients),
+    ...notificationRoutes(deps.clients),
+  );
+  registry.add(
+    route({
+      method: "get",
+      path: "/openapi.json",
+      tag: "System",
+      summary: "This OpenAPI 3.1 document",
+      auth: false,
+      responses: { 200: { description: "The document", schema: z.object({ openapi: z.string() }).loose() } },
+      handler({ res }) {
+        res.json(registry.openApiDocument({ ...API_INFO, serverUrl: config.BASE_URL }));
+      },
+    }),
+  );
+  if (config.ENABLE_SWAGGER) {
+    registry.add(
+      route({
+        method: "get",
+        path: "/docs",
+        tag: "System",
+        summary: "Interactive API documentation (Swagger UI; only when ENABLE_SWAGGER=true)",
+        auth: false,
+        responses: { 200: { description: "Swagger UI", contentType: "text/html" } },
+        handler({ req, res }) {
+          // The page loads its assets relative to /docs/.
+          if (!req.originalUrl.split("?")[0].endsWith("/")) return res.redirect(301, "/docs/");
+          res.type("html").send(swaggerUi.generateHTML(registry.openApiDocument({ ...API_INFO, serverUrl: config.BASE_URL })));
+        },
+      }),
+    );
+  }
+  return registry;
+}
+
 /** The HTTP surface. Holds no business rules: authenticate, validate, call a service, shape the answer. */
 export function createApp(deps: GatewayDependencies): Express {
   const { config } = deps;
@@ -30,19 +93,18 @@ export function createApp(deps: GatewayDependencies): Express {
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(requestId);
+  app.use(helmet());
+  const trusted = new Set([config.CLIENT_URL, ...config.TRUSTED_ORIGINS].map((url) => new URL(url).origin));
+  app.use(cors({ origin: (origin, allow) => allow(null, origin !== undefined && trusted.has(origin)), credentials: true }));
   app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
 
-  app.get("/", (_req, res) => res.redirect(302, config.CLIENT_URL));
-  app.use("/health", healthRouter(deps.db, deps.serviceAddresses));
-
   const sessions = sessionResolver(deps.auth, deps.db);
-  app.use("/api/auth", authRouter({ auth: deps.auth, db: deps.db, lockout: deps.lockout, sessions }));
+  const registry = apiRegistry(deps, sessions);
+  if (config.ENABLE_SWAGGER) app.use("/docs/", swaggerUi.serveFiles(registry.openApiDocument(API_INFO)));
+  registry.mount(app, sessions.requireSession);
 
-  // Everything else under /api needs a session.
+  // Unknown routes: 401 for an unauthenticated caller under /api (every API route needs a session), 404 otherwise.
   app.use("/api", sessions.requireSession);
-  app.use("/api/courses", coursesRouter(deps.clients));
-  app.use("/api/notifications", notificationsRouter(deps.clients));
-
   app.use(notFound);
   app.use(errorHandler(deps.logger));
   return app;

@@ -1,4 +1,4 @@
-import { amqpUrl, baseConfigSchema, postgresUrl, port } from "@study/platform";
+import { amqpUrl, baseConfigSchema, booleanString, postgresUrl, port } from "@study/platform";
 import { z } from "zod";
 
 const grpcAddress = () => z.string().regex(/^[\w.-]+:\d+$/, "must be host:port");
@@ -34,6 +34,10 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   JSON_BODY_LIMIT: z.string().default("1mb"),
   /** Express "trust proxy": which hops may set X-Forwarded-For (client IP recorded on sessions). */
   TRUST_PROXY: z.string().default("loopback"),
+  /** Sign-in / sign-up attempts per client address per minute (each endpoint counted on its own). */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Serves Swagger UI at /docs. */
+  ENABLE_SWAGGER: booleanString(false),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

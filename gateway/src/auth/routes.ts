@@ -1,11 +1,10 @@
-import type { SqlClient } from "@study/db";
 import { AppError } from "@study/platform";
 import { APIError } from "better-auth";
 import { fromNodeHeaders } from "better-auth/node";
-import { Router, type Request, type Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { z } from "zod";
+import { errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendMessage } from "../http/envelope";
-import { parse } from "../http/validate";
 import { CLIENT_IP_HEADER, type Auth } from "./auth";
 import { accountLocked, type SignInLockout } from "./lockout";
 import type { AuthState, sessionResolver } from "./session";
@@ -17,6 +16,30 @@ const signUpBody = z.object({
   password: z.string().min(8, "must be at least 8 characters").max(128, "must be at most 128 characters"),
 });
 const signInBody = z.object({ email, password: z.string().min(1, "is required").max(128) });
+
+export const userSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    image: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "User" });
+export const sessionSchema = z
+  .object({
+    id: z.string(),
+    expiresAt: z.iso.datetime(),
+    token: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    ipAddress: z.string().nullable(),
+    userAgent: z.string().nullable(),
+  })
+  .meta({ id: "Session" });
+const authResponseSchema = z.object({ user: userSchema, session: sessionSchema }).meta({ id: "AuthResponse" });
 
 /** The spec's authentication response: {user, session}. */
 export function authResponse(state: AuthState) {
@@ -78,17 +101,17 @@ function fromAuthError(error: unknown): unknown {
 }
 
 /**
- * The spec's auth endpoints on top of the auth library (whose own routes stay under /api/auth for the
- * OAuth flows of a later issue).
+ * The spec's auth endpoints on top of the auth library (whose own routes serve the OAuth flows).
  */
-export function authRouter(deps: {
+export function authRoutes(deps: {
   auth: Auth;
-  db: SqlClient;
   lockout: SignInLockout;
   sessions: ReturnType<typeof sessionResolver>;
-}): Router {
+  /** Rate limiters for the endpoints that take credentials. */
+  limit: { signIn: RequestHandler; signUp: RequestHandler };
+}): RouteSpec[] {
   const { auth, lockout, sessions } = deps;
-  const router = Router();
+  const tag = "Authentication";
 
   /** Reads back the session just created, in the spec's shape. */
   async function stateForToken(token: string): Promise<AuthState> {
@@ -97,48 +120,91 @@ export function authRouter(deps: {
     return state as AuthState;
   }
 
-  router.post("/signup", async (req, res) => {
-    const body = parse(signUpBody, req.body, "sign-up");
-    const result = await auth.api
-      .signUpEmail({ body, headers: authHeaders(req), returnHeaders: true })
-      .catch((error: unknown) => {
-        throw fromAuthError(error);
-      });
-    if (!result.response.token) throw AppError.internal("sign-up did not start a session");
-    forwardCookies(result.headers, res);
-    res.status(200).json(authResponse(await stateForToken(result.response.token)));
-  });
-
-  router.post("/signin", async (req, res) => {
-    const body = parse(signInBody, req.body, "sign-in");
-    await lockout.assertNotLocked(body.email);
-    let result;
-    try {
-      result = await auth.api.signInEmail({ body, headers: authHeaders(req), returnHeaders: true });
-    } catch (error) {
-      const mapped = fromAuthError(error);
-      if (mapped instanceof AppError && mapped.code === "INVALID_CREDENTIALS") {
-        const lockedUntil = await lockout.recordFailure(body.email);
-        if (lockedUntil) throw accountLocked(lockedUntil, new Date());
-      }
-      throw mapped;
-    }
-    await lockout.reset(body.email);
-    forwardCookies(result.headers, res);
-    res.status(200).json(authResponse(await stateForToken(result.response.token)));
-  });
-
-  router.get("/session", async (req, res) => {
-    const state = await sessions.resolve(req);
-    if (!state) throw await sessions.refusal(req);
-    res.status(200).json(authResponse(state));
-  });
-
-  router.post("/signout", sessions.requireSession, async (req, res) => {
-    const result = await auth.api.signOut({ headers: authHeaders(req), returnHeaders: true });
-    forwardCookies(result.headers, res);
-    sendMessage(res, "Signed out");
-  });
-
-  return router;
+  return [
+    route({
+      method: "post",
+      path: "/api/auth/signup",
+      tag,
+      summary: "Create an account with e-mail and password, and sign in",
+      auth: false,
+      before: [deps.limit.signUp],
+      body: signUpBody,
+      responses: {
+        200: { description: "Signed up and in; sets the session cookie", schema: authResponseSchema },
+        409: { description: "The e-mail is taken (EMAIL_ALREADY_REGISTERED)", schema: errorEnvelope },
+        429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope },
+      },
+      async handler({ body, req, res }) {
+        const result = await auth.api
+          .signUpEmail({ body, headers: authHeaders(req), returnHeaders: true })
+          .catch((error: unknown) => {
+            throw fromAuthError(error);
+          });
+        if (!result.response.token) throw AppError.internal("sign-up did not start a session");
+        forwardCookies(result.headers, res);
+        res.status(200).json(authResponse(await stateForToken(result.response.token)));
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/auth/signin",
+      tag,
+      summary: "Sign in with e-mail and password",
+      auth: false,
+      before: [deps.limit.signIn],
+      body: signInBody,
+      responses: {
+        200: { description: "Signed in; sets the session cookie", schema: authResponseSchema },
+        401: { description: "Wrong e-mail or password (INVALID_CREDENTIALS)", schema: errorEnvelope },
+        403: { description: "Locked after repeated failures (ACCOUNT_LOCKED, action RETRY_LATER)", schema: errorEnvelope },
+        429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope },
+      },
+      async handler({ body, req, res }) {
+        await lockout.assertNotLocked(body.email);
+        let result;
+        try {
+          result = await auth.api.signInEmail({ body, headers: authHeaders(req), returnHeaders: true });
+        } catch (error) {
+          const mapped = fromAuthError(error);
+          if (mapped instanceof AppError && mapped.code === "INVALID_CREDENTIALS") {
+            const lockedUntil = await lockout.recordFailure(body.email);
+            if (lockedUntil) throw accountLocked(lockedUntil, new Date());
+          }
+          throw mapped;
+        }
+        await lockout.reset(body.email);
+        forwardCookies(result.headers, res);
+        res.status(200).json(authResponse(await stateForToken(result.response.token)));
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/auth/session",
+      tag,
+      summary: "The current session (cookie or Bearer token)",
+      auth: false,
+      responses: {
+        200: { description: "Signed in", schema: authResponseSchema },
+        401: { description: "No session (UNAUTHORIZED) or an expired one (SESSION_EXPIRED)", schema: errorEnvelope },
+      },
+      async handler({ req, res }) {
+        const state = await sessions.resolve(req);
+        if (!state) throw await sessions.refusal(req);
+        res.status(200).json(authResponse(state));
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/auth/signout",
+      tag,
+      summary: "End the current session",
+      auth: true,
+      responses: { 200: { description: "Signed out; clears the cookie", schema: messageEnvelope } },
+      async handler({ req, res }) {
+        const result = await auth.api.signOut({ headers: authHeaders(req), returnHeaders: true });
+        forwardCookies(result.headers, res);
+        sendMessage(res, "Signed out");
+      },
+    }),
+  ];
 }

@@ -1,17 +1,16 @@
 import type { courses as api } from "@study/contracts";
-import { Router } from "express";
 import { z } from "zod";
 import { currentAuth } from "../auth/session";
 import type { ServiceClients } from "../clients";
+import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage } from "../http/envelope";
-import { intParam } from "../http/query";
-import { parse } from "../http/validate";
+import { intParam, paginationSchema } from "../http/query";
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 /** Optional fields: a string sets the field, null clears it (PATCH), absent leaves it as it is. */
 const courseFields = {
   code: text(50).nullable().optional(),
-  color: text(50).nullable().optional(),
+  color: text(50).nullable().optional().describe("Hex code (#RRGGBB) or a color name"),
   emoji: text(16).nullable().optional(),
   professor: text(255).nullable().optional(),
   semester: text(100).nullable().optional(),
@@ -26,6 +25,23 @@ const listQuery = z.object({
   offset: intParam(0, Number.MAX_SAFE_INTEGER, 0),
   semester: z.string().max(100).optional(),
 });
+const idParams = z.object({ id: z.string().min(1).max(100) });
+
+export const courseSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    code: z.string().nullable(),
+    color: z.string().nullable(),
+    emoji: z.string().nullable(),
+    professor: z.string().nullable(),
+    semester: z.string().nullable(),
+    description: z.string().nullable(),
+    userId: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "Course" });
 
 /** The REST shape of a course: every field present, null when unset. */
 export function courseJson(course: api.Course) {
@@ -45,62 +61,101 @@ export function courseJson(course: api.Course) {
 }
 
 const optional = (value: string | null | undefined) => (value === null ? undefined : value);
+const notFound = { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope };
+const tag = "Courses";
 
-export function coursesRouter(clients: ServiceClients): Router {
-  const router = Router();
-
-  router.get("/", async (req, res) => {
-    const query = parse(listQuery, req.query, "query");
-    const { courses, page } = await clients.courses.listCourses({
-      userId: currentAuth(res).user.id,
-      page: { limit: query.limit, offset: query.offset },
-      semester: query.semester,
-    });
-    sendData(res, 200, { courses: courses.map(courseJson), pagination: page }, "Courses retrieved");
-  });
-
-  router.post("/", async (req, res) => {
-    const body = parse(createBody, req.body, "course");
-    const { course } = await clients.courses.createCourse({
-      userId: currentAuth(res).user.id,
-      name: body.name,
-      code: optional(body.code),
-      color: optional(body.color),
-      emoji: optional(body.emoji),
-      professor: optional(body.professor),
-      semester: optional(body.semester),
-      description: optional(body.description),
-    });
-    sendData(res, 201, courseJson(course!), "Course created");
-  });
-
-  router.get("/:id", async (req, res) => {
-    const { course } = await clients.courses.getCourse({ userId: currentAuth(res).user.id, courseId: req.params.id });
-    sendData(res, 200, courseJson(course!), "Course retrieved");
-  });
-
-  router.patch("/:id", async (req, res) => {
-    const body = parse(updateBody, req.body, "course");
-    const cleared = Object.entries(body).filter(([, value]) => value === null).map(([field]) => field);
-    const { course } = await clients.courses.updateCourse({
-      userId: currentAuth(res).user.id,
-      courseId: req.params.id,
-      name: body.name,
-      code: optional(body.code),
-      color: optional(body.color),
-      emoji: optional(body.emoji),
-      professor: optional(body.professor),
-      semester: optional(body.semester),
-      description: optional(body.description),
-      clearFields: cleared,
-    });
-    sendData(res, 200, courseJson(course!), "Course updated");
-  });
-
-  router.delete("/:id", async (req, res) => {
-    await clients.courses.deleteCourse({ userId: currentAuth(res).user.id, courseId: req.params.id });
-    sendMessage(res, "Course deleted");
-  });
-
-  return router;
+export function courseRoutes(clients: ServiceClients): RouteSpec[] {
+  return [
+    route({
+      method: "get",
+      path: "/api/courses",
+      tag,
+      summary: "List the caller's courses, newest first",
+      auth: true,
+      query: listQuery,
+      responses: { 200: { description: "A page of courses", schema: dataEnvelope(z.object({ courses: z.array(courseSchema), pagination: paginationSchema })) } },
+      async handler({ query, res }) {
+        const { courses, page } = await clients.courses.listCourses({
+          userId: currentAuth(res).user.id,
+          page: { limit: query.limit, offset: query.offset },
+          semester: query.semester,
+        });
+        sendData(res, 200, { courses: courses.map(courseJson), pagination: page }, "Courses retrieved");
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/courses",
+      tag,
+      summary: "Create a course",
+      auth: true,
+      body: createBody,
+      responses: { 201: { description: "The new course", schema: dataEnvelope(courseSchema) } },
+      async handler({ body, res }) {
+        const { course } = await clients.courses.createCourse({
+          userId: currentAuth(res).user.id,
+          name: body.name,
+          code: optional(body.code),
+          color: optional(body.color),
+          emoji: optional(body.emoji),
+          professor: optional(body.professor),
+          semester: optional(body.semester),
+          description: optional(body.description),
+        });
+        sendData(res, 201, courseJson(course!), "Course created");
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/courses/:id",
+      tag,
+      summary: "Get one of the caller's courses",
+      auth: true,
+      params: idParams,
+      responses: { 200: { description: "The course", schema: dataEnvelope(courseSchema) }, 404: notFound },
+      async handler({ params, res }) {
+        const { course } = await clients.courses.getCourse({ userId: currentAuth(res).user.id, courseId: params.id });
+        sendData(res, 200, courseJson(course!), "Course retrieved");
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/courses/:id",
+      tag,
+      summary: "Change some fields of a course (null clears an optional field)",
+      auth: true,
+      params: idParams,
+      body: updateBody,
+      responses: { 200: { description: "The updated course", schema: dataEnvelope(courseSchema) }, 404: notFound },
+      async handler({ params, body, res }) {
+        const cleared = Object.entries(body).filter(([, value]) => value === null).map(([field]) => field);
+        const { course } = await clients.courses.updateCourse({
+          userId: currentAuth(res).user.id,
+          courseId: params.id,
+          name: body.name,
+          code: optional(body.code),
+          color: optional(body.color),
+          emoji: optional(body.emoji),
+          professor: optional(body.professor),
+          semester: optional(body.semester),
+          description: optional(body.description),
+          clearFields: cleared,
+        });
+        sendData(res, 200, courseJson(course!), "Course updated");
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/courses/:id",
+      tag,
+      summary: "Delete a course (its notes and materials are removed in the background)",
+      auth: true,
+      params: idParams,
+      responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: notFound },
+      async handler({ params, res }) {
+        await clients.courses.deleteCourse({ userId: currentAuth(res).user.id, courseId: params.id });
+        sendMessage(res, "Course deleted");
+      },
+    }),
+  ];
 }

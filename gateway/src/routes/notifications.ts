@@ -1,13 +1,22 @@
 import { notifications as api } from "@study/contracts";
-import { Router } from "express";
 import { z } from "zod";
 import { currentAuth } from "../auth/session";
 import type { ServiceClients } from "../clients";
+import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage } from "../http/envelope";
 import { booleanParam, intParam } from "../http/query";
-import { parse } from "../http/validate";
 
-const listQuery = z.object({ limit: intParam(1, 100, 50), includeRead: booleanParam(true) });
+const notificationSchema = z
+  .object({
+    id: z.string(),
+    type: z.enum(["SYSTEM", "REMINDER", "ALERT", "MESSAGE"]),
+    content: z.string(),
+    read: z.boolean(),
+    userId: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "Notification" });
 
 export function notificationJson(notification: api.Notification) {
   return {
@@ -21,38 +30,76 @@ export function notificationJson(notification: api.Notification) {
   };
 }
 
-export function notificationsRouter(clients: ServiceClients): Router {
-  const router = Router();
+const tag = "Notifications";
 
-  router.get("/", async (req, res) => {
-    const query = parse(listQuery, req.query, "query");
-    const result = await clients.notifications.listNotifications({
-      userId: currentAuth(res).user.id,
-      limit: query.limit,
-      includeRead: query.includeRead,
-    });
-    sendData(
-      res,
-      200,
-      { notifications: result.notifications.map(notificationJson), unreadCount: result.unreadCount, total: result.total },
-      "Notifications retrieved",
-    );
-  });
-
-  router.get("/unread-count", async (_req, res) => {
-    const { unreadCount } = await clients.notifications.getUnreadCount({ userId: currentAuth(res).user.id });
-    sendData(res, 200, { unreadCount }, "Unread count retrieved");
-  });
-
-  router.patch("/read-all", async (_req, res) => {
-    const { markedCount } = await clients.notifications.markAllNotificationsRead({ userId: currentAuth(res).user.id });
-    sendData(res, 200, { markedCount }, `${markedCount} notification(s) marked as read`);
-  });
-
-  router.patch("/:id/read", async (req, res) => {
-    await clients.notifications.markNotificationRead({ userId: currentAuth(res).user.id, notificationId: req.params.id });
-    sendMessage(res, "Notification marked as read");
-  });
-
-  return router;
+export function notificationRoutes(clients: ServiceClients): RouteSpec[] {
+  return [
+    route({
+      method: "get",
+      path: "/api/notifications",
+      tag,
+      summary: "List the caller's notifications, newest first",
+      auth: true,
+      query: z.object({ limit: intParam(1, 100, 50), includeRead: booleanParam(true) }),
+      responses: {
+        200: {
+          description: "Notifications with counts (total: matching the filter, before the limit)",
+          schema: dataEnvelope(z.object({ notifications: z.array(notificationSchema), unreadCount: z.number().int(), total: z.number().int() })),
+        },
+      },
+      async handler({ query, res }) {
+        const result = await clients.notifications.listNotifications({
+          userId: currentAuth(res).user.id,
+          limit: query.limit,
+          includeRead: query.includeRead,
+        });
+        sendData(
+          res,
+          200,
+          { notifications: result.notifications.map(notificationJson), unreadCount: result.unreadCount, total: result.total },
+          "Notifications retrieved",
+        );
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/notifications/unread-count",
+      tag,
+      summary: "Count the caller's unread notifications",
+      auth: true,
+      responses: { 200: { description: "The count", schema: dataEnvelope(z.object({ unreadCount: z.number().int() })) } },
+      async handler({ res }) {
+        const { unreadCount } = await clients.notifications.getUnreadCount({ userId: currentAuth(res).user.id });
+        sendData(res, 200, { unreadCount }, "Unread count retrieved");
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/notifications/read-all",
+      tag,
+      summary: "Mark every unread notification read",
+      auth: true,
+      responses: { 200: { description: "How many changed", schema: dataEnvelope(z.object({ markedCount: z.number().int() })) } },
+      async handler({ res }) {
+        const { markedCount } = await clients.notifications.markAllNotificationsRead({ userId: currentAuth(res).user.id });
+        sendData(res, 200, { markedCount }, `${markedCount} notification(s) marked as read`);
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/notifications/:id/read",
+      tag,
+      summary: "Mark one notification read",
+      auth: true,
+      params: z.object({ id: z.string().min(1).max(100) }),
+      responses: {
+        200: { description: "Marked (also when it already was)", schema: messageEnvelope },
+        404: { description: "No such notification of the caller (NOT_FOUND)", schema: errorEnvelope },
+      },
+      async handler({ params, res }) {
+        await clients.notifications.markNotificationRead({ userId: currentAuth(res).user.id, notificationId: params.id });
+        sendMessage(res, "Notification marked as read");
+      },
+    }),
+  ];
 }

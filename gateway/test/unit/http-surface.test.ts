@@ -1,0 +1,161 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { createLogger, loadConfig } from "@study/platform";
+import { pgTransactionalClient } from "@study/db";
+import { httpClient } from "@study/testkit";
+import type { Express } from "express";
+import { Pool } from "pg";
+import { createApp } from "../../src/app";
+import { createAuth } from "../../src/auth/auth";
+import { SignInLockout } from "../../src/auth/lockout";
+import { createServiceClients, serviceAddresses } from "../../src/clients";
+import { gatewayConfigSchema } from "../../src/config";
+
+/**
+ * The gateway's HTTP surface without any backend: nothing here reaches a database or a service (the pool and
+ * the gRPC clients connect lazily and are never used by these requests).
+ */
+function buildApp(env: Record<string, string>) {
+  const config = loadConfig(gatewayConfigSchema, {
+    DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none",
+    RABBITMQ_URL: "amqp://127.0.0.1:1",
+    COURSES_GRPC_ADDRESS: "127.0.0.1:1",
+    NOTIFICATIONS_GRPC_ADDRESS: "127.0.0.1:1",
+    AUTH_SECRET: "s".repeat(32),
+    BASE_URL: "http://127.0.0.1:3000",
+    CLIENT_URL: "https://app.example.com",
+    TRUSTED_ORIGINS: "https://admin.example.com",
+    ...env,
+  });
+  const pool = new Pool({ connectionString: config.DATABASE_URL });
+  const db = pgTransactionalClient(pool);
+  const clients = createServiceClients(config);
+  const app = createApp({
+    config,
+    logger: createLogger("test", "silent"),
+    db,
+    auth: createAuth(pool, config),
+    lockout: new SignInLockout(db, { maxFailures: 5, lockMinutes: 15 }),
+    clients,
+    serviceAddresses: serviceAddresses(config),
+  });
+  return { app, close: () => Promise.all([pool.end(), ...Object.values(clients).map((c) => c.close())]) };
+}
+
+async function serve(app: Express) {
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, () => resolve(s));
+  });
+  return { api: httpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Every (method, path) express actually routes, in OpenAPI path syntax. */
+function mountedRoutes(app: Express): string[] {
+  const stack = (app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack;
+  return stack
+    .filter((layer) => layer.route)
+    .flatMap((layer) =>
+      Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`),
+    );
+}
+
+describe("the gateway's HTTP surface", () => {
+  const built = buildApp({ ENABLE_SWAGGER: "true", AUTH_RATE_LIMIT_PER_MINUTE: "3" });
+  let server: Awaited<ReturnType<typeof serve>>;
+
+  beforeAll(async () => {
+    server = await serve(built.app);
+  });
+  afterAll(async () => {
+    await server.close();
+    await built.close();
+  });
+
+  it("documents every mounted route in the OpenAPI 3.1 document", async () => {
+    const { status, body: document } = await server.api("GET", "/openapi.json");
+    expect(status).toBe(200);
+    expect(document.openapi).toBe("3.1.0");
+    const documented = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const mounted = mountedRoutes(built.app);
+    expect(mounted.length).toBeGreaterThan(10);
+    expect(mounted.filter((route) => !documented.includes(route))).toEqual([]);
+    expect(documented.filter((route) => !mounted.includes(route))).toEqual([]);
+  });
+
+  it("describes inputs and outputs from the validation schemas", async () => {
+    const { body: document } = await server.api("GET", "/openapi.json");
+    const create = document.paths["/api/courses"].post;
+    expect(create.requestBody.content["application/json"].schema).toMatchObject({
+      type: "object",
+      required: ["name"],
+      properties: { name: { type: "string", minLength: 1, maxLength: 255 } },
+      additionalProperties: false,
+    });
+    expect(Object.keys(create.responses).sort()).toEqual(["201", "400", "401", "500"]);
+    expect(create.security).toEqual([{ bearer: [] }, { sessionCookie: [] }]);
+    const list = document.paths["/api/notifications"].get;
+    expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:includeRead"]);
+    expect(document.paths["/api/courses/{id}"].get.parameters[0]).toMatchObject({ name: "id", in: "path", required: true });
+    expect(document.paths["/api/auth/signin"].post.responses["403"].description).toMatch(/ACCOUNT_LOCKED/);
+  });
+
+  it("serves Swagger UI at /docs when enabled", async () => {
+    const redirect = await server.api("GET", "/docs");
+    expect(redirect.status).toBe(301);
+    const page = await server.api("GET", "/docs/");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    expect(page.body).toMatch(/swagger-ui/);
+    expect((await server.api("GET", "/docs/swagger-ui.css")).status).toBe(200);
+  });
+
+  it("sets security headers and a request id on every answer, with no stack traces in errors", async () => {
+    const response = await server.api("GET", "/no-such-page");
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ success: false, error: "Route GET /no-such-page not found", code: "NOT_FOUND" });
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("strict-transport-security")).toMatch(/max-age/);
+    expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.headers.get("x-powered-by")).toBeNull();
+  });
+
+  it("allows credentials from trusted origins only", async () => {
+    const trusted = await server.api("OPTIONS", "/api/courses", {
+      headers: { origin: "https://admin.example.com", "access-control-request-method": "POST" },
+    });
+    expect(trusted.headers.get("access-control-allow-origin")).toBe("https://admin.example.com");
+    expect(trusted.headers.get("access-control-allow-credentials")).toBe("true");
+    const stranger = await server.api("OPTIONS", "/api/courses", {
+      headers: { origin: "https://evil.example.com", "access-control-request-method": "POST" },
+    });
+    expect(stranger.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("rate-limits sign-in attempts per client with 429 RATE_LIMITED", async () => {
+    const attempt = () => server.api("POST", "/api/auth/signin", { body: { email: "not-an-email" } });
+    for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(400);
+    const limited = await attempt();
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ success: false, error: expect.any(String), code: "RATE_LIMITED", action: "RETRY_LATER" });
+    expect(limited.headers.get("ratelimit-policy")).toBeTruthy();
+    // Sign-up is counted separately.
+    expect((await server.api("POST", "/api/auth/signup", { body: {} })).status).toBe(400);
+  });
+});
+
+describe("without ENABLE_SWAGGER", () => {
+  it("answers 404 at /docs but still serves /openapi.json", async () => {
+    const built = buildApp({});
+    const server = await serve(built.app);
+    try {
+      expect((await server.api("GET", "/docs")).status).toBe(404);
+      expect((await server.api("GET", "/docs/")).status).toBe(404);
+      expect((await server.api("GET", "/openapi.json")).status).toBe(200);
+    } finally {
+      await server.close();
+      await built.close();
+    }
+  });
+});
