@@ -7,6 +7,7 @@ import swaggerUi from "swagger-ui-express";
 import { z } from "zod";
 import type { Auth } from "./auth/auth";
 import type { SignInLockout } from "./auth/lockout";
+import { emailRoutes } from "./auth/email-routes";
 import { authRoutes } from "./auth/routes";
 import { sessionResolver } from "./auth/session";
 import type { ServiceClients } from "./clients";
@@ -49,6 +50,12 @@ export function apiRegistry(deps: GatewayDependencies, sessions: ReturnType<type
         signIn: credentialRateLimit("sign-in", config.AUTH_RATE_LIMIT_PER_MINUTE),
         signUp: credentialRateLimit("sign-up", config.AUTH_RATE_LIMIT_PER_MINUTE),
       },
+    }),
+    ...emailRoutes({
+      auth: deps.auth,
+      db: deps.db,
+      clientUrl: config.CLIENT_URL,
+      limit: credentialRateLimit("e-mail", config.AUTH_RATE_LIMIT_PER_MINUTE),
     }),
     ...courseRoutes(deps.clients),
     ...notificationRoutes(deps.clients),

@@ -36,6 +36,12 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   TRUST_PROXY: z.string().default("loopback"),
   /** Sign-in / sign-up attempts per client address per minute (each endpoint counted on its own). */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Outgoing mail (verification, password reset): SMTP when set, otherwise .eml files in MAIL_OUTBOX_DIR. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().min(3).default("Study <no-reply@study.local>"),
+  MAIL_OUTBOX_DIR: z.string().min(1).default(".data/mail"),
+  EMAIL_VERIFICATION_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   /** Serves Swagger UI at /docs. */
   ENABLE_SWAGGER: booleanString(false),
 });

@@ -5,6 +5,7 @@ import { createLogger, Lifecycle, loadConfig } from "@study/platform";
 import { Pool } from "pg";
 import { createApp } from "./app";
 import { createAuth } from "./auth/auth";
+import { OutboxFolderMailer, SmtpMailer, type Mailer } from "./auth/mail";
 import { SignInLockout } from "./auth/lockout";
 import { createServiceClients, serviceAddresses } from "./clients";
 import { gatewayConfigSchema } from "./config";
@@ -31,12 +32,16 @@ export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSig
   const clients = createServiceClients(config);
   lifecycle.onStop("grpc clients", () => Object.values(clients).forEach((client) => client.close()));
 
+  const lockout = new SignInLockout(db, { maxFailures: config.LOCKOUT_MAX_FAILURES, lockMinutes: config.LOCKOUT_MINUTES });
+  const mailer: Mailer = config.SMTP_URL
+    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : new OutboxFolderMailer(config.MAIL_OUTBOX_DIR, config.MAIL_FROM, logger);
   const app = createApp({
     config,
     logger,
     db,
-    auth: createAuth(pool, config),
-    lockout: new SignInLockout(db, { maxFailures: config.LOCKOUT_MAX_FAILURES, lockMinutes: config.LOCKOUT_MINUTES }),
+    auth: createAuth(pool, config, { mailer, logger, onPasswordReset: (email) => lockout.reset(email) }),
+    lockout,
     clients,
     serviceAddresses: serviceAddresses(config),
   });

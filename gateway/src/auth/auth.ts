@@ -2,8 +2,10 @@ import { createHash, randomUUID } from "node:crypto";
 import { createEvent, envelopeToJson } from "@study/events";
 import { betterAuth, getCurrentAdapter, type BetterAuthPlugin } from "better-auth";
 import { bearer } from "better-auth/plugins";
+import type { Logger } from "@study/platform";
 import type { Pool } from "pg";
 import type { GatewayConfig } from "../config";
+import { passwordResetMail, verificationMail, type Mailer, type MailMessage } from "./mail";
 
 /** Header through which the gateway tells the auth library the client's address (set from req.ip, never trusted from the client). */
 export const CLIENT_IP_HEADER = "x-study-client-ip";
@@ -35,7 +37,23 @@ const outboxTable = {
   },
 } satisfies BetterAuthPlugin;
 
-export function createAuth(pool: Pool, config: GatewayConfig) {
+/** Where the e-mail links lead: verification is confirmed by the API itself, a new password is typed into the client. */
+export const verificationLink = (config: GatewayConfig, token: string) => `${config.BASE_URL}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
+export const passwordResetLink = (config: GatewayConfig, token: string) => `${config.CLIENT_URL}/reset-password?token=${encodeURIComponent(token)}`;
+
+export interface AuthHooks {
+  mailer: Mailer;
+  logger: Logger;
+  /** After a password reset (which proves control of the mailbox), e.g. to lift a sign-in lock. */
+  onPasswordReset(email: string): Promise<void>;
+}
+
+export function createAuth(pool: Pool, config: GatewayConfig, hooks: AuthHooks) {
+  // Mails go out in the background: the request neither waits for the mail server nor reveals by its timing
+  // whether an address has an account. A failed delivery is logged; the user can ask again.
+  const sendInBackground = (message: MailMessage) => {
+    hooks.mailer.send(message).catch((error: unknown) => hooks.logger.error({ err: error, subject: message.subject }, "mail delivery failed"));
+  };
   const auth = betterAuth({
     appName: "Study Service",
     baseURL: config.BASE_URL,
@@ -47,7 +65,27 @@ export function createAuth(pool: Pool, config: GatewayConfig) {
     // Rate limiting and lockout are the gateway's own (see SignInLockout); the library's is in-memory only.
     rateLimit: { enabled: false },
     logger: { level: "error" },
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      resetPasswordTokenExpiresIn: config.PASSWORD_RESET_TTL_MINUTES * 60,
+      revokeSessionsOnPasswordReset: true,
+      async onPasswordReset({ user }) {
+        await hooks.onPasswordReset(user.email);
+      },
+      async sendResetPassword({ user, token }) {
+        sendInBackground(passwordResetMail(user.email, user.name, passwordResetLink(config, token), `${config.PASSWORD_RESET_TTL_MINUTES} minutes`));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      expiresIn: config.EMAIL_VERIFICATION_TTL_HOURS * 3600,
+      async sendVerificationEmail({ user, token }) {
+        sendInBackground(verificationMail(user.email, user.name, verificationLink(config, token), `${config.EMAIL_VERIFICATION_TTL_HOURS} hours`));
+      },
+    },
     session: {
       expiresIn: config.SESSION_EXPIRES_IN_DAYS * 24 * 3600,
       updateAge: config.SESSION_RENEW_AFTER_HOURS * 3600,

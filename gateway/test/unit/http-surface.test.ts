@@ -34,7 +34,11 @@ function buildApp(env: Record<string, string>) {
     config,
     logger: createLogger("test", "silent"),
     db,
-    auth: createAuth(pool, config),
+    auth: createAuth(pool, config, {
+      mailer: { send: async () => undefined },
+      logger: createLogger("test", "silent"),
+      onPasswordReset: async () => undefined,
+    }),
     lockout: new SignInLockout(db, { maxFailures: 5, lockMinutes: 15 }),
     clients,
     serviceAddresses: serviceAddresses(config),

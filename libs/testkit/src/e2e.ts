@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { freePort } from "./ports";
 import { startStack, type RunningStack, type StackOptions } from "./stack";
 import { uniqueSuffix } from "./test-env";
@@ -42,6 +44,7 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
       AUTH_SECRET: randomBytes(32).toString("hex"),
       BASE_URL: `http://127.0.0.1:${gatewayPort}`,
       CLIENT_URL: "http://localhost:5173",
+      MAIL_OUTBOX_DIR: join(tmpdir(), `study-mail-${suffix}`),
       ...options.gatewayEnv,
     },
   }).catch((error: Error) => {

@@ -7,3 +7,4 @@ export * from "./event-capture";
 export * from "./stack";
 export * from "./http-client";
 export * from "./e2e";
+export * from "./peers/smtp-server";

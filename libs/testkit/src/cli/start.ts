@@ -70,6 +70,7 @@ async function main(): Promise<void> {
         BASE_URL: process.env.BASE_URL ?? `http://localhost:${port}`,
         CLIENT_URL: process.env.CLIENT_URL ?? "http://localhost:5173",
         TRUSTED_ORIGINS: process.env.TRUSTED_ORIGINS ?? "",
+        MAIL_OUTBOX_DIR: process.env.MAIL_OUTBOX_DIR ?? join(dataDir, "mail"),
       },
       log: (app, line) => {
         const base = app.replace(/-migrate$/, "");
