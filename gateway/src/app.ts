@@ -1,4 +1,4 @@
-import type { SqlClient } from "@study/db";
+import type { TransactionalClient } from "@study/db";
 import type { Logger } from "@study/platform";
 import cors from "cors";
 import express, { type Express } from "express";
@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Auth } from "./auth/auth";
 import type { SignInLockout } from "./auth/lockout";
 import { emailRoutes } from "./auth/email-routes";
+import { oauthRoutes } from "./auth/oauth-routes";
 import { authRoutes } from "./auth/routes";
 import { sessionResolver } from "./auth/session";
 import type { ServiceClients } from "./clients";
@@ -16,6 +17,7 @@ import { ApiRegistry, route } from "./http/api";
 import { errorHandler, notFound } from "./http/errors";
 import { credentialRateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
+import { accountRoutes } from "./routes/account";
 import { courseRoutes } from "./routes/courses";
 import { healthRoutes } from "./routes/health";
 import { notificationRoutes } from "./routes/notifications";
@@ -23,7 +25,7 @@ import { notificationRoutes } from "./routes/notifications";
 export interface GatewayDependencies {
   config: GatewayConfig;
   logger: Logger;
-  db: SqlClient;
+  db: TransactionalClient;
   auth: Auth;
   lockout: SignInLockout;
   clients: ServiceClients;
@@ -57,6 +59,8 @@ export function apiRegistry(deps: GatewayDependencies, sessions: ReturnType<type
       clientUrl: config.CLIENT_URL,
       limit: credentialRateLimit("e-mail", config.AUTH_RATE_LIMIT_PER_MINUTE),
     }),
+    ...oauthRoutes({ auth: deps.auth, config, sessions, limit: credentialRateLimit("oauth", config.AUTH_RATE_LIMIT_PER_MINUTE) }),
+    ...accountRoutes({ auth: deps.auth, db: deps.db }),
     ...courseRoutes(deps.clients),
     ...notificationRoutes(deps.clients),
   );

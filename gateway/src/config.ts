@@ -44,6 +44,15 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   /** Serves Swagger UI at /docs. */
   ENABLE_SWAGGER: booleanString(false),
+  /** The gateway's own gRPC API (IdentityService: provider access tokens for other services). */
+  GRPC_PORT: port(50050),
+  /** Google sign-in, enabled when both are set (an empty value counts as unset). */
+  GOOGLE_CLIENT_ID: z.string().trim().optional().transform((v) => v || undefined),
+  GOOGLE_CLIENT_SECRET: z.string().trim().optional().transform((v) => v || undefined),
+  /** OpenID Connect issuer of the Google provider; its discovery document names every endpoint. */
+  GOOGLE_ISSUER_URL: z.url().default("https://accounts.google.com").transform((v) => v.replace(/\/+$/, "")),
+  /** Custom URL scheme the desktop and mobile apps register: sign-in ends at `<scheme>://auth/callback`. */
+  APP_SCHEME: z.string().regex(/^[a-z][a-z0-9+.-]*$/, "must be a URL scheme such as studyapp").default("studyapp"),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { pgTransactionalClient } from "@study/db";
 import { AmqpConnection, PLATFORM_MIGRATIONS, startOutboxRelay } from "@study/events";
+import { startGrpcServer } from "@study/grpc";
 import { createLogger, Lifecycle, loadConfig } from "@study/platform";
 import { Pool } from "pg";
 import { createApp } from "./app";
@@ -9,10 +10,11 @@ import { OutboxFolderMailer, SmtpMailer, type Mailer } from "./auth/mail";
 import { SignInLockout } from "./auth/lockout";
 import { createServiceClients, serviceAddresses } from "./clients";
 import { gatewayConfigSchema } from "./config";
+import { identityService } from "./identity/identity-service";
 
 export const GATEWAY_MIGRATIONS = [PLATFORM_MIGRATIONS, { scope: "gateway", directory: join(__dirname, "..", "migrations") }];
 
-/** Composition root of the gateway: config → database → broker + outbox relay → auth → gRPC clients → HTTP. */
+/** Composition root of the gateway: config → database → broker + outbox relay → auth → gRPC clients → gRPC server → HTTP. */
 export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSignals?: boolean } = {}) {
   const config = loadConfig(gatewayConfigSchema, options.env);
   const logger = createLogger("gateway", config.LOG_LEVEL);
@@ -36,11 +38,15 @@ export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSig
   const mailer: Mailer = config.SMTP_URL
     ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
     : new OutboxFolderMailer(config.MAIL_OUTBOX_DIR, config.MAIL_FROM, logger);
+  const auth = createAuth(pool, config, { mailer, logger, onPasswordReset: (email) => lockout.reset(email) });
+  // Served before HTTP, so that a gateway answering HTTP also answers gRPC.
+  const grpcServer = await startGrpcServer({ port: config.GRPC_PORT, services: [identityService(auth, logger)], logger });
+  lifecycle.onStop("grpc server", () => grpcServer.shutdown());
   const app = createApp({
     config,
     logger,
     db,
-    auth: createAuth(pool, config, { mailer, logger, onPasswordReset: (email) => lockout.reset(email) }),
+    auth,
     lockout,
     clients,
     serviceAddresses: serviceAddresses(config),
@@ -53,5 +59,5 @@ export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSig
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   logger.info({ port }, "gateway listening");
-  return { config, logger, lifecycle, port, app };
+  return { config, logger, lifecycle, port, grpcPort: grpcServer.port, app };
 }

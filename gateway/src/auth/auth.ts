@@ -6,6 +6,7 @@ import type { Logger } from "@study/platform";
 import type { Pool } from "pg";
 import type { GatewayConfig } from "../config";
 import { passwordResetMail, verificationMail, type Mailer, type MailMessage } from "./mail";
+import { identityProviderPlugin, oauthAccountOptions, oauthErrorUrl } from "./oauth";
 
 /** Header through which the gateway tells the auth library the client's address (set from req.ip, never trusted from the client). */
 export const CLIENT_IP_HEADER = "x-study-client-ip";
@@ -94,7 +95,10 @@ export function createAuth(pool: Pool, config: GatewayConfig, hooks: AuthHooks) 
       database: { generateId: () => randomUUID() },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
-    plugins: [bearer(), outboxTable],
+    plugins: [bearer(), outboxTable, identityProviderPlugin(config)],
+    account: oauthAccountOptions,
+    // OAuth failures the library cannot attribute to a sign-in flow (e.g. a missing state) end as OAUTH_ERROR too.
+    onAPIError: { errorURL: oauthErrorUrl(config) },
     databaseHooks: {
       user: {
         create: {

@@ -67,14 +67,14 @@ export function authResponse(state: AuthState) {
 }
 
 /** Headers handed to the auth library: the client's own, plus its address as the gateway saw it. */
-function authHeaders(req: Request): Headers {
+export function authHeaders(req: Request): Headers {
   const headers = fromNodeHeaders(req.headers);
   headers.delete(CLIENT_IP_HEADER);
   if (req.ip) headers.set(CLIENT_IP_HEADER, req.ip);
   return headers;
 }
 
-function forwardCookies(from: Headers, res: Response): void {
+export function forwardCookies(from: Headers, res: Response): void {
   const cookies = from.getSetCookie();
   if (cookies.length > 0) res.append("set-cookie", cookies);
 }

@@ -8,3 +8,5 @@ export * from "./stack";
 export * from "./http-client";
 export * from "./e2e";
 export * from "./peers/smtp-server";
+export * from "./peers/oidc-provider";
+export * from "./browser";

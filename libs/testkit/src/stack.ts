@@ -46,6 +46,8 @@ interface RunningApp {
 
 export interface RunningStack {
   gatewayUrl: string;
+  /** `host:port` of the gateway's own gRPC API (IdentityService). */
+  gatewayGrpcAddress: string;
   /** Stops one process (SIGTERM) — for tests of outages. */
   stop(app: string): Promise<void>;
   /** Starts a stopped process again with the same settings. */
@@ -87,11 +89,18 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     apps.set(spec.name, { spec, env: { ...common, GRPC_PORT: String(port), DATABASE_URL: options.databaseUrl(`${prefix}${spec.name}`) } });
   }
   const gatewayPort = options.gatewayPort ?? (await freePort());
+  const gatewayGrpcPort = await freePort();
   apps.set(GATEWAY.name, {
     spec: GATEWAY,
-    env: { ...gatewayEnv, PORT: String(gatewayPort), DATABASE_URL: options.databaseUrl(`${prefix}${GATEWAY.name}`) },
+    env: {
+      ...gatewayEnv,
+      PORT: String(gatewayPort),
+      GRPC_PORT: String(gatewayGrpcPort),
+      DATABASE_URL: options.databaseUrl(`${prefix}${GATEWAY.name}`),
+    },
   });
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const gatewayGrpcAddress = `127.0.0.1:${gatewayGrpcPort}`;
 
   // Databases and migrations first (in parallel: each app has its own database).
   await Promise.all(
@@ -140,6 +149,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   return {
     gatewayUrl,
+    gatewayGrpcAddress,
     start: startApp,
     stop: stopApp,
     async stopAll() {

@@ -56,9 +56,10 @@ interface App {
 }
 
 const serviceNames = protoServiceNames();
+// proto/study/gateway is the gateway's own gRPC API: the gateway is deployed as the gateway, not as a service.
 const apps: App[] = [
   { name: "gateway", dir: "gateway", kind: "gateway" },
-  ...serviceNames.map((name): App => ({ name, dir: `services/${name}`, kind: "grpc" })),
+  ...serviceNames.filter((name) => name !== "gateway").map((name): App => ({ name, dir: `services/${name}`, kind: "grpc" })),
 ];
 
 // --- docker-compose.yml ----------------------------------------------------------------------------
@@ -406,6 +407,19 @@ describe("every app has its deployment", () => {
     expect(serviceNames).toEqual(expect.arrayContaining(["courses", "notifications"]));
     expect(serviceNames).not.toContain("common");
     expect(serviceNames).not.toContain("events");
+  });
+
+  it("exposes the gateway's own gRPC API (proto/study/gateway) on GRPC_PORT, next to HTTP", () => {
+    expect(serviceNames).toContain("gateway");
+    const deployment = deployments.find(({ doc }) => doc.metadata.name === "gateway")?.doc;
+    const main = containersOf(deployment ?? {})[0] ?? {};
+    const configMapName = (main.envFrom ?? []).find((f: Obj) => f.configMapRef)?.configMapRef?.name;
+    const grpcPort = Number(configMaps.find(({ doc }) => doc.metadata.name === configMapName)?.doc.data?.GRPC_PORT);
+    expect(grpcPort).toBeGreaterThan(0);
+    expect(main.ports).toEqual(expect.arrayContaining([expect.objectContaining({ name: "grpc", containerPort: grpcPort })]));
+    const service = k8sServices.find(({ doc }) => doc.metadata.name === "gateway")?.doc;
+    expect(service?.spec.ports).toEqual(expect.arrayContaining([expect.objectContaining({ name: "grpc", port: grpcPort, targetPort: "grpc", appProtocol: "grpc" })]));
+    expect(environmentOf(composeServices.gateway ?? {}).GRPC_PORT).toBe(String(grpcPort));
   });
 
   describe.each(apps)("$name", (app) => {

@@ -1,0 +1,201 @@
+import {
+  Browser,
+  cookieFrom,
+  httpClient,
+  startOidcProvider,
+  startTestStack,
+  uniqueSuffix,
+  type LocalOidcProvider,
+  type TestStack,
+} from "@study/testkit";
+import { Client } from "pg";
+
+/** GET /api/account/details, POST /api/account/unlink and /revoke-session, end to end. */
+describe("account endpoints", () => {
+  let provider: LocalOidcProvider;
+  let stack: TestStack;
+  let api: ReturnType<typeof httpClient>;
+  let db: Client;
+
+  beforeAll(async () => {
+    provider = await startOidcProvider();
+    stack = await startTestStack({
+      gatewayEnv: {
+        GOOGLE_ISSUER_URL: provider.issuer,
+        GOOGLE_CLIENT_ID: provider.clientId,
+        GOOGLE_CLIENT_SECRET: provider.clientSecret,
+        AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      },
+    });
+    api = httpClient(stack.gatewayUrl);
+    db = new Client({ connectionString: stack.databaseUrl("gateway") });
+    await db.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.end();
+    await stack?.stopAll();
+    await provider?.close();
+  });
+
+  const password = "correct horse battery";
+
+  async function signUp(name: string, userAgent = `jest-${name}`) {
+    const email = `${name.toLowerCase()}-${uniqueSuffix()}@example.com`;
+    const response = await api("POST", "/api/auth/signup", { body: { name, email, password }, headers: { "user-agent": userAgent } });
+    expect(response.status).toBe(200);
+    return { email, userId: response.body.user.id as string, token: response.body.session.token as string, sessionId: response.body.session.id as string };
+  }
+
+  /** Signs in through the provider (desktop flow) and returns the app's Bearer token. */
+  async function signInWithGoogle(who: { sub: string; email: string; name: string }): Promise<string> {
+    provider.signInAs(who);
+    const { body } = await api("POST", "/api/auth/sign-in/social", { body: { provider: "google", flow: "desktop" } });
+    const landing = await new Browser([stack.gatewayUrl, provider.issuer]).open(body.url);
+    const value = new URL(landing.url).searchParams.get("session_token");
+    if (!value) throw new Error(`sign-in ended at ${landing.url}`);
+    return value.slice(0, value.indexOf("."));
+  }
+
+  /** An e-mail user with a confirmed address and Google linked to it: two ways to sign in. */
+  async function userWithTwoAccounts(name: string) {
+    const user = await signUp(name);
+    await db.query(`UPDATE "user" SET "emailVerified" = true WHERE id = $1`, [user.userId]);
+    const googleToken = await signInWithGoogle({ sub: `google-${uniqueSuffix()}`, email: user.email, name });
+    return { ...user, googleToken };
+  }
+
+  const details = async (token: string) => {
+    const response = await api("GET", "/api/account/details", { token });
+    expect(response.status).toBe(200);
+    return response.body.data as {
+      accounts: { id: string; providerId: string; accountId: string; accessToken: boolean; refreshToken: boolean }[];
+      sessions: { id: string }[];
+    };
+  };
+
+  it("lists the linked accounts (token presence only) and the active sessions, without any token", async () => {
+    const user = await userWithTwoAccounts("Ada");
+    const response = await api("GET", "/api/account/details", { token: user.token });
+    expect(response.body).toEqual({
+      success: true,
+      message: "Account details",
+      data: {
+        accounts: [
+          { id: expect.any(String), providerId: "credential", accountId: user.userId, createdAt: expect.any(String), accessToken: false, refreshToken: false },
+          { id: expect.any(String), providerId: "google", accountId: expect.stringMatching(/^google-/), createdAt: expect.any(String), accessToken: true, refreshToken: true },
+        ],
+        sessions: [
+          expect.objectContaining({ userAgent: "test-browser" }),
+          {
+            id: user.sessionId,
+            createdAt: expect.any(String),
+            updatedAt: expect.any(String),
+            expiresAt: expect.any(String),
+            ipAddress: expect.any(String),
+            userAgent: "jest-Ada",
+          },
+        ],
+      },
+    });
+    expect(JSON.stringify(response.body)).not.toContain(user.token);
+    expect(JSON.stringify(response.body)).not.toContain(user.googleToken);
+  });
+
+  it("unlinks an account, but never the last way to sign in", async () => {
+    const user = await userWithTwoAccounts("Bo");
+    const [credential, google] = (await details(user.token)).accounts;
+
+    const unlinked = await api("POST", "/api/account/unlink", { token: user.token, body: { accountId: google.id } });
+    expect(unlinked.status).toBe(200);
+    expect(unlinked.body).toEqual({ success: true, message: "Account unlinked" });
+    expect((await details(user.token)).accounts.map((account) => account.providerId)).toEqual(["credential"]);
+
+    const last = await api("POST", "/api/account/unlink", { token: user.token, body: { accountId: credential.id } });
+    expect(last.status).toBe(400);
+    expect(last.body).toEqual({ success: false, error: expect.stringMatching(/only way to sign in/), code: "LAST_SIGN_IN_METHOD" });
+    expect((await api("POST", "/api/auth/signin", { body: { email: user.email, password } })).status).toBe(200);
+  });
+
+  it("keeps one way to sign in when both are unlinked at the same time", async () => {
+    const user = await userWithTwoAccounts("Ben");
+    const accounts = (await details(user.token)).accounts;
+    const results = await Promise.all(
+      accounts.map((account) => api("POST", "/api/account/unlink", { token: user.token, body: { accountId: account.id } })),
+    );
+    expect(results.map((result) => result.status).sort()).toEqual([200, 400]);
+    expect((await details(user.token)).accounts).toHaveLength(1);
+  });
+
+  it("refuses to unlink the only account of a provider-only user", async () => {
+    const token = await signInWithGoogle({ sub: `google-${uniqueSuffix()}`, email: `cy-${uniqueSuffix()}@gmail.example`, name: "Cy" });
+    const [only] = (await details(token)).accounts;
+    expect(only.providerId).toBe("google");
+    const refused = await api("POST", "/api/account/unlink", { token, body: { accountId: only.id } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("LAST_SIGN_IN_METHOD");
+  });
+
+  it("answers 404 for another user's account or an unknown one, and 400 without an accountId", async () => {
+    const owner = await userWithTwoAccounts("Dot");
+    const [, ownersGoogle] = (await details(owner.token)).accounts;
+    const stranger = await userWithTwoAccounts("Eli");
+
+    for (const accountId of [ownersGoogle.id, "no-such-account"]) {
+      const response = await api("POST", "/api/account/unlink", { token: stranger.token, body: { accountId } });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ success: false, error: "Account not found", code: "NOT_FOUND" });
+    }
+    expect((await details(owner.token)).accounts).toHaveLength(2);
+    const missing = await api("POST", "/api/account/unlink", { token: stranger.token, body: {} });
+    expect(missing.status).toBe(400);
+    expect(missing.body.details).toEqual([{ field: "accountId", message: expect.any(String) }]);
+  });
+
+  it("revokes one of the caller's sessions: its token answers 401 at once, the others keep working", async () => {
+    const user = await signUp("Fay");
+    const laptop = await api("POST", "/api/auth/signin", { body: { email: user.email, password }, headers: { "user-agent": "laptop" } });
+    const laptopToken = laptop.body.session.token as string;
+    expect((await details(user.token)).sessions.map((session) => session.id)).toContain(laptop.body.session.id);
+
+    const revoked = await api("POST", "/api/account/revoke-session", { token: user.token, body: { sessionId: laptop.body.session.id } });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toEqual({ success: true, message: "Session revoked" });
+    const refused = await api("GET", "/api/auth/session", { token: laptopToken });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe("UNAUTHORIZED");
+    expect((await api("GET", "/api/auth/session", { token: user.token })).status).toBe(200);
+    expect((await details(user.token)).sessions.map((session) => session.id)).toEqual([user.sessionId]);
+  });
+
+  it("revokes the caller's current session too (and clears its cookie)", async () => {
+    const user = await signUp("Gus");
+    const response = await api("POST", "/api/account/revoke-session", { token: user.token, body: { sessionId: user.sessionId } });
+    expect(response.status).toBe(200);
+    expect(cookieFrom(response.headers, "better-auth.session_token")).toBe("better-auth.session_token=");
+    expect((await api("GET", "/api/account/details", { token: user.token })).status).toBe(401);
+  });
+
+  it("answers 404 for another user's session or an unknown one, leaving it alive", async () => {
+    const owner = await signUp("Hana");
+    const stranger = await signUp("Ira");
+    for (const sessionId of [owner.sessionId, "no-such-session"]) {
+      const response = await api("POST", "/api/account/revoke-session", { token: stranger.token, body: { sessionId } });
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ success: false, error: "Session not found", code: "NOT_FOUND" });
+    }
+    expect((await api("GET", "/api/auth/session", { token: owner.token })).status).toBe(200);
+  });
+
+  it("answers 401 UNAUTHORIZED without a session", async () => {
+    for (const [method, path] of [
+      ["GET", "/api/account/details"],
+      ["POST", "/api/account/unlink"],
+      ["POST", "/api/account/revoke-session"],
+    ]) {
+      const response = await api(method, path, { body: method === "POST" ? { accountId: "x", sessionId: "x" } : undefined });
+      expect(response.status).toBe(401);
+      expect(response.body.code).toBe("UNAUTHORIZED");
+    }
+  });
+});
