@@ -10,8 +10,8 @@ module.exports = {
   // ESM-only dependencies are compiled to CommonJS for jest's module system.
   transformIgnorePatterns: ["/node_modules/(?!(uuid|better-auth|@better-auth|better-call|jose|nanostores|@noble|defu|rou3|kysely)/)"],
   moduleNameMapper: {
-    "^@study/(contracts|platform|db|grpc|events|runtime|testkit)$": "<rootDir>/libs/$1/src",
-    "^@study/(contracts|platform|db|grpc|events|runtime|testkit)/(.*)$": "<rootDir>/libs/$1/src/$2",
+    "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai)$": "<rootDir>/libs/$1/src",
+    "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai)/(.*)$": "<rootDir>/libs/$1/src/$2",
   },
   moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
   globalSetup: "<rootDir>/libs/testkit/src/jest/global-setup.ts",

@@ -20,6 +20,8 @@ import { requestId } from "./http/request-id";
 import { accountRoutes } from "./routes/account";
 import { courseRoutes } from "./routes/courses";
 import { healthRoutes } from "./routes/health";
+import { jobRoutes } from "./routes/jobs";
+import { noteRoutes } from "./routes/notes";
 import { notificationRoutes } from "./routes/notifications";
 
 export interface GatewayDependencies {
@@ -63,6 +65,8 @@ export function apiRegistry(deps: GatewayDependencies, sessions: ReturnType<type
     ...accountRoutes({ auth: deps.auth, db: deps.db }),
     ...courseRoutes(deps.clients),
     ...notificationRoutes(deps.clients),
+    ...noteRoutes(deps.clients),
+    ...jobRoutes(deps.clients),
   );
   registry.add(
     route({

@@ -1,4 +1,4 @@
-import { courses, notifications } from "@study/contracts";
+import { courses, media, notifications } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import type { GatewayConfig } from "./config";
 
@@ -13,6 +13,7 @@ export function createServiceClients(config: GatewayConfig) {
       config.NOTIFICATIONS_GRPC_ADDRESS,
       options,
     ),
+    media: createClient(media.MediaServiceClient, media.MediaServiceService, config.MEDIA_GRPC_ADDRESS, options),
   };
 }
 
@@ -20,5 +21,5 @@ export type ServiceClients = ReturnType<typeof createServiceClients>;
 
 /** Where each service listens, for the health endpoint. */
 export function serviceAddresses(config: GatewayConfig): Record<string, string> {
-  return { courses: config.COURSES_GRPC_ADDRESS, notifications: config.NOTIFICATIONS_GRPC_ADDRESS };
+  return { courses: config.COURSES_GRPC_ADDRESS, notifications: config.NOTIFICATIONS_GRPC_ADDRESS, media: config.MEDIA_GRPC_ADDRESS };
 }

@@ -14,6 +14,7 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   EVENT_EXCHANGE: z.string().min(1).default("study.events"),
   COURSES_GRPC_ADDRESS: grpcAddress(),
   NOTIFICATIONS_GRPC_ADDRESS: grpcAddress(),
+  MEDIA_GRPC_ADDRESS: grpcAddress(),
   /** Signs session cookies; at least 32 characters. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
   /** Public URL of this gateway (cookies, OAuth callbacks). */

@@ -6,6 +6,7 @@ const valid = {
   RABBITMQ_URL: "amqp://guest:guest@mq:5672",
   COURSES_GRPC_ADDRESS: "courses:50051",
   NOTIFICATIONS_GRPC_ADDRESS: "notifications:50052",
+  MEDIA_GRPC_ADDRESS: "media:50053",
   AUTH_SECRET: "x".repeat(32),
   BASE_URL: "https://api.example.com",
   CLIENT_URL: "https://app.example.com",

@@ -21,6 +21,7 @@ function buildApp(env: Record<string, string>) {
     RABBITMQ_URL: "amqp://127.0.0.1:1",
     COURSES_GRPC_ADDRESS: "127.0.0.1:1",
     NOTIFICATIONS_GRPC_ADDRESS: "127.0.0.1:1",
+    MEDIA_GRPC_ADDRESS: "127.0.0.1:1",
     AUTH_SECRET: "s".repeat(32),
     BASE_URL: "http://127.0.0.1:3000",
     CLIENT_URL: "https://app.example.com",

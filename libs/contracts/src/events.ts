@@ -3,3 +3,13 @@
 export { EventEnvelope } from "./gen/study/events/v1/envelope";
 export { UserRegistered } from "./gen/study/events/v1/identity";
 export { CourseCreated, CourseUpdated, CourseDeleted } from "./gen/study/events/v1/courses";
+export {
+  NoteImportStarted,
+  NoteTranscribed,
+  NoteImportFailed,
+  NoteUpdated,
+  NoteDeleted,
+  ImportRequested,
+  NoteTranscriptSegment,
+  NoteUserNote,
+} from "./gen/study/events/v1/media";

@@ -16,6 +16,12 @@ export const EVENT_TYPES = {
   courseCreated: "courses.course.created.v1",
   courseUpdated: "courses.course.updated.v1",
   courseDeleted: "courses.course.deleted.v1",
+  noteImportStarted: "media.note.import_started.v1",
+  noteTranscribed: "media.note.transcribed.v1",
+  noteImportFailed: "media.note.import_failed.v1",
+  noteUpdated: "media.note.updated.v1",
+  noteDeleted: "media.note.deleted.v1",
+  importRequested: "media.import.requested.v1",
 } as const satisfies Record<EventCase, string>;
 
 /** Builds an envelope for the current operation: fresh time-ordered id, now, and the active trace context. */

@@ -9,4 +9,6 @@ export * from "./http-client";
 export * from "./e2e";
 export * from "./peers/smtp-server";
 export * from "./peers/oidc-provider";
+export * from "./peers/s3-server";
+export * from "./peers/media-server";
 export * from "./browser";

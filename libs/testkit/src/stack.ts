@@ -19,6 +19,7 @@ export interface AppSpec {
 export const SERVICES: AppSpec[] = [
   { name: "courses", directory: "services/courses", addressVariable: "COURSES_GRPC_ADDRESS" },
   { name: "notifications", directory: "services/notifications", addressVariable: "NOTIFICATIONS_GRPC_ADDRESS" },
+  { name: "media", directory: "services/media", addressVariable: "MEDIA_GRPC_ADDRESS" },
 ];
 export const GATEWAY: AppSpec = { name: "gateway", directory: "gateway" };
 
@@ -48,6 +49,8 @@ export interface RunningStack {
   gatewayUrl: string;
   /** `host:port` of the gateway's own gRPC API (IdentityService). */
   gatewayGrpcAddress: string;
+  /** `host:port` of each service's gRPC API, by service name (e.g. for seeding data a test cannot create over HTTP). */
+  serviceAddresses: Record<string, string>;
   /** Stops one process (SIGTERM) — for tests of outages. */
   stop(app: string): Promise<void>;
   /** Starts a stopped process again with the same settings. */
@@ -83,9 +86,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const apps = new Map<string, RunningApp>();
 
   const gatewayEnv: Record<string, string> = { ...common, ...options.gatewayEnv };
+  const serviceAddresses: Record<string, string> = {};
   for (const spec of SERVICES) {
     const port = await freePort();
     gatewayEnv[spec.addressVariable!] = `127.0.0.1:${port}`;
+    serviceAddresses[spec.name] = `127.0.0.1:${port}`;
     apps.set(spec.name, { spec, env: { ...common, GRPC_PORT: String(port), DATABASE_URL: options.databaseUrl(`${prefix}${spec.name}`) } });
   }
   const gatewayPort = options.gatewayPort ?? (await freePort());
@@ -150,6 +155,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   return {
     gatewayUrl,
     gatewayGrpcAddress,
+    serviceAddresses,
     start: startApp,
     stop: stopApp,
     async stopAll() {

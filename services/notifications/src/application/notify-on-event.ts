@@ -1,10 +1,18 @@
 import { requireUserId } from "@study/platform";
-import { courseDeletedMessage, createNotification, welcomeMessage } from "../domain/notification";
+import {
+  courseDeletedMessage,
+  createNotification,
+  importFailedMessage,
+  importStartedMessage,
+  noteReadyMessage,
+  welcomeMessage,
+  type NotificationType,
+} from "../domain/notification";
 import { newNotificationId } from "./new-notification-id";
 import type { TransactionalNotificationRepository } from "./ports/notification-repository.port";
 
 /**
- * Turns domain events into the SYSTEM notifications they warrant. Each method writes in `tx`, the transaction
+ * Turns domain events into the notifications they warrant (SYSTEM; ALERT for failures). Each method writes in `tx`, the transaction
  * in which the consumer records the event in its inbox: a redelivered event is recognised there and never
  * reaches these methods a second time.
  */
@@ -21,8 +29,23 @@ export class NotifyOnEvent<Tx> {
     return this.notify(event.userId, courseDeletedMessage(event.courseName), tx);
   }
 
-  private async notify(userId: string, content: string, tx: Tx): Promise<void> {
-    const notification = createNotification(newNotificationId(), requireUserId(userId), { type: "SYSTEM", content }, new Date());
+  /** Tells the user that the processing of an imported lecture started. */
+  noteImportStarted(event: { userId: string; title: string }, tx: Tx): Promise<void> {
+    return this.notify(event.userId, importStartedMessage(event.title), tx);
+  }
+
+  /** Tells the user that an imported lecture is transcribed and ready to view. */
+  noteTranscribed(event: { userId: string; title: string }, tx: Tx): Promise<void> {
+    return this.notify(event.userId, noteReadyMessage(event.title), tx);
+  }
+
+  /** Alerts the user that processing an imported lecture failed, with the error text. */
+  noteImportFailed(event: { userId: string; title: string; errorMessage: string }, tx: Tx): Promise<void> {
+    return this.notify(event.userId, importFailedMessage(event.title, event.errorMessage), tx, "ALERT");
+  }
+
+  private async notify(userId: string, content: string, tx: Tx, type: NotificationType = "SYSTEM"): Promise<void> {
+    const notification = createNotification(newNotificationId(), requireUserId(userId), { type, content }, new Date());
     await this.notifications.forTransaction(tx).insert(notification);
   }
 }

@@ -69,6 +69,29 @@ export function courseDeletedMessage(courseName: string): string {
   return `Course “${name || "Untitled"}” was deleted, together with its notes and study materials.`;
 }
 
+/** Longest part of a note title quoted in a message (a note title has at most 255 characters). */
+const MAX_QUOTED_NOTE_TITLE_LENGTH = 255;
+/** Longest part of an error text quoted in a failure message, so that the message fits the content limit. */
+const MAX_QUOTED_ERROR_LENGTH = 1000;
+
+const quoted = (text: string, max: number, fallback: string) => [...text.trim()].slice(0, max).join("") || fallback;
+
+/** SYSTEM notification: a video or audio import was accepted and its processing started. */
+export function importStartedMessage(noteTitle: string): string {
+  return `Processing started for “${quoted(noteTitle, MAX_QUOTED_NOTE_TITLE_LENGTH, "Untitled")}”. We will let you know when it is ready.`;
+}
+
+/** SYSTEM notification: the lecture was transcribed and processed. */
+export function noteReadyMessage(noteTitle: string): string {
+  return `“${quoted(noteTitle, MAX_QUOTED_NOTE_TITLE_LENGTH, "Untitled")}” is ready to view: its transcript and summary are available.`;
+}
+
+/** ALERT notification: processing the lecture failed, with the error text. */
+export function importFailedMessage(noteTitle: string, errorMessage: string): string {
+  const title = quoted(noteTitle, MAX_QUOTED_NOTE_TITLE_LENGTH, "Untitled");
+  return `Processing of “${title}” failed: ${quoted(errorMessage, MAX_QUOTED_ERROR_LENGTH, "unknown error")}`;
+}
+
 /** Notifications created before this instant are past the retention period. */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * DAY_MS);

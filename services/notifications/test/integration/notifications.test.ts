@@ -6,7 +6,7 @@ import { AppError, createLogger } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
 import { createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
 import type { NotificationsConfig } from "../../src/config";
-import { courseDeletedMessage, welcomeMessage } from "../../src/domain/notification";
+import { courseDeletedMessage, importFailedMessage, importStartedMessage, noteReadyMessage, welcomeMessage } from "../../src/domain/notification";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { notificationsService } from "../../src/service";
 
@@ -180,5 +180,34 @@ describe("notifications service over gRPC, with PostgreSQL and RabbitMQ", () => 
     await publisher.publish([createEvent("courses", userId, { $case: "courseDeleted", value: { courseId: "c-1", name: "Organic Chemistry" } })]);
     const confirmation = await eventually(async () => (await client.listNotifications({ userId, limit: 10, includeRead: true })).notifications[0]);
     expect(confirmation).toMatchObject({ type: NotificationType.NOTIFICATION_TYPE_SYSTEM, content: courseDeletedMessage("Organic Chemistry") });
+  });
+
+  it("tells the user when a media import starts, when its note is ready, and alerts when it fails", async () => {
+    const userId = user();
+    const note = { noteId: "n-1", jobId: "j-1", courseId: "c-1", title: "Lecture 4: Kinetics" };
+    await publisher.publish([createEvent("media", userId, { $case: "noteImportStarted", value: { ...note, importType: "video_import" } })]);
+    const started = await eventually(async () => (await client.listNotifications({ userId, limit: 10, includeRead: true })).notifications[0]);
+    expect(started).toMatchObject({ type: NotificationType.NOTIFICATION_TYPE_SYSTEM, content: importStartedMessage("Lecture 4: Kinetics") });
+
+    await publisher.publish([
+      createEvent("media", userId, {
+        $case: "noteTranscribed",
+        value: { ...note, transcript: "Rates of reaction", summary: "Rates.", segments: [], duration: 60, language: "en" },
+      }),
+    ]);
+    await publisher.publish([
+      createEvent("media", userId, { $case: "noteImportFailed", value: { ...note, title: "Lecture 5", errorMessage: "The video is private" } }),
+    ]);
+    const all = await eventually(async () => {
+      const list = await client.listNotifications({ userId, limit: 10, includeRead: true });
+      return list.total === 3 ? list.notifications : undefined;
+    });
+    expect(all.map((n) => [n.type, n.content]).sort()).toEqual(
+      [
+        [NotificationType.NOTIFICATION_TYPE_SYSTEM, importStartedMessage("Lecture 4: Kinetics")],
+        [NotificationType.NOTIFICATION_TYPE_SYSTEM, noteReadyMessage("Lecture 4: Kinetics")],
+        [NotificationType.NOTIFICATION_TYPE_ALERT, importFailedMessage("Lecture 5", "The video is private")],
+      ].sort(),
+    );
   });
 });

@@ -1,6 +1,9 @@
 import {
   courseDeletedMessage,
   createNotification,
+  importFailedMessage,
+  importStartedMessage,
+  noteReadyMessage,
   isPastRetention,
   markAsRead,
   MAX_CONTENT_LENGTH,
@@ -78,5 +81,21 @@ describe("courseDeletedMessage", () => {
   it("names the course, or says Untitled for a blank name", () => {
     expect(courseDeletedMessage("  Organic Chemistry ")).toBe("Course “Organic Chemistry” was deleted, together with its notes and study materials.");
     expect(courseDeletedMessage(" ")).toContain("“Untitled”");
+  });
+});
+
+describe("media import messages", () => {
+  it("name the note in the started, ready and failed messages, the failure with its error text", () => {
+    expect(importStartedMessage(" Lecture 3: Enzymes ")).toBe("Processing started for “Lecture 3: Enzymes”. We will let you know when it is ready.");
+    expect(noteReadyMessage("Lecture 3: Enzymes")).toBe("“Lecture 3: Enzymes” is ready to view: its transcript and summary are available.");
+    expect(importFailedMessage("Lecture 3", " The video is private ")).toBe("Processing of “Lecture 3” failed: The video is private");
+    expect(importFailedMessage(" ", "")).toBe("Processing of “Untitled” failed: unknown error");
+  });
+
+  it("stay within the content limit, whatever the title and error lengths", () => {
+    const content = importFailedMessage("T".repeat(5_000), "E".repeat(5_000));
+    expect([...content].length).toBeLessThanOrEqual(MAX_CONTENT_LENGTH);
+    expect(createNotification("id", "u", { type: "ALERT", content }, now).content).toBe(content);
+    expect(createNotification("id", "u", { type: "SYSTEM", content: importStartedMessage("🎧".repeat(300)) }, now).content).toContain("🎧".repeat(255));
   });
 });

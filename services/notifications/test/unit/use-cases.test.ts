@@ -6,7 +6,16 @@ import { NotifyOnEvent } from "../../src/application/notify-on-event";
 import { ListNotifications } from "../../src/application/list-notifications";
 import { MarkAllRead } from "../../src/application/mark-all-read";
 import { MarkNotificationRead } from "../../src/application/mark-notification-read";
-import { courseDeletedMessage, createNotification, welcomeMessage, type Notification, type NotificationType } from "../../src/domain/notification";
+import {
+  courseDeletedMessage,
+  createNotification,
+  importFailedMessage,
+  importStartedMessage,
+  noteReadyMessage,
+  welcomeMessage,
+  type Notification,
+  type NotificationType,
+} from "../../src/domain/notification";
 import { InMemoryNotificationRepository } from "./in-memory-notification-repository";
 import { refusal } from "./refusal";
 
@@ -179,6 +188,33 @@ describe("NotifyOnEvent", () => {
     tx.commit();
     expect(repository.all()).toEqual([
       expect.objectContaining({ userId: "alice", type: "SYSTEM", content: courseDeletedMessage("Organic Chemistry"), read: false }),
+    ]);
+  });
+});
+
+describe("NotifyOnEvent for media imports", () => {
+  it("announces a started import and a note ready to view as SYSTEM notifications, inside the given transaction", async () => {
+    const tx = repository.begin();
+    const notify = new NotifyOnEvent(repository);
+    await notify.noteImportStarted({ userId: "alice", title: "Lecture 1" }, tx);
+    await notify.noteTranscribed({ userId: "alice", title: "Lecture 1" }, tx);
+    expect(repository.all()).toEqual([]);
+
+    tx.commit();
+    expect(repository.all().map((n) => [n.type, n.content]).sort()).toEqual(
+      [
+        ["SYSTEM", importStartedMessage("Lecture 1")],
+        ["SYSTEM", noteReadyMessage("Lecture 1")],
+      ].sort(),
+    );
+  });
+
+  it("alerts the user of a failed import with the error text", async () => {
+    const tx = repository.begin();
+    await new NotifyOnEvent(repository).noteImportFailed({ userId: "bob", title: "Lecture 2", errorMessage: "Unsupported format" }, tx);
+    tx.commit();
+    expect(repository.all()).toEqual([
+      expect.objectContaining({ userId: "bob", type: "ALERT", content: importFailedMessage("Lecture 2", "Unsupported format"), read: false }),
     ]);
   });
 });

@@ -13,6 +13,9 @@ export interface AudioProcessor {
    * which halves the audio a paid engine is billed for.
    */
   toSpeechWav(inputPath: string, outputPath: string, options: { speed: 1 | 2; signal?: AbortSignal }): Promise<void>;
-  /** Cuts a file into consecutive pieces of at most `maxSeconds` each; returns their paths and start offsets. */
+  /**
+   * Cuts a file into consecutive pieces of at most `maxSeconds` (≥ 1) each; returns their paths and start
+   * offsets in order. Pieces are 16-bit PCM WAV at the input's own rate and channels.
+   */
   split(inputPath: string, outputDirectory: string, maxSeconds: number, signal?: AbortSignal): Promise<{ path: string; offsetSeconds: number }[]>;
 }

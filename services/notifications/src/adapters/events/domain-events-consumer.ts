@@ -26,6 +26,10 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
       userRegistered: (event, _envelope, tx) => options.notifyOnEvent.userRegistered(event, tx),
       courseDeleted: (event, envelope, tx) =>
         options.notifyOnEvent.courseDeleted({ userId: envelope.userId, courseName: event.name }, tx),
+      noteImportStarted: (event, envelope, tx) => options.notifyOnEvent.noteImportStarted({ userId: envelope.userId, title: event.title }, tx),
+      noteTranscribed: (event, envelope, tx) => options.notifyOnEvent.noteTranscribed({ userId: envelope.userId, title: event.title }, tx),
+      noteImportFailed: (event, envelope, tx) =>
+        options.notifyOnEvent.noteImportFailed({ userId: envelope.userId, title: event.title, errorMessage: event.errorMessage }, tx),
     },
   });
 }

@@ -1,0 +1,245 @@
+import { media as api, type common } from "@study/contracts";
+import { z } from "zod";
+import { currentAuth } from "../auth/session";
+import type { ServiceClients } from "../clients";
+import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
+import { sendData, sendMessage } from "../http/envelope";
+import { intParam } from "../http/query";
+import { courseEmbedSchema, courseJson, coursesById, statusName } from "./notes";
+
+const JOB_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"] as const;
+const JOB_SOURCES = ["VIDEO", "UPLOAD"] as const;
+const SORT_FIELDS = { createdAt: api.JobSortField.JOB_SORT_FIELD_CREATED_AT, updatedAt: api.JobSortField.JOB_SORT_FIELD_UPDATED_AT, completedAt: api.JobSortField.JOB_SORT_FIELD_COMPLETED_AT };
+
+const listQuery = z.object({
+  status: z.enum(JOB_STATUSES, { message: `must be one of ${JOB_STATUSES.join(", ")}` }).optional(),
+  source: z.enum(JOB_SOURCES, { message: "must be one of VIDEO, UPLOAD" }).optional(),
+  limit: intParam(1, 100, 20),
+  offset: intParam(0, Number.MAX_SAFE_INTEGER, 0),
+  sortBy: z.enum(["createdAt", "updatedAt", "completedAt"], { message: "must be one of createdAt, updatedAt, completedAt" }).default("createdAt"),
+  sortOrder: z.enum(["asc", "desc"], { message: "must be asc or desc" }).default("desc"),
+});
+/** The spec answers a malformed job id with 400 (unlike notes and courses, where it is 404). */
+const idParams = z.object({ id: z.uuid("must be a job id (UUID)") });
+
+const nullableString = z.string().nullable();
+const jobStatusSchema = z.enum(JOB_STATUSES);
+const jobNoteSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    status: z.enum(["PENDING", "PROCESSING", "COMPLETED", "FAILED"]).describe("The note's transcriptionStatus"),
+    duration: z.number().nullable().describe("Seconds"),
+    fileSize: z.number().int().nullable().describe("Bytes"),
+    mimeType: nullableString,
+    summary: nullableString,
+    date: z.iso.date().describe("The day the note was created (UTC)"),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    course: courseEmbedSchema.nullable(),
+  })
+  .meta({ id: "JobNote" });
+const jobSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    status: jobStatusSchema,
+    progress: z.number().int().min(0).max(100),
+    source: z.enum(JOB_SOURCES),
+    errorMessage: nullableString,
+    userId: z.string(),
+    noteId: nullableString.describe("null once the note was deleted"),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable(),
+    note: jobNoteSchema.nullable(),
+  })
+  .meta({ id: "ImportJob" });
+const recentJobSchema = jobSchema.pick({ id: true, title: true, status: true, progress: true, source: true, createdAt: true, completedAt: true });
+const countsSchema = z.object({ pending: z.number().int(), inProgress: z.number().int(), completed: z.number().int(), failed: z.number().int(), cancelled: z.number().int() });
+const statsSchema = z.object({
+  total: z.number().int(),
+  byStatus: countsSchema,
+  successRate: z.number().describe("Percent of finished imports (completed + failed) that completed"),
+  recentJobs: z.array(recentJobSchema),
+  queueStats: z.object({ waiting: z.number().int(), active: z.number().int(), completed: z.number().int(), failed: z.number().int(), total: z.number().int() }),
+});
+const jobPaginationSchema = z.object({
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  hasMore: z.boolean(),
+  nextOffset: z.number().int().nullable(),
+});
+
+const jobStatus = (job: api.ImportJob) => statusName(api.jobStatusToJSON(job.status), "JOB_STATUS");
+const jobSource = (job: api.ImportJob) => statusName(api.jobSourceToJSON(job.source), "JOB_SOURCE");
+
+/** The REST shape of an import job with its note (and the note's course) as the spec's Import job table lists them. */
+export function jobJson(job: api.ImportJob, courses: Map<string, common.CourseSummary>) {
+  const note = job.note;
+  return {
+    id: job.id,
+    title: job.title,
+    status: jobStatus(job),
+    progress: job.progress,
+    source: jobSource(job),
+    errorMessage: job.errorMessage ?? null,
+    userId: job.userId,
+    noteId: job.noteId ?? null,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    completedAt: job.completedAt ?? null,
+    note: note
+      ? {
+          id: note.id,
+          title: note.title,
+          status: statusName(api.transcriptionStatusToJSON(note.status), "TRANSCRIPTION_STATUS"),
+          duration: note.duration ?? null,
+          fileSize: note.fileSize ?? null,
+          mimeType: note.mimeType ?? null,
+          summary: note.summary ?? null,
+          date: note.createdAt ? note.createdAt.toISOString().slice(0, 10) : null,
+          createdAt: note.createdAt,
+          updatedAt: note.updatedAt,
+          course: courseJson(courses.get(note.courseId)),
+        }
+      : null,
+  };
+}
+
+const notFound = { description: "No such job of the caller (NOT_FOUND)", schema: errorEnvelope };
+const tag = "Import jobs";
+
+export function jobRoutes(clients: ServiceClients): RouteSpec[] {
+  const withCourses = async (userId: string, jobs: api.ImportJob[]) => {
+    const courses = await coursesById(
+      clients,
+      userId,
+      jobs.flatMap((job) => (job.note ? [job.note.courseId] : [])),
+    );
+    return jobs.map((job) => jobJson(job, courses));
+  };
+
+  return [
+    // Declared before /api/jobs/:id, which would otherwise take "stats" for an id.
+    route({
+      method: "get",
+      path: "/api/jobs/stats",
+      tag,
+      summary: "Statistics of the caller's import jobs",
+      auth: true,
+      responses: { 200: { description: "Counts, success rate, the five newest jobs and the queue", schema: dataEnvelope(statsSchema) } },
+      async handler({ res }) {
+        const stats = await clients.media.getJobStats({ userId: currentAuth(res).user.id });
+        sendData(
+          res,
+          200,
+          {
+            total: stats.total,
+            byStatus: stats.byStatus,
+            successRate: stats.successRate,
+            recentJobs: stats.recentJobs.map((job) => ({
+              id: job.id,
+              title: job.title,
+              status: jobStatus(job),
+              progress: job.progress,
+              source: jobSource(job),
+              createdAt: job.createdAt,
+              completedAt: job.completedAt ?? null,
+            })),
+            queueStats: stats.queueStats,
+          },
+          "Job statistics retrieved",
+        );
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/jobs",
+      tag,
+      summary: "List the caller's import jobs with their notes",
+      auth: true,
+      query: listQuery,
+      responses: {
+        200: { description: "A page of jobs", schema: dataEnvelope(z.object({ jobs: z.array(jobSchema), pagination: jobPaginationSchema })) },
+      },
+      async handler({ query, res }) {
+        const userId = currentAuth(res).user.id;
+        const { jobs, page } = await clients.media.listJobs({
+          userId,
+          page: { limit: query.limit, offset: query.offset },
+          status: query.status ? api.jobStatusFromJSON(`JOB_STATUS_${query.status}`) : api.JobStatus.JOB_STATUS_UNSPECIFIED,
+          source: query.source ? api.jobSourceFromJSON(`JOB_SOURCE_${query.source}`) : api.JobSource.JOB_SOURCE_UNSPECIFIED,
+          sortBy: SORT_FIELDS[query.sortBy],
+          sortOrder: query.sortOrder === "asc" ? api.SortOrder.SORT_ORDER_ASC : api.SortOrder.SORT_ORDER_DESC,
+        });
+        const hasMore = page?.hasMore ?? false;
+        sendData(
+          res,
+          200,
+          {
+            jobs: await withCourses(userId, jobs),
+            pagination: {
+              total: page?.total ?? 0,
+              limit: query.limit,
+              offset: query.offset,
+              hasMore,
+              nextOffset: hasMore ? query.offset + jobs.length : null,
+            },
+          },
+          "Jobs retrieved",
+        );
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/jobs/:id",
+      tag,
+      summary: "Get an import job with its note (summary and course included)",
+      auth: true,
+      params: idParams,
+      responses: { 200: { description: "The job", schema: dataEnvelope(jobSchema) }, 404: notFound },
+      async handler({ params, res }) {
+        const userId = currentAuth(res).user.id;
+        const { job } = await clients.media.getJob({ userId, jobId: params.id });
+        const [json] = await withCourses(userId, [job!]);
+        sendData(res, 200, json, "Job retrieved");
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/jobs/:id/cancel",
+      tag,
+      summary: "Cancel a pending or running import (the job becomes CANCELLED, its note FAILED)",
+      auth: true,
+      params: idParams,
+      responses: {
+        200: { description: "Cancelled", schema: messageEnvelope },
+        400: { description: "Invalid id (VALIDATION_ERROR), or the job already finished (JOB_ALREADY_FINISHED)", schema: errorEnvelope },
+        404: notFound,
+      },
+      async handler({ params, res }) {
+        await clients.media.cancelJob({ userId: currentAuth(res).user.id, jobId: params.id });
+        sendMessage(res, "Job cancelled");
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/jobs/:id",
+      tag,
+      summary: "Delete a finished import job (its note stays)",
+      auth: true,
+      params: idParams,
+      responses: {
+        200: { description: "Deleted", schema: messageEnvelope },
+        400: { description: "Invalid id (VALIDATION_ERROR), or the job is still active: cancel it first (JOB_ACTIVE)", schema: errorEnvelope },
+        404: notFound,
+      },
+      async handler({ params, res }) {
+        await clients.media.deleteJob({ userId: currentAuth(res).user.id, jobId: params.id });
+        sendMessage(res, "Job deleted");
+      },
+    }),
+  ];
+}

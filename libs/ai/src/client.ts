@@ -1,0 +1,44 @@
+import OpenAI from "openai";
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+export interface OpenAiClientOptions {
+  apiKey: string;
+  /** An OpenAI-compatible server, e.g. `http://whisper.internal:8000/v1`; default api.openai.com. */
+  baseURL?: string;
+  /** Per request, before the SDK's retries. */
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export type OpenAiClient = OpenAI;
+
+/**
+ * fetch, with failures that are not `Error` instances turned into ones. The SDK recognises its own timeout
+ * by the rejection's name "AbortError", but it rebuilds a non-Error rejection from its JSON form, which
+ * drops the name: that happens when fetch's DOMException comes from another JavaScript realm (jest's test
+ * sandbox), and a timeout would then be reported as a connection failure.
+ */
+const fetchWithErrorInstances: typeof fetch = async (input, init) => {
+  try {
+    return await fetch(input, init);
+  } catch (error) {
+    if (error instanceof Error || typeof error !== "object" || error === null) throw error;
+    const { name, message } = error as { name?: unknown; message?: unknown };
+    throw Object.assign(new Error(String(message ?? "fetch failed"), { cause: error }), { name: String(name ?? "Error") });
+  }
+};
+
+/**
+ * The one way this system builds an OpenAI client. Every setting is passed explicitly, so the SDK never
+ * falls back to reading OPENAI_BASE_URL and friends from the environment behind the configuration's back.
+ */
+export function createOpenAiClient(options: OpenAiClientOptions): OpenAiClient {
+  return new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL ?? OPENAI_DEFAULT_BASE_URL,
+    timeout: options.timeoutMs ?? 60_000,
+    maxRetries: options.maxRetries ?? 2,
+    fetch: fetchWithErrorInstances,
+  });
+}

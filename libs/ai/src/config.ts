@@ -1,0 +1,21 @@
+import { z } from "zod";
+
+/** An unset variable and an empty one (`OPENAI_API_KEY=` in a compose file) both mean "not configured". */
+const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
+
+/**
+ * Settings of the OpenAI-compatible endpoint, as a fragment for a process's configuration schema
+ * (`baseConfigSchema.extend(openAiConfigSchema.shape)`). Without `OPENAI_API_KEY` the AI features fall back to
+ * their offline generators; `OPENAI_BASE_URL` points the client at a self-hosted compatible server.
+ */
+export const openAiConfigSchema = z.object({
+  OPENAI_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
+  OPENAI_BASE_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional()),
+  OPENAI_MODEL: z.preprocess(emptyAsUnset, z.string().min(1).default("gpt-4o-mini")),
+  /** Per request; the SDK retries a timed-out request `OPENAI_MAX_RETRIES` times. */
+  OPENAI_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().positive().default(60_000)),
+  /** Retries of connection errors, timeouts, 408/409/429 and 5xx answers, with the SDK's backoff. */
+  OPENAI_MAX_RETRIES: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(10).default(2)),
+});
+
+export type OpenAiConfig = z.infer<typeof openAiConfigSchema>;

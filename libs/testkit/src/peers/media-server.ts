@@ -1,0 +1,125 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, resolve, sep } from "node:path";
+
+/**
+ * A tiny static HTTP server on loopback for media tests: serves the files of a folder (GET/HEAD, single byte
+ * ranges, content types by extension) and any hand-written routes (redirects, slow or lying servers…), and
+ * records every request.
+ */
+
+export type MediaRoute = (request: IncomingMessage, response: ServerResponse) => void;
+
+export interface MediaServerOptions {
+  /** Folder whose files are served at `/<relative path>`. */
+  root?: string;
+  /** Handlers by exact path, tried before files. */
+  routes?: Record<string, MediaRoute>;
+}
+
+export interface MediaServerRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface LocalMediaServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  port: number;
+  /** `url` + `path` (path starting with `/`). */
+  urlOf(path: string): string;
+  requests: MediaServerRequest[];
+  /** Adds or replaces a route (e.g. one that needs another server's URL). */
+  route(path: string, handler: MediaRoute): void;
+  close(): Promise<void>;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".mp3": "audio/mpeg",
+  ".wav": "audio/wav",
+  ".m4a": "audio/mp4",
+  ".aac": "audio/aac",
+  ".ogg": "audio/ogg",
+  ".opus": "audio/ogg",
+  ".flac": "audio/flac",
+  ".webm": "video/webm",
+  ".mp4": "video/mp4",
+  ".html": "text/html; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".json": "application/json",
+};
+
+async function serveFile(root: string, pathname: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const path = resolve(root, `.${decodeURIComponent(pathname)}`);
+  const info = path.startsWith(root + sep) ? await stat(path).catch(() => null) : null;
+  if (!info?.isFile()) {
+    response.writeHead(404, { "content-type": "text/plain" }).end("File not found");
+    return;
+  }
+  const headers = {
+    "content-type": CONTENT_TYPES[extname(path).toLowerCase()] ?? "application/octet-stream",
+    "accept-ranges": "bytes",
+    "last-modified": info.mtime.toUTCString(),
+  };
+  let start = 0;
+  let end = info.size - 1;
+  let status = 200;
+  const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? "");
+  if (range && (range[1] || range[2])) {
+    start = range[1] ? Number(range[1]) : Math.max(0, info.size - Number(range[2]));
+    end = range[1] && range[2] ? Math.min(Number(range[2]), info.size - 1) : info.size - 1;
+    if (start > end || start >= info.size) {
+      response.writeHead(416, { "content-range": `bytes */${info.size}` }).end();
+      return;
+    }
+    status = 206;
+    Object.assign(headers, { "content-range": `bytes ${start}-${end}/${info.size}` });
+  }
+  response.writeHead(status, { ...headers, "content-length": end - start + 1 });
+  if (request.method === "HEAD" || info.size === 0) {
+    response.end();
+    return;
+  }
+  createReadStream(path, { start, end }).pipe(response);
+}
+
+export async function startMediaServer(options: MediaServerOptions = {}): Promise<LocalMediaServer> {
+  const root = options.root ? resolve(options.root) : undefined;
+  const routes = new Map(Object.entries(options.routes ?? {}));
+  const requests: MediaServerRequest[] = [];
+
+  const server = createServer((request, response) => {
+    const { pathname } = new URL(request.url ?? "/", "http://localhost");
+    requests.push({ method: request.method ?? "GET", path: request.url ?? "/", headers: request.headers });
+    const route = routes.get(pathname);
+    if (route) return route(request, response);
+    if (!root || (request.method !== "GET" && request.method !== "HEAD")) {
+      response.writeHead(root ? 405 : 404).end();
+      return;
+    }
+    serveFile(root, pathname, request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end(String(error));
+    });
+  });
+  await new Promise<void>((resolveListen) => server.listen(0, "127.0.0.1", resolveListen));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    port,
+    urlOf: (path) => `${url}${path}`,
+    requests,
+    route: (path, handler) => void routes.set(path, handler),
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        // Routes that never answer (timeout tests) would otherwise keep the server open.
+        server.closeAllConnections();
+        server.close(() => resolveClose());
+      }),
+  };
+}

@@ -1,0 +1,78 @@
+import { enqueueEvents, type EventEnvelope } from "@study/events";
+import type { NoteDeletion, NoteDeletionPlan, NotePage, NoteRepository } from "../../application/ports/note-repository.port";
+import { ACTIVE_STATUSES } from "../../domain/import-job";
+import { storageKeysOf, type Note, type NoteDetails } from "../../domain/note";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { jobStateData, toAttachment, toJob, toNote, toSegment } from "./rows";
+
+const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.NoteOrderByWithRelationInput[];
+
+export class PrismaNoteRepository implements NoteRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async listOwned(userId: string, query: { courseId?: string; limit: number; offset: number }): Promise<NotePage> {
+    const where: Prisma.NoteWhereInput = { userId, ...(query.courseId ? { courseId: query.courseId } : {}) };
+    const [rows, total] = await Promise.all([
+      this.prisma.note.findMany({ where, orderBy: [...NEWEST_FIRST], take: query.limit, skip: query.offset }),
+      this.prisma.note.count({ where }),
+    ]);
+    return { notes: rows.map(toNote), total };
+  }
+
+  async findOwned(userId: string, noteId: string): Promise<Note | null> {
+    const row = await this.prisma.note.findFirst({ where: { id: noteId, userId } });
+    return row && toNote(row);
+  }
+
+  async findOwnedDetails(userId: string, noteId: string): Promise<NoteDetails | null> {
+    const row = await this.prisma.note.findFirst({
+      where: { id: noteId, userId },
+      include: { segments: { orderBy: { position: "asc" } }, attachments: { orderBy: [{ uploadedAt: "asc" }, { id: "asc" }] } },
+    });
+    if (!row) return null;
+    const { segments, attachments, ...note } = row;
+    return { ...toNote(note), segments: segments.map(toSegment), attachments: attachments.map(toAttachment) };
+  }
+
+  async saveEdits(note: Note, events: EventEnvelope[]): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.note.updateMany({
+        where: { id: note.id, userId: note.userId },
+        data: { title: note.title, userNotes: note.userNotes as unknown as Prisma.InputJsonArray, updatedAt: note.updatedAt },
+      });
+      if (count === 0) return false;
+      await enqueueEvents(tx, events);
+      return true;
+    });
+  }
+
+  async deleteOwned(userId: string, noteId: string, plan: (deletion: NoteDeletion) => NoteDeletionPlan): Promise<NoteDeletion | null> {
+    return this.prisma.$transaction(async (tx) => {
+      // Lock order job → note, as in every job transition, so that the two never wait for each other.
+      await tx.$queryRaw`SELECT id FROM import_job WHERE note_id = ${noteId}::uuid AND user_id = ${userId} FOR UPDATE`;
+      const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM note WHERE id = ${noteId}::uuid AND user_id = ${userId} FOR UPDATE`;
+      if (locked.length === 0) return null;
+      const row = await tx.note.findUniqueOrThrow({ where: { id: noteId }, include: { attachments: { select: { storageKey: true } }, jobs: true } });
+      const { attachments, jobs, ...noteRow } = row;
+      const note = toNote(noteRow);
+      const deletion: NoteDeletion = {
+        note,
+        storageKeys: storageKeysOf(note, attachments, jobs.map((job) => job.storageKey)),
+        activeJobs: jobs.filter((job) => ACTIVE_STATUSES.includes(job.status)).map(toJob),
+      };
+      const decision = plan(deletion);
+      for (const job of decision.jobs) {
+        await tx.importJob.updateMany({ where: { id: job.id, version: job.version - 1 }, data: jobStateData(job) });
+      }
+      // Segments and attachments go with the note (ON DELETE CASCADE); its jobs stay, without the note.
+      await tx.note.delete({ where: { id: noteId } });
+      await enqueueEvents(tx, decision.events);
+      return deletion;
+    });
+  }
+
+  async listIdsOfCourse(userId: string, courseId: string): Promise<string[]> {
+    const rows = await this.prisma.note.findMany({ where: { userId, courseId }, select: { id: true }, orderBy: { createdAt: "asc" } });
+    return rows.map((row) => row.id);
+  }
+}

@@ -1,0 +1,130 @@
+import { media as api } from "@study/contracts";
+import { unary } from "@study/grpc";
+import { AppError, type Logger } from "@study/platform";
+import type { CancelJob } from "../../application/cancel-job";
+import type { CreateImport } from "../../application/create-import";
+import type { DeleteJob } from "../../application/delete-job";
+import type { DeleteNote } from "../../application/delete-note";
+import type { GetJob } from "../../application/get-job";
+import type { GetJobStats } from "../../application/get-job-stats";
+import type { GetNote } from "../../application/get-note";
+import type { ListJobs } from "../../application/list-jobs";
+import type { ListNotes } from "../../application/list-notes";
+import type { RenameNote } from "../../application/rename-note";
+import type { UpdateUserNotes } from "../../application/update-user-notes";
+import {
+  fromProtoSortField,
+  fromProtoSortOrder,
+  importType,
+  jobSource,
+  jobStatus,
+  toProtoJob,
+  toProtoJobView,
+  toProtoNote,
+  userNoteContentType,
+} from "./proto-mapping";
+
+export interface MediaUseCases {
+  listNotes: ListNotes;
+  getNote: GetNote;
+  updateUserNotes: UpdateUserNotes;
+  renameNote: RenameNote;
+  deleteNote: DeleteNote;
+  createImport: CreateImport;
+  listJobs: ListJobs;
+  getJob: GetJob;
+  getJobStats: GetJobStats;
+  cancelJob: CancelJob;
+  deleteJob: DeleteJob;
+}
+
+/** A filter enum: UNSPECIFIED means no filter, a value this build does not know is invalid input. */
+function filterOf<D>(value: number, fromProto: (value: never) => D | null, field: string, allowed: string): D | undefined {
+  if (value === 0) return undefined;
+  const domain = fromProto(value as never);
+  if (domain === null) throw AppError.validation("Invalid filter", [{ field, message: `must be one of ${allowed}` }]);
+  return domain;
+}
+
+const pageInfo = (page: { limit: number; offset: number; total: number }, count: number) => ({
+  limit: page.limit,
+  offset: page.offset,
+  total: page.total,
+  hasMore: page.offset + count < page.total,
+});
+
+export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.MediaServiceServer {
+  const handler = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(logger, method, fn);
+  return {
+    listNotes: handler("ListNotes", async (request: api.ListNotesRequest) => {
+      const page = await useCases.listNotes.execute(request.userId, {
+        courseId: request.courseId,
+        limit: request.page?.limit,
+        offset: request.page?.offset,
+      });
+      return { notes: page.notes.map((note) => toProtoNote(note)), page: pageInfo(page, page.notes.length) };
+    }),
+    getNote: handler("GetNote", async (request: api.GetNoteRequest) => ({
+      note: toProtoNote(await useCases.getNote.execute(request.userId, request.noteId)),
+    })),
+    updateUserNotes: handler("UpdateUserNotes", async (request: api.UpdateUserNotesRequest) => {
+      const note = await useCases.updateUserNotes.execute(
+        request.userId,
+        request.noteId,
+        request.userNotes.map((entry) => ({
+          timestamp: entry.timestamp,
+          content: entry.content,
+          contentType: userNoteContentType.fromProto(entry.contentType),
+        })),
+      );
+      return { note: toProtoNote(note) };
+    }),
+    renameNote: handler("RenameNote", async (request: api.RenameNoteRequest) => ({
+      note: toProtoNote(await useCases.renameNote.execute(request.userId, request.noteId, request.title)),
+    })),
+    deleteNote: handler("DeleteNote", async (request: api.DeleteNoteRequest) => {
+      await useCases.deleteNote.execute(request.userId, request.noteId);
+      return {};
+    }),
+    createImport: handler("CreateImport", async (request: api.CreateImportRequest) => {
+      const { note, job } = await useCases.createImport.execute(request.userId, {
+        type: importType.fromProto(request.type),
+        title: request.title,
+        courseId: request.courseId,
+        sourceUrl: request.sourceUrl,
+        storageKey: request.storageKey,
+        speedMultiplier: request.speedMultiplier,
+        mimeType: request.mimeType,
+        originalFilename: request.originalFilename,
+        fileSize: request.fileSize,
+        audioUrl: request.audioUrl,
+      });
+      return { note: toProtoNote(note), job: toProtoJob(job) };
+    }),
+    listJobs: handler("ListJobs", async (request: api.ListJobsRequest) => {
+      const page = await useCases.listJobs.execute(request.userId, {
+        status: filterOf(request.status, jobStatus.fromProto, "status", "PENDING, IN_PROGRESS, COMPLETED, FAILED, CANCELLED"),
+        source: filterOf(request.source, jobSource.fromProto, "source", "VIDEO, UPLOAD"),
+        sortBy: fromProtoSortField(request.sortBy),
+        sortOrder: fromProtoSortOrder(request.sortOrder),
+        limit: request.page?.limit,
+        offset: request.page?.offset,
+      });
+      return { jobs: page.jobs.map(toProtoJobView), page: pageInfo(page, page.jobs.length) };
+    }),
+    getJob: handler("GetJob", async (request: api.GetJobRequest) => ({
+      job: toProtoJobView(await useCases.getJob.execute(request.userId, request.jobId)),
+    })),
+    getJobStats: handler("GetJobStats", async (request: api.GetJobStatsRequest) => {
+      const stats = await useCases.getJobStats.execute(request.userId);
+      return { ...stats, recentJobs: stats.recentJobs.map((job) => toProtoJob(job)) };
+    }),
+    cancelJob: handler("CancelJob", async (request: api.CancelJobRequest) => ({
+      job: toProtoJobView(await useCases.cancelJob.execute(request.userId, request.jobId)),
+    })),
+    deleteJob: handler("DeleteJob", async (request: api.DeleteJobRequest) => {
+      await useCases.deleteJob.execute(request.userId, request.jobId);
+      return {};
+    }),
+  };
+}

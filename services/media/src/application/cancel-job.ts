@@ -1,0 +1,36 @@
+import { AppError, isUuid, requireUserId } from "@study/platform";
+import { cancelJob } from "../domain/import-job";
+import { moveTranscription } from "../domain/note";
+import { transitionJob } from "./job-transitions";
+import type { GetJob } from "./get-job";
+import type { ImportJobRepository, JobView } from "./ports/import-job-repository.port";
+
+/**
+ * Cancels the user's PENDING or IN_PROGRESS job: the job becomes CANCELLED with errorMessage "Cancelled by
+ * user", its note FAILED (a note has no cancelled state). A completed, failed or cancelled job is refused
+ * with JOB_ALREADY_FINISHED. A worker busy with the job sees CANCELLED at its next progress report and stops.
+ */
+export class CancelJob {
+  constructor(
+    private readonly jobs: ImportJobRepository,
+    private readonly getJob: GetJob,
+  ) {}
+
+  async execute(userId: string, jobId: string): Promise<JobView> {
+    requireUserId(userId);
+    if (!isUuid(jobId)) throw AppError.notFound("Job");
+    await transitionJob(
+      this.jobs,
+      async () => {
+        const current = await this.jobs.findWithNote(jobId);
+        return current?.job.userId === userId ? current : null;
+      },
+      ({ job, note }) => {
+        const now = new Date();
+        const cancelled = cancelJob(job, now);
+        return { job: cancelled, note: note ? moveTranscription(note, "FAILED", now) : null, events: [] };
+      },
+    );
+    return this.getJob.execute(userId, jobId);
+  }
+}

@@ -1,0 +1,29 @@
+import { AppError, isUuid } from "@study/platform";
+import { failJob } from "../domain/import-job";
+import { moveTranscription } from "../domain/note";
+import { transitionJob } from "./job-transitions";
+import { noteImportFailed } from "./media-events";
+import type { ImportJobRepository, JobWithNote } from "./ports/import-job-repository.port";
+
+/**
+ * Pipeline: the import failed (invalid or private video, unsupported format, poor audio, time-out, ...). The
+ * job becomes FAILED with the message (at most 1000 characters), the note FAILED; NoteImportFailed tells the
+ * user. Refused with JOB_ALREADY_FINISHED for a job that already finished (e.g. cancelled).
+ */
+export class FailJob {
+  constructor(private readonly jobs: ImportJobRepository) {}
+
+  async execute(jobId: string, errorMessage: string): Promise<JobWithNote> {
+    if (!isUuid(jobId)) throw AppError.notFound("Job");
+    return transitionJob(
+      this.jobs,
+      () => this.jobs.findWithNote(jobId),
+      ({ job, note }) => {
+        const now = new Date();
+        const failed = failJob(job, errorMessage, now);
+        const failedNote = note ? moveTranscription(note, "FAILED", now) : null;
+        return { job: failed, note: failedNote, events: failedNote ? [noteImportFailed(failedNote, failed)] : [] };
+      },
+    );
+  }
+}

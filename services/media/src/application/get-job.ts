@@ -1,0 +1,14 @@
+import { AppError, isUuid, requireUserId } from "@study/platform";
+import type { ImportJobRepository, JobView } from "./ports/import-job-repository.port";
+
+export class GetJob {
+  constructor(private readonly jobs: ImportJobRepository) {}
+
+  /** The user's job with its note; another user's job or an unknown id is NOT_FOUND alike. */
+  async execute(userId: string, jobId: string): Promise<JobView> {
+    requireUserId(userId);
+    const view = isUuid(jobId) ? await this.jobs.findOwned(userId, jobId) : null;
+    if (!view) throw AppError.notFound("Job");
+    return view;
+  }
+}

@@ -1,0 +1,47 @@
+import type { EventEnvelope } from "@study/events";
+import type { ImportJob } from "../../domain/import-job";
+import type { Note, NoteDetails } from "../../domain/note";
+
+export interface NotePage {
+  /** Newest first. */
+  notes: Note[];
+  /** Notes matching the filter, before the page. */
+  total: number;
+}
+
+/** What goes when a note is deleted, read inside the deleting transaction (nothing can be added meanwhile). */
+export interface NoteDeletion {
+  note: Note;
+  /** Stored objects of the note: its audio and every attachment. */
+  storageKeys: string[];
+  /** Import jobs of the note still PENDING or IN_PROGRESS. */
+  activeJobs: ImportJob[];
+}
+
+/** The decision about a deletion: the jobs to store changed (e.g. cancelled) and the events to enqueue. */
+export interface NoteDeletionPlan {
+  jobs: ImportJob[];
+  events: EventEnvelope[];
+}
+
+/**
+ * Persistence of notes. Every write takes the events it causes: the adapter stores them in the outbox in
+ * the same transaction as the change.
+ */
+export interface NoteRepository {
+  listOwned(userId: string, query: { courseId?: string; limit: number; offset: number }): Promise<NotePage>;
+  /** The note if it exists and belongs to the user. */
+  findOwned(userId: string, noteId: string): Promise<Note | null>;
+  /** The note with its transcript segments (in order) and attachments (oldest first). */
+  findOwnedDetails(userId: string, noteId: string): Promise<NoteDetails | null>;
+  /** Stores what the user edits (title, user notes) and updatedAt; false when the note no longer exists. */
+  saveEdits(note: Note, events: EventEnvelope[]): Promise<boolean>;
+  /**
+   * Deletes the user's note with its segments and attachments in one transaction: locks its active jobs and
+   * the note, lets `plan` decide the job changes and events from what goes, stores them, deletes. Null when
+   * there was no such note.
+   */
+  deleteOwned(userId: string, noteId: string, plan: (deletion: NoteDeletion) => NoteDeletionPlan): Promise<NoteDeletion | null>;
+  /** The user's notes of a course, for deleting them when the course goes. */
+  listIdsOfCourse(userId: string, courseId: string): Promise<string[]>;
+}

@@ -1,0 +1,20 @@
+import { AppError } from "@study/platform";
+import { replaceUserNotes, type Note, type UserNoteDraft } from "../domain/note";
+import type { GetNote } from "./get-note";
+import { noteUpdated } from "./media-events";
+import type { NoteRepository } from "./ports/note-repository.port";
+
+export class UpdateUserNotes {
+  constructor(
+    private readonly notes: NoteRepository,
+    private readonly getNote: GetNote,
+  ) {}
+
+  /** Replaces the note's user notes with the given list, stored sorted by timestamp. */
+  async execute(userId: string, noteId: string, drafts: UserNoteDraft[]): Promise<Note> {
+    const current = await this.getNote.summary(userId, noteId);
+    const updated = replaceUserNotes(current, drafts, new Date());
+    if (!(await this.notes.saveEdits(updated, [noteUpdated(updated)]))) throw AppError.notFound("Note");
+    return updated;
+  }
+}

@@ -1,0 +1,486 @@
+import { randomUUID } from "node:crypto";
+import { media as api } from "@study/contracts";
+import { AmqpConnection, createEvent, EventPublisher } from "@study/events";
+import { createClient } from "@study/grpc";
+import { AppError, createLogger } from "@study/platform";
+import { migrationSources, startService } from "@study/runtime";
+import { captureEvents, createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
+import { PrismaImportJobRepository } from "../../src/adapters/db/prisma-import-job-repository";
+import { CompleteJob } from "../../src/application/complete-job";
+import { FailJob } from "../../src/application/fail-job";
+import { ReportProgress } from "../../src/application/report-progress";
+import { StartJob } from "../../src/application/start-job";
+import type { MediaConfig } from "../../src/config";
+import type { PrismaClient } from "../../src/generated/prisma/client";
+import { mediaService } from "../../src/service";
+
+const { ImportType, JobStatus, JobSource, TranscriptionStatus, UserNoteContentType, JobSortField, SortOrder } = api;
+
+describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
+  let service: Awaited<ReturnType<typeof startService<PrismaClient, MediaConfig>>>;
+  let client: ReturnType<typeof createClient<api.MediaServiceClient>>;
+  let capture: EventCapture;
+  let exchange: string;
+  let pipeline: { start: StartJob; progress: ReportProgress; complete: CompleteJob; fail: FailJob };
+
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase("media", migrationSources(mediaService));
+    exchange = `test.${uniqueSuffix()}`;
+    capture = await captureEvents(testRabbitMqUrl(), exchange, "media.#");
+    service = await startService(mediaService, {
+      handleSignals: false,
+      env: { DATABASE_URL: databaseUrl, RABBITMQ_URL: testRabbitMqUrl(), GRPC_PORT: "0", EVENT_EXCHANGE: exchange, LOG_LEVEL: "silent" },
+    });
+    client = createClient(api.MediaServiceClient, api.MediaServiceService, `127.0.0.1:${service.grpcPort}`);
+    // The pipeline's use cases, as the media worker will run them (not exposed over gRPC).
+    const jobs = new PrismaImportJobRepository(service.db);
+    pipeline = { start: new StartJob(jobs), progress: new ReportProgress(jobs), complete: new CompleteJob(jobs), fail: new FailJob(jobs) };
+  });
+
+  afterAll(async () => {
+    client.close();
+    await service.lifecycle.stop();
+    await capture.close();
+  });
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error("expected the call to fail");
+      },
+      (error: AppError) => ({ kind: error.kind, code: error.code, details: error.details }),
+    );
+  const notFound = { kind: "not_found", code: "NOT_FOUND" };
+  const user = () => `user-${uniqueSuffix()}`;
+  const eventsOf = (type: string, predicate: (payload: Record<string, unknown>) => boolean) =>
+    capture.events.filter((event) => event.type === type && predicate(event.payload!.value as unknown as Record<string, unknown>));
+  const eventFor = (type: string, predicate: (payload: Record<string, unknown>) => boolean) =>
+    eventually(async () => eventsOf(type, predicate)[0]);
+
+  async function importVideo(userId: string, title = "Lecture 1", courseId: string = randomUUID()) {
+    const response = await client.createImport({
+      userId,
+      type: ImportType.IMPORT_TYPE_VIDEO_IMPORT,
+      title,
+      courseId,
+      sourceUrl: "https://video.example.com/watch?v=abc",
+      speedMultiplier: 0,
+    });
+    return { note: response.note!, job: response.job! };
+  }
+
+  const transcription = {
+    transcript: "Enzymes lower the activation energy. They are proteins.",
+    summary: "Enzymes are proteins that speed up reactions.",
+    segments: [
+      { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5 },
+      { text: "They are proteins.", startTime: 3.5, endTime: 5.25, speaker: "Lecturer" },
+    ],
+    duration: 5.25,
+    language: "en",
+    confidence: 0.91,
+  };
+
+  it("creates the note and the job PENDING together, and queues the import work with a started event", async () => {
+    const userId = user();
+    const courseId = randomUUID();
+    const { note, job } = await (async () => {
+      const response = await client.createImport({
+        userId,
+        type: ImportType.IMPORT_TYPE_AUDIO_UPLOAD,
+        title: "  Recording 12  ",
+        courseId,
+        storageKey: `uploads/${userId}/rec.m4a`,
+        speedMultiplier: 1,
+        mimeType: "audio/x-m4a",
+        originalFilename: "rec.m4a",
+        fileSize: 4096,
+      });
+      return { note: response.note!, job: response.job! };
+    })();
+    expect(note).toMatchObject({
+      userId,
+      courseId,
+      title: "Recording 12",
+      content: undefined,
+      transcriptionStatus: TranscriptionStatus.TRANSCRIPTION_STATUS_PENDING,
+      metadata: { source: "upload", mimeType: "audio/m4a", originalFilename: "rec.m4a", fileSize: 4096 },
+      userNotes: [],
+    });
+    expect(job).toMatchObject({
+      userId,
+      noteId: note.id,
+      type: ImportType.IMPORT_TYPE_AUDIO_UPLOAD,
+      source: JobSource.JOB_SOURCE_UPLOAD,
+      title: "Recording 12",
+      status: JobStatus.JOB_STATUS_PENDING,
+      progress: 0,
+      attempts: 0,
+      completedAt: undefined,
+    });
+
+    const requested = await capture.next("media.import.requested.v1");
+    expect(eventsOf("media.import.requested.v1", (p) => p.jobId === job.id)[0]).toMatchObject({
+      source: "media",
+      userId,
+      payload: {
+        $case: "importRequested",
+        value: {
+          jobId: job.id,
+          noteId: note.id,
+          importType: "audio_upload",
+          storageKey: `uploads/${userId}/rec.m4a`,
+          speedMultiplier: 1,
+          mimeType: "audio/m4a",
+          originalFilename: "rec.m4a",
+          fileSize: 4096,
+        },
+      },
+    });
+    expect(requested).toBeDefined();
+    const started = await eventFor("media.note.import_started.v1", (p) => p.noteId === note.id);
+    expect(started.payload).toEqual({
+      $case: "noteImportStarted",
+      value: { noteId: note.id, jobId: job.id, courseId, title: "Recording 12", importType: "audio_upload" },
+    });
+  });
+
+  it("refuses an invalid import with field details and stores nothing", async () => {
+    const userId = user();
+    expect(
+      await refusal(client.createImport({ userId, type: ImportType.IMPORT_TYPE_VIDEO_IMPORT, title: "", courseId: randomUUID(), sourceUrl: "javascript:alert(1)", speedMultiplier: 3 })),
+    ).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+      details: [
+        { field: "title", message: "must not be empty" },
+        { field: "url", message: "must be a valid http(s) URL" },
+        { field: "speedMultiplier", message: "must be 1 or 2" },
+      ],
+    });
+    expect(
+      await refusal(client.createImport({ userId, type: ImportType.IMPORT_TYPE_AUDIO_UPLOAD, title: "Big", courseId: randomUUID(), storageKey: "k", speedMultiplier: 2, fileSize: 151 * 1024 * 1024 })),
+    ).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE" });
+    expect((await client.listNotes({ userId })).notes).toEqual([]);
+    expect((await client.listJobs({ userId, status: 0, source: 0, sortBy: 0, sortOrder: 0 })).jobs).toEqual([]);
+  });
+
+  it("lists notes newest first, by course, with pages; and gets one with its user notes", async () => {
+    const userId = user();
+    const courseA = randomUUID();
+    const courseB = randomUUID();
+    const first = await importVideo(userId, "First", courseA);
+    const second = await importVideo(userId, "Second", courseB);
+    const third = await importVideo(userId, "Third", courseA);
+    await importVideo(user(), "Someone else's", courseA);
+
+    const all = await client.listNotes({ userId });
+    expect(all.notes.map((n) => n.title)).toEqual(["Third", "Second", "First"]);
+    expect(all.page).toEqual({ limit: 20, offset: 0, total: 3, hasMore: false });
+    expect(all.notes[0].transcriptSegments).toEqual([]);
+
+    const ofA = await client.listNotes({ userId, courseId: courseA });
+    expect(ofA.notes.map((n) => n.id)).toEqual([third.note.id, first.note.id]);
+    const page = await client.listNotes({ userId, page: { limit: 1, offset: 1 } });
+    expect(page.notes.map((n) => n.id)).toEqual([second.note.id]);
+    expect(page.page).toEqual({ limit: 1, offset: 1, total: 3, hasMore: true });
+    expect((await client.listNotes({ userId, courseId: "not-a-course" })).notes).toEqual([]);
+    expect(await refusal(client.listNotes({ userId, page: { limit: 101, offset: 0 } }))).toMatchObject({ code: "VALIDATION_ERROR" });
+
+    const { note } = await client.getNote({ userId, noteId: first.note.id });
+    expect(note).toMatchObject({ id: first.note.id, title: "First", transcriptSegments: [], attachments: [], userNotes: [] });
+  });
+
+  it("replaces user notes sorted by timestamp, renames, and announces both; refuses invalid entries by index", async () => {
+    const userId = user();
+    const { note } = await importVideo(userId);
+    const { note: updated } = await client.updateUserNotes({
+      userId,
+      noteId: note.id,
+      userNotes: [
+        { timestamp: 95.5, content: "Key formula", contentType: UserNoteContentType.USER_NOTE_CONTENT_TYPE_TEXT },
+        { timestamp: 12, content: "https://example.com/slides", contentType: UserNoteContentType.USER_NOTE_CONTENT_TYPE_URL },
+      ],
+    });
+    expect(updated!.userNotes.map((u) => u.timestamp)).toEqual([12, 95.5]);
+    const updatedEvent = await eventFor("media.note.updated.v1", (p) => p.noteId === note.id);
+    expect(updatedEvent.payload).toMatchObject({
+      value: { title: "Lecture 1", transcriptionStatus: "PENDING", userNotes: [{ timestamp: 12, contentType: "url" }, { timestamp: 95.5, contentType: "text" }] },
+    });
+
+    expect(
+      await refusal(
+        client.updateUserNotes({
+          userId,
+          noteId: note.id,
+          userNotes: [
+            { timestamp: 1, content: "ok", contentType: UserNoteContentType.USER_NOTE_CONTENT_TYPE_FILE },
+            { timestamp: -2, content: "x".repeat(1001), contentType: UserNoteContentType.USER_NOTE_CONTENT_TYPE_UNSPECIFIED },
+          ],
+        }),
+      ),
+    ).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+      details: [
+        { field: "userNotes.1.timestamp", message: "must be a number of seconds >= 0" },
+        { field: "userNotes.1.content", message: "must be at most 1000 characters" },
+        { field: "userNotes.1.contentType", message: "must be one of text, url, file" },
+      ],
+    });
+    expect((await client.getNote({ userId, noteId: note.id })).note!.userNotes).toHaveLength(2);
+
+    const { note: renamed } = await client.renameNote({ userId, noteId: note.id, title: "  Lecture 1: Enzymes " });
+    expect(renamed).toMatchObject({ title: "Lecture 1: Enzymes", userNotes: updated!.userNotes });
+    expect(await refusal(client.renameNote({ userId, noteId: note.id, title: "x".repeat(256) }))).toMatchObject({
+      details: [{ field: "title", message: "must be at most 255 characters" }],
+    });
+    await eventFor("media.note.updated.v1", (p) => p.noteId === note.id && p.title === "Lecture 1: Enzymes");
+  });
+
+  it("answers NOT_FOUND for another user's notes and jobs, for every operation", async () => {
+    const owner = user();
+    const stranger = user();
+    const { note, job } = await importVideo(owner);
+    for (const call of [
+      client.getNote({ userId: stranger, noteId: note.id }),
+      client.updateUserNotes({ userId: stranger, noteId: note.id, userNotes: [] }),
+      client.renameNote({ userId: stranger, noteId: note.id, title: "Mine" }),
+      client.deleteNote({ userId: stranger, noteId: note.id }),
+      client.getJob({ userId: stranger, jobId: job.id }),
+      client.cancelJob({ userId: stranger, jobId: job.id }),
+      client.deleteJob({ userId: stranger, jobId: job.id }),
+      client.getNote({ userId: owner, noteId: "not-a-uuid" }),
+      client.getJob({ userId: owner, jobId: randomUUID() }),
+    ]) {
+      expect(await refusal(call)).toMatchObject(notFound);
+    }
+    expect((await client.listNotes({ userId: stranger })).notes).toEqual([]);
+    expect((await client.getJobStats({ userId: stranger })).total).toBe(0);
+    expect((await client.getNote({ userId: owner, noteId: note.id })).note?.title).toBe("Lecture 1");
+    expect((await client.getJob({ userId: owner, jobId: job.id })).job?.status).toBe(JobStatus.JOB_STATUS_PENDING);
+  });
+
+  it("runs an import to completion through the pipeline's use cases: progress, transcript, segments, summary, event", async () => {
+    const userId = user();
+    const { note, job } = await importVideo(userId, "Enzymes");
+
+    const { job: started, note: processing } = await pipeline.start.execute(job.id);
+    expect(started).toMatchObject({ status: "IN_PROGRESS", attempts: 1, progress: 0, stage: "SETUP", sourceUrl: "https://video.example.com/watch?v=abc" });
+    expect(processing?.transcriptionStatus).toBe("PROCESSING");
+    expect(await pipeline.progress.execute(job.id, "TRANSCRIPTION", 50)).toMatchObject({ progress: 50, stage: "TRANSCRIPTION" });
+    // A late report from an earlier stage changes nothing.
+    expect((await pipeline.progress.execute(job.id, "SETUP", 20)).progress).toBe(50);
+    const { job: viewed } = await client.getJob({ userId, jobId: job.id });
+    expect(viewed).toMatchObject({ status: JobStatus.JOB_STATUS_IN_PROGRESS, progress: 50, note: { status: TranscriptionStatus.TRANSCRIPTION_STATUS_PROCESSING } });
+
+    const completed = await pipeline.complete.execute(job.id, transcription);
+    expect(completed.job).toMatchObject({ status: "COMPLETED", progress: 100, completedAt: expect.any(Date) });
+
+    const { note: done } = await client.getNote({ userId, noteId: note.id });
+    expect(done).toMatchObject({
+      transcriptionStatus: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED,
+      content: transcription.transcript,
+      summary: transcription.summary,
+      metadata: { source: "video", originalUrl: "https://video.example.com/watch?v=abc", duration: 5.25, wordCount: 8, language: "en", confidence: 0.91 },
+    });
+    expect(done!.transcriptSegments.map(({ text, startTime, endTime, speaker, noteId }) => ({ text, startTime, endTime, speaker, noteId }))).toEqual([
+      { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, speaker: undefined, noteId: note.id },
+      { text: "They are proteins.", startTime: 3.5, endTime: 5.25, speaker: "Lecturer", noteId: note.id },
+    ]);
+    const { job: finished } = await client.getJob({ userId, jobId: job.id });
+    expect(finished).toMatchObject({
+      status: JobStatus.JOB_STATUS_COMPLETED,
+      progress: 100,
+      completedAt: expect.any(Date),
+      note: { id: note.id, title: "Enzymes", status: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED, duration: 5.25, summary: transcription.summary },
+    });
+
+    const transcribed = await eventFor("media.note.transcribed.v1", (p) => p.noteId === note.id);
+    expect(transcribed).toMatchObject({ source: "media", userId });
+    expect(transcribed.payload).toEqual({
+      $case: "noteTranscribed",
+      value: {
+        noteId: note.id,
+        jobId: job.id,
+        courseId: note.courseId,
+        title: "Enzymes",
+        transcript: transcription.transcript,
+        summary: transcription.summary,
+        segments: [
+          { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, speaker: undefined },
+          { text: "They are proteins.", startTime: 3.5, endTime: 5.25, speaker: "Lecturer" },
+        ],
+        duration: 5.25,
+        language: "en",
+      },
+    });
+
+    // Finished: no second completion, no failure, no cancellation; a redelivered start is dropped.
+    for (const attempt of [
+      pipeline.complete.execute(job.id, transcription),
+      pipeline.fail.execute(job.id, "late"),
+      pipeline.start.execute(job.id),
+      pipeline.progress.execute(job.id, "NOTE_CREATION", 99),
+      client.cancelJob({ userId, jobId: job.id }),
+    ]) {
+      expect(await refusal(attempt)).toMatchObject({ kind: "precondition", code: "JOB_ALREADY_FINISHED" });
+    }
+  });
+
+  it("fails an import: job FAILED with the error, note FAILED, NoteImportFailed for the user", async () => {
+    const userId = user();
+    const { note, job } = await importVideo(userId, "Private video");
+    expect(await refusal(pipeline.complete.execute(job.id, transcription))).toMatchObject({ code: "JOB_NOT_STARTED" });
+    await pipeline.start.execute(job.id);
+    const restarted = await pipeline.start.execute(job.id);
+    expect(restarted.job.attempts).toBe(2);
+    await pipeline.fail.execute(job.id, "The video is private or unavailable");
+
+    const { job: failed } = await client.getJob({ userId, jobId: job.id });
+    expect(failed).toMatchObject({ status: JobStatus.JOB_STATUS_FAILED, errorMessage: "The video is private or unavailable", completedAt: undefined });
+    expect((await client.getNote({ userId, noteId: note.id })).note?.transcriptionStatus).toBe(TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED);
+    const event = await eventFor("media.note.import_failed.v1", (p) => p.noteId === note.id);
+    expect(event.payload).toEqual({
+      $case: "noteImportFailed",
+      value: { noteId: note.id, jobId: job.id, courseId: note.courseId, title: "Private video", errorMessage: "The video is private or unavailable" },
+    });
+  });
+
+  it("cancels pending and running jobs (note FAILED), refuses finished ones, and deletes only finished jobs", async () => {
+    const userId = user();
+    const pending = await importVideo(userId, "Pending");
+    const running = await importVideo(userId, "Running");
+    await pipeline.start.execute(running.job.id);
+
+    expect(await refusal(client.deleteJob({ userId, jobId: pending.job.id }))).toEqual({
+      kind: "precondition",
+      code: "JOB_ACTIVE",
+      details: [],
+    });
+    expect(await refusal(client.deleteJob({ userId, jobId: running.job.id }))).toMatchObject({ code: "JOB_ACTIVE" });
+
+    const { job: cancelled } = await client.cancelJob({ userId, jobId: pending.job.id });
+    expect(cancelled).toMatchObject({ status: JobStatus.JOB_STATUS_CANCELLED, errorMessage: "Cancelled by user", note: { status: TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED } });
+    await client.cancelJob({ userId, jobId: running.job.id });
+    expect((await client.getNote({ userId, noteId: running.note.id })).note?.transcriptionStatus).toBe(TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED);
+    expect(await refusal(client.cancelJob({ userId, jobId: pending.job.id }))).toMatchObject({ kind: "precondition", code: "JOB_ALREADY_FINISHED" });
+
+    // The worker learns of the cancellation at its next progress report, and a queued job is never started.
+    expect(await refusal(pipeline.progress.execute(running.job.id, "TRANSCRIPTION", 40))).toMatchObject({ code: "JOB_ALREADY_FINISHED" });
+    expect(await refusal(pipeline.start.execute(pending.job.id))).toMatchObject({ code: "JOB_ALREADY_FINISHED" });
+
+    await client.deleteJob({ userId, jobId: pending.job.id });
+    expect(await refusal(client.getJob({ userId, jobId: pending.job.id }))).toMatchObject(notFound);
+    // The job goes, its note stays.
+    expect((await client.getNote({ userId, noteId: pending.note.id })).note?.id).toBe(pending.note.id);
+  });
+
+  it("filters, sorts and pages jobs, each with its note; and counts them", async () => {
+    const userId = user();
+    const a = await importVideo(userId, "A");
+    const b = await client.createImport({
+      userId,
+      type: ImportType.IMPORT_TYPE_AUDIO_IMPORT,
+      title: "B",
+      courseId: randomUUID(),
+      sourceUrl: "https://cdn.example.com/b.mp3",
+      speedMultiplier: 2,
+    });
+    const c = await importVideo(userId, "C");
+    const d = await importVideo(userId, "D");
+    await pipeline.start.execute(a.job.id);
+    await pipeline.complete.execute(a.job.id, transcription);
+    await pipeline.start.execute(c.job.id);
+    await pipeline.fail.execute(c.job.id, "Network timeout");
+    await pipeline.start.execute(d.job.id);
+    await pipeline.complete.execute(d.job.id, transcription);
+
+    const list = (request: Partial<api.ListJobsRequest>) => client.listJobs({ userId, status: 0, source: 0, sortBy: 0, sortOrder: 0, ...request });
+    const titles = async (request: Partial<api.ListJobsRequest>) => (await list(request)).jobs.map((j) => j.title);
+
+    expect(await titles({})).toEqual(["D", "C", "B", "A"]);
+    expect(await titles({ sortOrder: SortOrder.SORT_ORDER_ASC })).toEqual(["A", "B", "C", "D"]);
+    expect(await titles({ sortBy: JobSortField.JOB_SORT_FIELD_COMPLETED_AT })).toEqual(["D", "A", "C", "B"]);
+    expect(await titles({ sortBy: JobSortField.JOB_SORT_FIELD_COMPLETED_AT, sortOrder: SortOrder.SORT_ORDER_ASC })).toEqual(["A", "D", "B", "C"]);
+    expect(await titles({ sortBy: JobSortField.JOB_SORT_FIELD_UPDATED_AT })).toEqual(["D", "C", "A", "B"]);
+    expect(await titles({ status: JobStatus.JOB_STATUS_COMPLETED })).toEqual(["D", "A"]);
+    expect(await titles({ source: JobSource.JOB_SOURCE_UPLOAD })).toEqual(["B"]);
+    expect(await titles({ source: JobSource.JOB_SOURCE_VIDEO, status: JobStatus.JOB_STATUS_FAILED })).toEqual(["C"]);
+
+    const page = await list({ page: { limit: 2, offset: 1 } });
+    expect(page.jobs.map((j) => j.title)).toEqual(["C", "B"]);
+    expect(page.page).toEqual({ limit: 2, offset: 1, total: 4, hasMore: true });
+    expect(page.jobs[1]).toMatchObject({ id: b.job!.id, source: JobSource.JOB_SOURCE_UPLOAD, note: { id: b.note!.id, title: "B", courseId: b.note!.courseId } });
+    expect(await refusal(list({ page: { limit: 500, offset: 0 } }))).toMatchObject({ details: [{ field: "limit", message: "must be between 1 and 100" }] });
+    expect(await refusal(list({ status: 42 as api.JobStatus }))).toMatchObject({ details: [{ field: "status", message: expect.any(String) }] });
+
+    const stats = await client.getJobStats({ userId });
+    expect(stats).toMatchObject({
+      total: 4,
+      byStatus: { pending: 1, inProgress: 0, completed: 2, failed: 1, cancelled: 0 },
+      successRate: 66.7,
+      queueStats: { waiting: 1, active: 0, completed: 2, failed: 1, total: 4 },
+    });
+    expect(stats.recentJobs.map((j) => j.title)).toEqual(["D", "C", "B", "A"]);
+  });
+
+  it("deletes a note with its rows, cancels its running import and names the stored files in NoteDeleted", async () => {
+    const userId = user();
+    const { note, job } = await (async () => {
+      const response = await client.createImport({
+        userId,
+        type: ImportType.IMPORT_TYPE_AUDIO_UPLOAD,
+        title: "Upload",
+        courseId: randomUUID(),
+        storageKey: "uploads/u.mp3",
+        speedMultiplier: 2,
+      });
+      return { note: response.note!, job: response.job! };
+    })();
+    await service.db.attachment.create({
+      data: {
+        id: randomUUID(),
+        noteId: note.id,
+        storageKey: "attachments/slide.png",
+        fileUrl: "/files/attachments/slide.png",
+        fileName: "slide.png",
+        fileSize: 100,
+        mimeType: "image/png",
+        timestamp: 12,
+      },
+    });
+    await pipeline.start.execute(job.id);
+
+    await client.deleteNote({ userId, noteId: note.id });
+    expect(await refusal(client.getNote({ userId, noteId: note.id }))).toMatchObject(notFound);
+    expect(await service.db.attachment.count({ where: { noteId: note.id } })).toBe(0);
+    const { job: orphan } = await client.getJob({ userId, jobId: job.id });
+    expect(orphan).toMatchObject({ status: JobStatus.JOB_STATUS_CANCELLED, errorMessage: "Cancelled: the note was deleted", noteId: undefined, note: undefined });
+    expect(await refusal(pipeline.complete.execute(job.id, transcription))).toMatchObject({ code: "JOB_ALREADY_FINISHED" });
+
+    const deleted = await eventFor("media.note.deleted.v1", (p) => p.noteId === note.id);
+    expect(deleted.payload).toEqual({
+      $case: "noteDeleted",
+      value: { noteId: note.id, courseId: note.courseId, title: "Upload", storageKeys: ["uploads/u.mp3", "attachments/slide.png"] },
+    });
+    expect(await refusal(client.deleteNote({ userId, noteId: note.id }))).toMatchObject(notFound);
+  });
+
+  it("removes a deleted course's notes when courses announces the deletion, and only those", async () => {
+    const userId = user();
+    const courseId = randomUUID();
+    const kept = await importVideo(userId, "Other course");
+    const gone = [await importVideo(userId, "Gone 1", courseId), await importVideo(userId, "Gone 2", courseId)];
+    const connection = new AmqpConnection(testRabbitMqUrl(), createLogger("test", "silent"));
+    await connection.start(5_000);
+    try {
+      await new EventPublisher(connection, exchange).publish([createEvent("courses", userId, { $case: "courseDeleted", value: { courseId, name: "Old" } })]);
+    } finally {
+      await connection.close();
+    }
+    await eventually(async () => (await client.listNotes({ userId, courseId })).page?.total === 0);
+    expect((await client.listNotes({ userId })).notes.map((n) => n.id)).toEqual([kept.note.id]);
+    for (const { note } of gone) await eventFor("media.note.deleted.v1", (p) => p.noteId === note.id);
+  });
+});
