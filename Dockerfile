@@ -76,6 +76,13 @@ RUN rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack 
  && groupadd --system --gid 10001 app \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin app
+# The media pipeline (the worker, and GetVideoInfo) runs ffmpeg, pocketsphinx and yt-dlp: Debian packages.
+RUN if [ "$APP" = "services/media" ]; then \
+      apt-get update -qq \
+      && apt-get install -y -qq --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us yt-dlp \
+      && rm -rf /var/lib/apt/lists/* \
+      && mkdir -p /data/media && chown 10001:10001 /data/media; \
+    fi
 # Files stay owned by root and read-only for the app user (works with readOnlyRootFilesystem).
 COPY --from=prod-deps /app/ ./
 COPY --from=assemble /out/ ./

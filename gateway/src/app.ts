@@ -20,7 +20,9 @@ import { requestId } from "./http/request-id";
 import { accountRoutes } from "./routes/account";
 import { courseRoutes } from "./routes/courses";
 import { healthRoutes } from "./routes/health";
+import { importRoutes } from "./routes/imports";
 import { jobRoutes } from "./routes/jobs";
+import { uploadRoutes } from "./routes/uploads";
 import { noteRoutes } from "./routes/notes";
 import { notificationRoutes } from "./routes/notifications";
 
@@ -65,6 +67,8 @@ export function apiRegistry(deps: GatewayDependencies, sessions: ReturnType<type
     ...accountRoutes({ auth: deps.auth, db: deps.db }),
     ...courseRoutes(deps.clients),
     ...notificationRoutes(deps.clients),
+    ...importRoutes(deps.clients, { videoInfoDeadlineMs: 60_000 }),
+    ...uploadRoutes(deps.clients, config),
     ...noteRoutes(deps.clients),
     ...jobRoutes(deps.clients),
   );

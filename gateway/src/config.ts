@@ -33,6 +33,14 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   /** Deadline of every gRPC call made by the gateway. */
   GRPC_DEADLINE_MS: z.coerce.number().int().min(50).default(5_000),
   JSON_BODY_LIMIT: z.string().default("1mb"),
+  /**
+   * Streamed uploads (audio, attachments) are forwarded to the media service's upload endpoint at this URL,
+   * with the user id signed with INTERNAL_UPLOAD_SECRET (shared with media). Upload routes answer 503 when unset.
+   */
+  MEDIA_UPLOAD_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(z.url({ protocol: /^https?$/ }).optional()),
+  INTERNAL_UPLOAD_SECRET: z.string().trim().optional().transform((v) => v || undefined).pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  /** Time limit of one upload through the gateway. */
+  UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(15 * 60_000),
   /** Express "trust proxy": which hops may set X-Forwarded-For (client IP recorded on sessions). */
   TRUST_PROXY: z.string().default("loopback"),
   /** Sign-in / sign-up attempts per client address per minute (each endpoint counted on its own). */

@@ -208,6 +208,59 @@ export function jobRoutes(clients: ServiceClients): RouteSpec[] {
       },
     }),
     route({
+      method: "get",
+      path: "/api/jobs/:id/events",
+      tag,
+      summary: "Follow an import job's progress as Server-Sent Events until it ends",
+      description:
+        "Beyond the spec. `text/event-stream`: one `progress` event `{status, progress, stage}` at once and on every change " +
+        "(the job is read every 500 ms), then the stream ends when the job is COMPLETED, FAILED or CANCELLED. A comment " +
+        "line is sent every 15 s to keep proxies from closing an idle stream.",
+      auth: true,
+      params: idParams,
+      responses: { 200: { description: "The event stream", contentType: "text/event-stream" }, 404: notFound },
+      async handler({ params, req, res }) {
+        const userId = currentAuth(res).user.id;
+        // Before the stream starts, so that an unknown job is a normal 404.
+        let { job } = await clients.media.getJob({ userId, jobId: params.id });
+        res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" });
+        res.flushHeaders();
+        let closed = false;
+        req.on("close", () => {
+          closed = true;
+        });
+        let last = "";
+        let lastWrite = Date.now();
+        for (;;) {
+          const state = {
+            status: jobStatus(job!),
+            progress: job!.progress,
+            stage: job!.stage ? statusName(api.progressStageToJSON(job!.stage), "PROGRESS_STAGE") : null,
+            ...(job!.errorMessage ? { errorMessage: job!.errorMessage } : {}),
+          };
+          const text = JSON.stringify(state);
+          if (text !== last) {
+            res.write(`event: progress\ndata: ${text}\n\n`);
+            last = text;
+            lastWrite = Date.now();
+          } else if (Date.now() - lastWrite > 15_000) {
+            res.write(": keep-alive\n\n");
+            lastWrite = Date.now();
+          }
+          if (["COMPLETED", "FAILED", "CANCELLED"].includes(state.status) || closed) break;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          if (closed) break;
+          try {
+            ({ job } = await clients.media.getJob({ userId, jobId: params.id }));
+          } catch {
+            // Deleted meanwhile, or media briefly unreachable: end the stream; the client may reconnect.
+            break;
+          }
+        }
+        res.end();
+      },
+    }),
+    route({
       method: "post",
       path: "/api/jobs/:id/cancel",
       tag,

@@ -78,6 +78,25 @@ export class AmqpConnection {
     return this.publishChannel;
   }
 
+  /**
+   * Messages ready in a queue and its consumers (a passive check on a channel of its own, since checking a
+   * missing queue closes the channel); null when the queue does not exist. Throws while the broker is unreachable.
+   */
+  async queueDepth(queue: string): Promise<{ messages: number; consumers: number } | null> {
+    if (!this.connection) throw new Error("RabbitMQ connection is not available");
+    const channel = await this.connection.createChannel();
+    channel.on("error", () => undefined);
+    try {
+      const { messageCount, consumerCount } = await channel.checkQueue(queue);
+      return { messages: messageCount, consumers: consumerCount };
+    } catch (error) {
+      if ((error as { code?: number }).code === 404) return null;
+      throw error;
+    } finally {
+      await channel.close().catch(() => undefined);
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);

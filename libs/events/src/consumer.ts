@@ -30,6 +30,13 @@ export interface ConsumerOptions<Tx extends SqlClient> {
   maxAttempts?: number;
   /** Delay before each retry; the last value repeats. */
   retryDelaysMs?: number[];
+  /**
+   * `transaction` (default): the handler runs inside the inbox transaction (effects and inbox row commit
+   * together). `after`: for long-running work that must not hold a transaction (the media worker's imports):
+   * the inbox is checked first, the handler runs outside any transaction (its `tx` argument is undefined and
+   * it must be idempotent itself), and the inbox row is written after it succeeded.
+   */
+  inbox?: "transaction" | "after";
 }
 
 export function queueNames(exchange: string, consumer: string) {
@@ -113,7 +120,7 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     try {
       await context.with(trace.setSpan(parent, span), async () => {
         const handler = options.handlers[eventCase] as EventHandler<EventCase, Tx>;
-        const handled = await options.db.$transaction(
+        const handled = options.inbox === "after" ? await handleThenRecord(handler, envelope) : await options.db.$transaction(
           async (tx) => {
             const inserted = await tx.$executeRawUnsafe(
               `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3)
@@ -146,6 +153,23 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
         await moveTo(channel, message, names.retry, attempt, reason, delay);
       }
     }
+  }
+
+  async function handleThenRecord(handler: EventHandler<EventCase, Tx>, envelope: EventEnvelope): Promise<boolean> {
+    const seen = await options.db.$transaction((tx) =>
+      tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM inbox_message WHERE consumer = $1 AND event_id = $2`, options.consumer, envelope.id),
+    );
+    if (seen.length > 0) return false;
+    await handler(envelope.payload!.value as never, envelope, undefined as unknown as Tx);
+    await options.db.$transaction((tx) =>
+      tx.$executeRawUnsafe(
+        `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3) ON CONFLICT (consumer, event_id) DO NOTHING`,
+        options.consumer,
+        envelope.id,
+        envelope.type,
+      ),
+    );
+    return true;
   }
 
   /** Republishes a copy (confirmed) and only then acks the original; if that fails the original stays unacked. */

@@ -4,3 +4,4 @@ export * from "./lifecycle";
 export * from "./logger";
 export * from "./trace-context";
 export * from "./ids";
+export * from "./internal-request";

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ensureDatabase } from "@study/db";
@@ -13,13 +14,26 @@ export interface AppSpec {
   directory: string;
   /** Environment variable through which the gateway finds this service ("" for the gateway itself). */
   addressVariable?: string;
+  /**
+   * More processes of the same app, started after it with its settings (e.g. the media worker). Each gets a
+   * free port in `healthPortVariable` and is ready when `GET /health/live` answers there.
+   */
+  extraProcesses?: { name: string; script: string; healthPortVariable: string }[];
+  /** A plain HTTP port of the app (given a free port) and the gateway setting that gets its URL. */
+  http?: { portVariable: string; gatewayUrlVariable: string };
 }
 
 /** Every process of the system, in start order (services first, the gateway last). */
 export const SERVICES: AppSpec[] = [
   { name: "courses", directory: "services/courses", addressVariable: "COURSES_GRPC_ADDRESS" },
   { name: "notifications", directory: "services/notifications", addressVariable: "NOTIFICATIONS_GRPC_ADDRESS" },
-  { name: "media", directory: "services/media", addressVariable: "MEDIA_GRPC_ADDRESS" },
+  {
+    name: "media",
+    directory: "services/media",
+    addressVariable: "MEDIA_GRPC_ADDRESS",
+    extraProcesses: [{ name: "media-worker", script: "dist/worker.js", healthPortVariable: "MEDIA_WORKER_HEALTH_PORT" }],
+    http: { portVariable: "MEDIA_HTTP_PORT", gatewayUrlVariable: "MEDIA_UPLOAD_URL" },
+  },
 ];
 export const GATEWAY: AppSpec = { name: "gateway", directory: "gateway" };
 
@@ -37,11 +51,15 @@ export interface StackOptions {
   env?: Record<string, string>;
   gatewayEnv?: Record<string, string>;
   log?: LogSink;
+  /** Extra processes not to start (e.g. `media-worker` in tests that seed import jobs by hand). */
+  without?: string[];
 }
 
 interface RunningApp {
   spec: AppSpec;
   env: Record<string, string>;
+  /** An extra process (see AppSpec.extraProcesses): its script and health port. */
+  extra?: { script: string; healthPort: number };
   child?: ChildProcess;
 }
 
@@ -56,6 +74,8 @@ export interface RunningStack {
   /** Starts a stopped process again with the same settings. */
   start(app: string): Promise<void>;
   stopAll(): Promise<void>;
+  /** The process id of a running app (e.g. to read its memory use), or undefined. */
+  pid(app: string): number | undefined;
 }
 
 function run(command: string[], env: Record<string, string>, name: string, log: LogSink): ChildProcess {
@@ -79,6 +99,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? (() => undefined);
   const prefix = options.databasePrefix ?? "";
   const common = {
+    // Signs the user id the gateway forwards with streamed uploads (shared by the gateway and media).
+    INTERNAL_UPLOAD_SECRET: randomBytes(32).toString("hex"),
     RABBITMQ_URL: options.rabbitmqUrl,
     EVENT_EXCHANGE: options.exchange ?? "study.events",
     ...options.env,
@@ -87,11 +109,32 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   const gatewayEnv: Record<string, string> = { ...common, ...options.gatewayEnv };
   const serviceAddresses: Record<string, string> = {};
+  const grpcPorts = new Map<string, number>();
   for (const spec of SERVICES) {
     const port = await freePort();
+    grpcPorts.set(spec.name, port);
     gatewayEnv[spec.addressVariable!] = `127.0.0.1:${port}`;
     serviceAddresses[spec.name] = `127.0.0.1:${port}`;
-    apps.set(spec.name, { spec, env: { ...common, GRPC_PORT: String(port), DATABASE_URL: options.databaseUrl(`${prefix}${spec.name}`) } });
+  }
+  // Services find each other like the gateway finds them (e.g. media checks courses for uploads).
+  const addressEnv = Object.fromEntries(SERVICES.map((spec) => [spec.addressVariable!, serviceAddresses[spec.name]]));
+  for (const spec of SERVICES) {
+    const env: Record<string, string> = {
+      ...addressEnv,
+      ...common,
+      GRPC_PORT: String(grpcPorts.get(spec.name)),
+      DATABASE_URL: options.databaseUrl(`${prefix}${spec.name}`),
+    };
+    if (spec.http) {
+      const httpPort = await freePort();
+      env[spec.http.portVariable] = String(httpPort);
+      gatewayEnv[spec.http.gatewayUrlVariable] ??= `http://127.0.0.1:${httpPort}`;
+    }
+    apps.set(spec.name, { spec, env });
+    for (const extra of spec.extraProcesses ?? []) {
+      const healthPort = await freePort();
+      apps.set(extra.name, { spec, env: { ...env, [extra.healthPortVariable]: String(healthPort) }, extra: { script: extra.script, healthPort } });
+    }
   }
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const gatewayGrpcPort = await freePort();
@@ -109,7 +152,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   // Databases and migrations first (in parallel: each app has its own database).
   await Promise.all(
-    [...apps.values()].map(async (app) => {
+    [...apps.values()].filter((app) => !app.extra).map(async (app) => {
       await ensureDatabase(app.env.DATABASE_URL);
       const migration = run([`${app.spec.directory}/dist/migrate.js`], app.env, `${app.spec.name}-migrate`, log);
       const code = await exitOf(migration);
@@ -121,14 +164,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const app = apps.get(name);
     if (!app) throw new Error(`unknown app ${name}`);
     if (app.child && app.child.exitCode === null) return;
-    const child = run([`${app.spec.directory}/dist/main.js`], app.env, name, log);
+    const child = run([`${app.spec.directory}/${app.extra?.script ?? "dist/main.js"}`], app.env, name, log);
     app.child = child;
     const exited = exitOf(child).then((code) => {
       throw new Error(`${name} exited with code ${code} while starting`);
     });
+    const liveAt = name === GATEWAY.name ? gatewayUrl : app.extra ? `http://127.0.0.1:${app.extra.healthPort}` : null;
     const ready =
-      name === GATEWAY.name
-        ? waitFor(name, () => fetch(`${gatewayUrl}/health/live`).then((r) => r.ok, () => false), 30_000)
+      liveAt !== null
+        ? waitFor(name, () => fetch(`${liveAt}/health/live`).then((r) => r.ok, () => false), 30_000)
         : waitFor(name, async () => (await checkHealth(`127.0.0.1:${app.env.GRPC_PORT}`)) === "SERVING", 30_000);
     await Promise.race([ready, exited]);
     exited.catch(() => undefined);
@@ -144,8 +188,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     clearTimeout(timer);
   }
 
+  const extraNames = SERVICES.flatMap((spec) => (spec.extraProcesses ?? []).map((extra) => extra.name)).filter(
+    (name) => !(options.without ?? []).includes(name),
+  );
   try {
     await Promise.all(SERVICES.map((spec) => startApp(spec.name)));
+    await Promise.all(extraNames.map(startApp));
     await startApp(GATEWAY.name);
   } catch (error) {
     await Promise.all([...apps.keys()].map(stopApp));
@@ -158,8 +206,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     serviceAddresses,
     start: startApp,
     stop: stopApp,
+    pid: (name) => apps.get(name)?.child?.pid,
     async stopAll() {
       await stopApp(GATEWAY.name);
+      await Promise.all(extraNames.map(stopApp));
       await Promise.all(SERVICES.map((spec) => stopApp(spec.name)));
     },
   };

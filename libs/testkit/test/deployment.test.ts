@@ -194,6 +194,7 @@ describe("docker-compose.yml", () => {
           POSTGRES_PASSWORD: "postgres-password",
           RABBITMQ_PASSWORD: "rabbitmq-password",
           MEILI_MASTER_KEY: "meilisearch-master-key",
+          INTERNAL_UPLOAD_SECRET: "u".repeat(32),
         },
       });
       expect(result.error).toBeUndefined();

@@ -1,11 +1,21 @@
 import { join } from "node:path";
 import { media as api } from "@study/contracts";
+import { queueNames } from "@study/events";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition } from "@study/runtime";
 import { PrismaImportJobRepository } from "./adapters/db/prisma-import-job-repository";
 import { PrismaNoteRepository } from "./adapters/db/prisma-note-repository";
 import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
+import { WORKER_CONSUMER_NAME } from "./adapters/events/import-worker-consumer";
 import { mediaGrpcService } from "./adapters/grpc/media-grpc-service";
+import { GrpcCourseDirectory } from "./adapters/grpc/courses-directory";
+import { startUploadServer } from "./adapters/http/upload-server";
+import { attachmentUploadRoute, audioUploadRoute } from "./adapters/http/upload-routes";
+import { createFileStorage } from "./adapters/storage/create-file-storage";
+import { AddAttachment } from "./application/add-attachment";
+import { OutboundUrlPolicy } from "./adapters/download/outbound-url-policy";
+import { YtDlpVideoSource } from "./adapters/video/yt-dlp-video-source";
+import { GetVideoInfo } from "./application/get-video-info";
 import { CancelJob } from "./application/cancel-job";
 import { CreateImport } from "./application/create-import";
 import { DeleteCourseNotes } from "./application/delete-course-notes";
@@ -27,13 +37,14 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
   configSchema: mediaConfigSchema,
   migrationsDirectory: join(__dirname, "..", "prisma", "migrations"),
   createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
-  async compose({ config, db, amqp, logger }) {
+  async compose({ config, db, amqp, logger, lifecycle }) {
     const notes = new PrismaNoteRepository(db);
     const jobs = new PrismaImportJobRepository(db);
 
     await startDomainEventsConsumer({ connection: amqp, db, exchange: config.EVENT_EXCHANGE, logger, deleteCourseNotes: new DeleteCourseNotes(notes) });
 
     const getNote = new GetNote(notes);
+    const createImport = new CreateImport(jobs);
     const getJob = new GetJob(jobs);
     const implementation = mediaGrpcService(
       {
@@ -42,15 +53,38 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
         updateUserNotes: new UpdateUserNotes(notes, getNote),
         renameNote: new RenameNote(notes, getNote),
         deleteNote: new DeleteNote(notes),
-        createImport: new CreateImport(jobs),
+        createImport,
         listJobs: new ListJobs(jobs),
         getJob,
-        getJobStats: new GetJobStats(jobs),
+        getJobStats: new GetJobStats(jobs, {
+          waiting: async () => (await amqp.queueDepth(queueNames(config.EVENT_EXCHANGE, WORKER_CONSUMER_NAME).main))?.messages ?? null,
+        }),
         cancelJob: new CancelJob(jobs, getJob),
         deleteJob: new DeleteJob(jobs, getJob),
+        getVideoInfo: new GetVideoInfo(new YtDlpVideoSource({ policy: OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST) })),
       },
       logger,
     );
+    if (config.INTERNAL_UPLOAD_SECRET) {
+      if (!config.COURSES_GRPC_ADDRESS) throw new Error("Invalid configuration: COURSES_GRPC_ADDRESS: is required when INTERNAL_UPLOAD_SECRET is set");
+      const storage = createFileStorage(config);
+      const courses = new GrpcCourseDirectory(config.COURSES_GRPC_ADDRESS);
+      const uploads = await startUploadServer({
+        port: config.MEDIA_HTTP_PORT,
+        secret: config.INTERNAL_UPLOAD_SECRET,
+        storage,
+        logger,
+        routes: {
+          "/uploads/audio": audioUploadRoute({ maxBytes: config.MEDIA_MAX_UPLOAD_BYTES, storage, courses, createImport }),
+          "/uploads/notes/:noteId/attachments": attachmentUploadRoute({ storage, addAttachment: new AddAttachment(notes) }),
+        },
+      });
+      lifecycle.onStop("upload server", async () => {
+        await uploads.close();
+        courses.close();
+      });
+      logger.info({ port: uploads.port }, "upload endpoint listening");
+    }
     return [{ definition: api.MediaServiceService, implementation }];
   },
 };

@@ -64,7 +64,13 @@ async function main(): Promise<void> {
       databaseUrl: (name) => postgres.databaseUrl(name),
       rabbitmqUrl: rabbitmq.url,
       gatewayPort: port,
-      env: { LOG_LEVEL: process.env.LOG_LEVEL ?? "info", NODE_ENV: "development" },
+      env: {
+        LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+        NODE_ENV: "development",
+        // Uploaded audio and attachments (written by media, read by the worker).
+        MEDIA_STORAGE_DIR: process.env.MEDIA_STORAGE_DIR ?? join(dataDir, "media"),
+        ...(process.env.MEDIA_DOWNLOAD_ALLOWLIST ? { MEDIA_DOWNLOAD_ALLOWLIST: process.env.MEDIA_DOWNLOAD_ALLOWLIST } : {}),
+      },
       gatewayEnv: {
         AUTH_SECRET: localSecret(dataDir),
         BASE_URL: process.env.BASE_URL ?? `http://localhost:${port}`,

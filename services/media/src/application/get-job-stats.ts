@@ -12,8 +12,9 @@ export interface JobStats {
   /** The newest jobs. */
   recentJobs: ImportJob[];
   /**
-   * The import queue as the user sees it: waiting (PENDING), active (IN_PROGRESS), completed, failed and
-   * their sum (cancelled jobs left the queue). Counted from the database.
+   * The import queue: waiting = imports waiting in the worker's queue on the broker (every user's: the line the
+   * caller's imports stand in; the caller's PENDING jobs when the broker cannot be asked), active, completed and
+   * failed = the caller's jobs in the database, total = their sum (cancelled jobs left the queue).
    */
   queueStats: { waiting: number; active: number; completed: number; failed: number; total: number };
 }
@@ -47,15 +48,31 @@ export function jobStats(counts: Record<JobStatus, number>, recentJobs: ImportJo
   };
 }
 
+/** Port: the broker's view of the import queue. */
+export interface ImportQueue {
+  /** Messages waiting for a worker; null when unknown (no queue yet, broker unreachable). */
+  waiting(): Promise<number | null>;
+}
+
 export class GetJobStats {
-  constructor(private readonly jobs: ImportJobRepository) {}
+  constructor(
+    private readonly jobs: ImportJobRepository,
+    private readonly queue?: ImportQueue,
+  ) {}
 
   async execute(userId: string): Promise<JobStats> {
     requireUserId(userId);
-    const [counts, recent] = await Promise.all([
+    const [counts, recent, waiting] = await Promise.all([
       this.jobs.countByStatus(userId),
       this.jobs.listOwned(userId, { sortBy: "createdAt", sortOrder: "desc", limit: RECENT_JOBS, offset: 0 }),
+      this.queue ? this.queue.waiting().catch(() => null) : Promise.resolve(null),
     ]);
-    return jobStats(counts, recent.jobs.map((view) => view.job));
+    const stats = jobStats(counts, recent.jobs.map((view) => view.job));
+    if (waiting !== null) {
+      const { queueStats } = stats;
+      queueStats.waiting = waiting;
+      queueStats.total = waiting + queueStats.active + queueStats.completed + queueStats.failed;
+    }
+    return stats;
   }
 }

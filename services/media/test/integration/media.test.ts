@@ -243,17 +243,17 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const stranger = user();
     const { note, job } = await importVideo(owner);
     for (const call of [
-      client.getNote({ userId: stranger, noteId: note.id }),
-      client.updateUserNotes({ userId: stranger, noteId: note.id, userNotes: [] }),
-      client.renameNote({ userId: stranger, noteId: note.id, title: "Mine" }),
-      client.deleteNote({ userId: stranger, noteId: note.id }),
-      client.getJob({ userId: stranger, jobId: job.id }),
-      client.cancelJob({ userId: stranger, jobId: job.id }),
-      client.deleteJob({ userId: stranger, jobId: job.id }),
-      client.getNote({ userId: owner, noteId: "not-a-uuid" }),
-      client.getJob({ userId: owner, jobId: randomUUID() }),
+      () => client.getNote({ userId: stranger, noteId: note.id }),
+      () => client.updateUserNotes({ userId: stranger, noteId: note.id, userNotes: [] }),
+      () => client.renameNote({ userId: stranger, noteId: note.id, title: "Mine" }),
+      () => client.deleteNote({ userId: stranger, noteId: note.id }),
+      () => client.getJob({ userId: stranger, jobId: job.id }),
+      () => client.cancelJob({ userId: stranger, jobId: job.id }),
+      () => client.deleteJob({ userId: stranger, jobId: job.id }),
+      () => client.getNote({ userId: owner, noteId: "not-a-uuid" }),
+      () => client.getJob({ userId: owner, jobId: randomUUID() }),
     ]) {
-      expect(await refusal(call)).toMatchObject(notFound);
+      expect(await refusal(call())).toMatchObject(notFound);
     }
     expect((await client.listNotes({ userId: stranger })).notes).toEqual([]);
     expect((await client.getJobStats({ userId: stranger })).total).toBe(0);
@@ -317,14 +317,15 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     });
 
     // Finished: no second completion, no failure, no cancellation; a redelivered start is dropped.
+    // One at a time: a refusal started early could reject before anything listens (an unhandled rejection).
     for (const attempt of [
-      pipeline.complete.execute(job.id, transcription),
-      pipeline.fail.execute(job.id, "late"),
-      pipeline.start.execute(job.id),
-      pipeline.progress.execute(job.id, "NOTE_CREATION", 99),
-      client.cancelJob({ userId, jobId: job.id }),
+      () => pipeline.complete.execute(job.id, transcription),
+      () => pipeline.fail.execute(job.id, "late"),
+      () => pipeline.start.execute(job.id),
+      () => pipeline.progress.execute(job.id, "NOTE_CREATION", 99),
+      () => client.cancelJob({ userId, jobId: job.id }),
     ]) {
-      expect(await refusal(attempt)).toMatchObject({ kind: "precondition", code: "JOB_ALREADY_FINISHED" });
+      expect(await refusal(attempt())).toMatchObject({ kind: "precondition", code: "JOB_ALREADY_FINISHED" });
     }
   });
 

@@ -1,7 +1,7 @@
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import type { NoteDeletion, NoteDeletionPlan, NotePage, NoteRepository } from "../../application/ports/note-repository.port";
 import { ACTIVE_STATUSES } from "../../domain/import-job";
-import { storageKeysOf, type Note, type NoteDetails } from "../../domain/note";
+import { storageKeysOf, type Attachment, type Note, type NoteDetails } from "../../domain/note";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { jobStateData, toAttachment, toJob, toNote, toSegment } from "./rows";
 
@@ -42,6 +42,16 @@ export class PrismaNoteRepository implements NoteRepository {
       });
       if (count === 0) return false;
       await enqueueEvents(tx, events);
+      return true;
+    });
+  }
+
+  async addAttachment(userId: string, attachment: Attachment): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM note WHERE id = ${attachment.noteId}::uuid AND user_id = ${userId} FOR UPDATE`;
+      if (locked.length === 0) return false;
+      await tx.attachment.create({ data: attachment });
+      await tx.note.update({ where: { id: attachment.noteId }, data: { updatedAt: attachment.uploadedAt } });
       return true;
     });
   }

@@ -3,6 +3,7 @@ import { unary } from "@study/grpc";
 import { AppError, type Logger } from "@study/platform";
 import type { CancelJob } from "../../application/cancel-job";
 import type { CreateImport } from "../../application/create-import";
+import type { GetVideoInfo } from "../../application/get-video-info";
 import type { DeleteJob } from "../../application/delete-job";
 import type { DeleteNote } from "../../application/delete-note";
 import type { GetJob } from "../../application/get-job";
@@ -36,6 +37,7 @@ export interface MediaUseCases {
   getJobStats: GetJobStats;
   cancelJob: CancelJob;
   deleteJob: DeleteJob;
+  getVideoInfo: GetVideoInfo;
 }
 
 /** A filter enum: UNSPECIFIED means no filter, a value this build does not know is invalid input. */
@@ -126,5 +128,6 @@ export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.M
       await useCases.deleteJob.execute(request.userId, request.jobId);
       return {};
     }),
+    getVideoInfo: handler("GetVideoInfo", (request: api.GetVideoInfoRequest) => useCases.getVideoInfo.execute(request.userId, request.url)),
   };
 }

@@ -1,0 +1,531 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { openAsBlob } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { eventually, httpClient, startMediaServer, startTestStack, type LocalMediaServer, type TestStack } from "@study/testkit";
+
+const run = promisify(execFile);
+const LIBRIVOX = "/usr/share/pocketsphinx/test/data/librivox";
+const clip = (id: string) => `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-${id}.wav`;
+/**
+ * MEDIA_MAX_UPLOAD_BYTES of the test stack: big enough that buffering an over-limit upload would show in memory
+ * (streaming it costs a fixed ~25-35 MB of allocator and GC slack per process, whatever the size).
+ */
+const UPLOAD_LIMIT = 128 * 1024 * 1024;
+const MB = 1024 * 1024;
+
+/** Resident memory of a process (Linux), in bytes. */
+async function rssOf(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/**
+ * Posts a multipart body streamed chunk by chunk (never built in memory): the fields, then a `file` part made
+ * of `head` followed by `fillBytes` zero bytes. `abortAfterBytes` cuts the connection mid-way (an interrupted upload).
+ */
+function streamMultipart(
+  url: string,
+  token: string,
+  fields: Record<string, string>,
+  file: { name: string; type: string; head: Buffer; fillBytes: number },
+  options: { abortAfterBytes?: number } = {},
+): Promise<{ status: number; body: any } | "aborted"> {
+  const boundary = `----e2e${randomUUID()}`;
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}`, "transfer-encoding": "chunked" },
+    });
+    let settled = false;
+    const settle = (value: { status: number; body: any } | "aborted") => {
+      if (!settled) resolve(value);
+      settled = true;
+    };
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => settle({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") }));
+      response.on("error", () => undefined);
+    });
+    request.on("error", (error) => (options.abortAfterBytes !== undefined ? settle("aborted") : settled || reject(error)));
+    const preamble =
+      Object.entries(fields)
+        .map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+        .join("") + `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: ${file.type}\r\n\r\n`;
+    const zeros = Buffer.alloc(256 * 1024);
+    let sent = 0;
+    const parts = (function* () {
+      yield Buffer.from(preamble);
+      yield file.head;
+      for (let left = file.fillBytes; left > 0; left -= zeros.length) yield left >= zeros.length ? zeros : zeros.subarray(0, left);
+      yield Buffer.from(`\r\n--${boundary}--\r\n`);
+    })();
+    const pump = () => {
+      for (;;) {
+        if (settled || request.destroyed) return;
+        const next = parts.next();
+        if (next.done) return void request.end();
+        sent += next.value.length;
+        if (options.abortAfterBytes !== undefined && sent > options.abortAfterBytes) {
+          request.destroy();
+          return settle("aborted");
+        }
+        if (!request.write(next.value)) return void request.once("drain", pump);
+      }
+    };
+    pump();
+  });
+}
+
+/**
+ * The import pipeline end to end: gateway → media (CreateImport, outbox) → RabbitMQ → media worker (download,
+ * ffmpeg, pocketsphinx, summary) → note and job, with the notifications they cause. Real recorded speech from
+ * Debian's pocketsphinx test data, served by loopback HTTP servers.
+ */
+describe("imports end to end", () => {
+  let stack: TestStack;
+  let api: ReturnType<typeof httpClient>;
+  let folder: string;
+  let workDirectory: string;
+  let storageDirectory: string;
+  /** Allow-listed for downloads. */
+  let allowed: LocalMediaServer;
+  /** The same files on a port the allow-list does not name. */
+  let notAllowed: LocalMediaServer;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "imports-e2e-"));
+    const served = join(folder, "served");
+    workDirectory = join(folder, "work");
+    storageDirectory = join(folder, "storage");
+    await mkdir(served);
+    const ffmpeg = (args: string[]) => run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...args]);
+    // ~14 s of speech as MP3: three clips one after the other.
+    const concat = (ids: string[]) => [
+      ...ids.flatMap((id) => ["-i", clip(id)]),
+      "-filter_complex",
+      `${ids.map((_, index) => `[${index}:a]`).join("")}concat=n=${ids.length}:v=0:a=1[out]`,
+      "-map",
+      "[out]",
+    ];
+    await Promise.all([
+      ffmpeg([...concat(["0880", "0890", "0920"]), join(served, "lecture.mp3")]),
+      ffmpeg(["-i", clip("0880"), join(served, "short.mp3")]),
+      // Long enough (≈ 25 s at speed 1) to be interrupted while transcribing.
+      ffmpeg([...concat(["0870", "0880", "0890", "0920", "0930"]), join(served, "long.mp3")]),
+      // A "video": a still picture over speech, H.264 + AAC in MP4.
+      ffmpeg([
+        ...["-f", "lavfi", "-i", "color=c=navy:s=160x120:r=10", "-i", clip("0880")],
+        ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", join(served, "lecture.mp4")],
+      ]),
+      writeFile(join(served, "notes.txt"), "not audio at all\n".repeat(100)),
+      ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=16x16", "-frames:v", "1", join(served, "slide.png")]),
+    ]);
+    allowed = await startMediaServer({ root: served });
+    notAllowed = await startMediaServer({ root: served });
+    stack = await startTestStack({
+      env: {
+        MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${allowed.port}`,
+        MEDIA_WORK_DIR: workDirectory,
+        MEDIA_STORAGE_DIR: storageDirectory,
+        MEDIA_CANCEL_CHECK_MS: "300",
+        MEDIA_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
+      },
+    });
+    api = httpClient(stack.gatewayUrl);
+  }, 120_000);
+
+  afterAll(async () => {
+    // E2E_DUMP_LOGS=1 prints every process's log (diagnosis of a failure).
+    if (process.env.E2E_DUMP_LOGS) console.log(stack?.logs.join("\n"));
+    await stack?.stopAll();
+    await allowed?.close();
+    await notAllowed?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  async function signUp(name: string) {
+    const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+    const response = await api("POST", "/api/auth/signup", { body: { name, email, password: "correct horse battery" } });
+    expect(response.status).toBe(200);
+    const token = response.body.session.token as string;
+    const course = await api("POST", "/api/courses", { token, body: { name: "English Literature" } });
+    expect(course.status).toBe(201);
+    return { token, userId: response.body.user.id as string, courseId: course.body.data.id as string };
+  }
+
+  type Job = { id: string; status: string; progress: number; errorMessage: string | null; note: { id: string } | null };
+
+  /** Polls the job until it finished, recording every progress value seen. */
+  async function finished(token: string, jobId: string, seen: number[] = [], timeoutMs = 40_000): Promise<Job> {
+    return eventually(
+      async () => {
+        const response = await api("GET", `/api/jobs/${jobId}`, { token });
+        expect(response.status).toBe(200);
+        const job = response.body.data as Job;
+        if (seen[seen.length - 1] !== job.progress) seen.push(job.progress);
+        return ["COMPLETED", "FAILED", "CANCELLED"].includes(job.status) ? job : undefined;
+      },
+      timeoutMs,
+      100,
+    );
+  }
+
+  async function until(token: string, jobId: string, condition: (job: Job) => boolean, timeoutMs = 20_000): Promise<Job> {
+    return eventually(
+      async () => {
+        const job = (await api("GET", `/api/jobs/${jobId}`, { token })).body.data as Job;
+        return condition(job) ? job : undefined;
+      },
+      timeoutMs,
+      50,
+    );
+  }
+
+  /** The per-job temporary folders of every worker process (`<work dir>/worker-<pid>/job-…`). */
+  /** Every stored object (and partial file) of the local storage. */
+  const storedFiles = async () => (await readdir(storageDirectory, { recursive: true, withFileTypes: true }).catch(() => [])).filter((entry) => entry.isFile()).map((entry) => entry.name);
+
+  async function upload(token: string, path: string, fields: Record<string, string>, file: { path: string; name: string; type: string }) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append("file", new File([await openAsBlob(file.path)], file.name, { type: file.type }));
+    const response = await fetch(`${stack.gatewayUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
+    return { status: response.status, body: (await response.json()) as any };
+  }
+
+  /** Reads the job's Server-Sent Events until the stream ends. */
+  async function followEvents(token: string, jobId: string): Promise<{ status: string; progress: number; stage: string | null }[]> {
+    const response = await fetch(`${stack.gatewayUrl}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const text = await response.text();
+    return text
+      .split("\n\n")
+      .map((block) => block.split("\n").find((line) => line.startsWith("data: ")))
+      .filter((line): line is string => !!line)
+      .map((line) => JSON.parse(line.slice("data: ".length)));
+  }
+
+  const workFolders = async () =>
+    (await readdir(workDirectory, { recursive: true }).catch(() => [] as string[])).filter((path) => /(^|\/)job-[^/]+$/.test(path));
+
+  it("uploads a recorded lecture: streamed to storage, transcribed with progress through the stages (SSE), notified", async () => {
+    const user = await signUp("Uploader");
+    const response = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId, speedMultiplier: "2" }, {
+      path: join(folder, "served", "lecture.mp3"),
+      name: "lecture.mp3",
+      type: "audio/mpeg",
+    });
+    expect(response.status).toBe(201);
+    const { note, importJob, uploadInfo } = response.body.data;
+    expect(note).toMatchObject({ title: "lecture.mp3", transcriptionStatus: "PENDING", courseId: user.courseId, course: { id: user.courseId } });
+    expect(note.metadata).toMatchObject({ source: "upload", mimeType: "audio/mpeg", originalFilename: "lecture.mp3" });
+    expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "AUDIO_UPLOAD", noteId: note.id });
+    expect(uploadInfo).toEqual({ filename: "lecture.mp3", size: expect.any(Number), mimeType: "audio/mpeg", s3Key: expect.stringMatching(/^uploads\/audio\//) });
+    expect(uploadInfo.size).toBeGreaterThan(20_000);
+
+    const events = await followEvents(user.token, importJob.id);
+    expect(events[events.length - 1]).toMatchObject({ status: "COMPLETED", progress: 100 });
+    const progress = events.map((event) => event.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    // Setup takes a few hundred ms (may fall between two reads); transcription takes seconds.
+    expect(events.map((event) => event.stage)).toEqual(expect.arrayContaining(["TRANSCRIPTION", "NOTE_CREATION"]));
+    expect(new Set(progress).size).toBeGreaterThanOrEqual(3);
+    // Each stage within its range: setup 0-25, transcription 25-75, content 75-95, note creation 95-100.
+    for (const event of events.filter((entry) => entry.status === "IN_PROGRESS")) {
+      const range = { SETUP: [0, 25], TRANSCRIPTION: [25, 75], CONTENT_PROCESSING: [75, 95], NOTE_CREATION: [95, 100] }[event.stage!]!;
+      expect(event.progress).toBeGreaterThanOrEqual(range[0]);
+      expect(event.progress).toBeLessThanOrEqual(range[1]);
+    }
+
+    const full = (await api("GET", `/api/notes/${note.id}`, { token: user.token })).body.data;
+    expect(full.transcriptionStatus).toBe("COMPLETED");
+    expect(full.content).toMatch(/disposed|young|selfish|married/);
+    const segments = full.transcriptSegments as { startTime: number; endTime: number }[];
+    expect(segments.length).toBeGreaterThan(1);
+    for (let index = 1; index < segments.length; index++) expect(segments[index].startTime).toBeGreaterThanOrEqual(segments[index - 1].startTime);
+    expect(segments[segments.length - 1].endTime).toBeGreaterThan(10);
+    expect(full.metadata).toMatchObject({ source: "upload", fileSize: uploadInfo.size, language: "en" });
+
+    let texts: string[] = [];
+    await eventually(async () => {
+      const list = (await api("GET", "/api/notifications", { token: user.token })).body.data.notifications as { content: string }[];
+      texts = list.map((entry) => entry.content);
+      return texts.some((text) => /processing started/i.test(text)) && texts.some((text) => /ready to view/i.test(text));
+    }).catch(() => undefined);
+    expect(texts).toEqual(expect.arrayContaining([expect.stringMatching(/processing started/i), expect.stringMatching(/ready to view/i)]));
+  }, 45_000);
+
+  it("refuses an upload whose content is not audio (400 UNEXPECTED_FILE), keeping nothing", async () => {
+    const user = await signUp("Faker");
+    const before = await storedFiles();
+    const response = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, {
+      path: join(folder, "served", "notes.txt"),
+      name: "lecture.mp3",
+      type: "audio/mpeg",
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ success: false, code: "UNEXPECTED_FILE" });
+    expect(await storedFiles()).toEqual(before);
+    expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
+    // Another user's course: 404, and the stored file is removed again.
+    const other = await signUp("Intruder");
+    const foreign = await upload(other.token, "/api/notes/upload/audio", { courseId: user.courseId }, {
+      path: join(folder, "served", "short.mp3"),
+      name: "short.mp3",
+      type: "audio/mpeg",
+    });
+    expect(foreign.status).toBe(404);
+    expect(await storedFiles()).toEqual(before);
+  }, 20_000);
+
+  it("rejects an over-limit upload with 413 while streaming, without the gateway's or media's memory growing", async () => {
+    const user = await signUp("Big");
+    const before = await storedFiles();
+    const head = await readFile(join(folder, "served", "short.mp3"));
+    const rss = async () => ({ gateway: await rssOf(stack.pid("gateway")), media: await rssOf(stack.pid("media")) });
+    const start = await rss();
+    const response = await streamMultipart(`${stack.gatewayUrl}/api/notes/upload/audio`, user.token, { courseId: user.courseId }, {
+      name: "huge.mp3",
+      type: "audio/mpeg",
+      head,
+      fillBytes: UPLOAD_LIMIT + 16 * MB,
+    });
+    expect(response).toMatchObject({ status: 413, body: { success: false, code: "FILE_TOO_LARGE" } });
+    const end = await rss();
+    // 128 MB went through both processes; holding it would show as at least that much growth.
+    expect(end.gateway - start.gateway).toBeLessThan(UPLOAD_LIMIT / 2);
+    expect(end.media - start.media).toBeLessThan(UPLOAD_LIMIT / 2);
+    await eventually(async () => JSON.stringify(await storedFiles()) === JSON.stringify(before), 5_000);
+    expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
+  }, 30_000);
+
+  it("leaves no note, job or file when the client disconnects mid-upload (UPLOAD_INTERRUPTED)", async () => {
+    const user = await signUp("Quitter");
+    const before = await storedFiles();
+    const head = await readFile(join(folder, "served", "short.mp3"));
+    const result = await streamMultipart(`${stack.gatewayUrl}/api/notes/upload/audio`, user.token, { courseId: user.courseId }, {
+      name: "cut.mp3",
+      type: "audio/mpeg",
+      head,
+      fillBytes: 8 * MB,
+    }, { abortAfterBytes: 4 * MB });
+    expect(result).toBe("aborted");
+    await eventually(async () => stack.logs.some((line) => line.includes("UPLOAD_INTERRUPTED")), 5_000);
+    await eventually(async () => JSON.stringify(await storedFiles()) === JSON.stringify(before), 5_000);
+    expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
+    expect((await api("GET", "/api/notes", { token: user.token })).body.data).toEqual([]);
+  }, 20_000);
+
+  it("attaches files to a note: type and content checked, per-category limits, owner only, files removed with the note", async () => {
+    const user = await signUp("Annotator");
+    const created = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    const noteId = created.body.data.note.id as string;
+    const served = join(folder, "served");
+    const attach = (fields: Record<string, string>, file: { path: string; name: string; type: string }, token = user.token) =>
+      upload(token, `/api/notes/${noteId}/attachments`, fields, file);
+
+    const png = await attach({ timestamp: "12.5", description: "The cell diagram" }, { path: join(served, "slide.png"), name: "slide.png", type: "image/png" });
+    expect(png.status).toBe(201);
+    expect(png.body.data).toEqual({
+      fileUrl: expect.stringMatching(/\/uploads\/attachments\/.+\/slide\.png$/),
+      fileName: "slide.png",
+      fileSize: expect.any(Number),
+      mimeType: "image/png",
+      timestamp: 12.5,
+      description: "The cell diagram",
+      uploadedAt: expect.any(String),
+    });
+    const csv = await attach({ timestamp: "0" }, { path: join(served, "notes.txt"), name: "data.csv", type: "text/csv" });
+    expect(csv.status).toBe(201);
+    expect(csv.body.data).toMatchObject({ mimeType: "text/csv", description: null, timestamp: 0 });
+
+    const before = await storedFiles();
+    const exe = await attach({ timestamp: "1" }, { path: join(served, "slide.png"), name: "setup.exe", type: "application/octet-stream" });
+    expect(exe.status).toBe(400);
+    expect(exe.body.code).toBe("UNEXPECTED_FILE");
+    const fake = await attach({ timestamp: "1" }, { path: join(served, "notes.txt"), name: "photo.png", type: "image/png" });
+    expect(fake.status).toBe(400);
+    expect(fake.body.code).toBe("UNEXPECTED_FILE");
+    const noTimestamp = await attach({}, { path: join(served, "slide.png"), name: "slide.png", type: "image/png" });
+    expect(noTimestamp.status).toBe(400);
+    expect(noTimestamp.body).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "timestamp", message: "is required" }] });
+    const head = await readFile(join(served, "slide.png"));
+    const huge = await streamMultipart(`${stack.gatewayUrl}/api/notes/${noteId}/attachments`, user.token, { timestamp: "3" }, {
+      name: "poster.png",
+      type: "image/png",
+      head,
+      fillBytes: 10 * MB,
+    });
+    expect(huge).toMatchObject({ status: 413, body: { code: "FILE_TOO_LARGE" } });
+    const other = await signUp("Stranger");
+    const foreign = await attach({ timestamp: "1" }, { path: join(served, "slide.png"), name: "slide.png", type: "image/png" }, other.token);
+    expect(foreign.status).toBe(404);
+    await eventually(async () => JSON.stringify(await storedFiles()) === JSON.stringify(before), 5_000);
+
+    // Deleting the note deletes its stored files (media.note.deleted.v1 → the worker).
+    expect(before).toEqual(expect.arrayContaining(["slide.png", "data.csv"]));
+    await finished(user.token, created.body.data.importJob.id);
+    expect((await api("DELETE", `/api/notes/${noteId}`, { token: user.token })).status).toBe(200);
+    await eventually(async () => {
+      const left = await storedFiles();
+      return !left.includes("slide.png") && !left.includes("data.csv");
+    }, 10_000);
+  }, 30_000);
+
+  it("imports audio by URL from an allow-listed server: transcript, segments on the original timeline, summary, notifications", async () => {
+    const user = await signUp("Ada");
+    const response = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/lecture.mp3"), courseId: user.courseId } });
+    expect(response.status).toBe(201);
+    const { note, importJob } = response.body.data;
+    expect(note).toMatchObject({ title: "Audio Import: lecture.mp3", transcriptionStatus: "PENDING", courseId: user.courseId });
+    expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "AUDIO_IMPORT", noteId: note.id });
+
+    const seen: number[] = [];
+    const job = await finished(user.token, importJob.id, seen);
+    expect(job).toMatchObject({ status: "COMPLETED", progress: 100, errorMessage: null });
+    // Progress rose through the stages (never backwards).
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(seen.some((value) => value > 0 && value < 100)).toBe(true);
+
+    const full = (await api("GET", `/api/notes/${note.id}`, { token: user.token })).body.data;
+    expect(full.transcriptionStatus).toBe("COMPLETED");
+    expect(full.content).toMatch(/disposed|young|selfish|married/);
+    const segments = full.transcriptSegments as { startTime: number; endTime: number; text: string }[];
+    expect(segments.length).toBeGreaterThan(1);
+    for (let index = 1; index < segments.length; index++) expect(segments[index].startTime).toBeGreaterThanOrEqual(segments[index - 1].startTime);
+    // Sped up twice for transcription, mapped back: the last segment ends near the clip's 14.3 s, not 7 s.
+    expect(segments[segments.length - 1].endTime).toBeGreaterThan(10);
+    expect(full.metadata).toMatchObject({ source: "audio_url", originalUrl: allowed.urlOf("/lecture.mp3"), language: "en" });
+    expect(full.metadata.duration).toBeGreaterThan(13);
+    expect(full.metadata.wordCount).toBeGreaterThan(10);
+
+    const jobDetail = (await api("GET", `/api/jobs/${importJob.id}`, { token: user.token })).body.data;
+    expect(jobDetail.note.summary).toEqual(expect.any(String));
+    expect(jobDetail.completedAt).toEqual(expect.any(String));
+
+    let texts: string[] = [];
+    await eventually(async () => {
+      const list = (await api("GET", "/api/notifications", { token: user.token })).body.data.notifications as { content: string }[];
+      texts = list.map((entry) => entry.content);
+      return texts.some((text) => /processing started/i.test(text)) && texts.some((text) => /ready to view/i.test(text));
+    }).catch(() => undefined);
+    expect(texts).toEqual(expect.arrayContaining([expect.stringMatching(/processing started/i), expect.stringMatching(/ready to view/i)]));
+    expect(await workFolders()).toEqual([]);
+  }, 45_000);
+
+  it("refuses a download from a server that is not allow-listed: the job fails with the reason", async () => {
+    const user = await signUp("Mallory");
+    const response = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: notAllowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    expect(response.status).toBe(201);
+    const job = await finished(user.token, response.body.data.importJob.id);
+    expect(job.status).toBe("FAILED");
+    expect(job.errorMessage).toMatch(/^Download failed: .*loopback/i);
+    expect(notAllowed.requests).toEqual([]);
+    const note = (await api("GET", `/api/notes/${response.body.data.note.id}`, { token: user.token })).body.data;
+    expect(note.transcriptionStatus).toBe("FAILED");
+  }, 20_000);
+
+  it("refuses unsupported formats up front and by content", async () => {
+    const user = await signUp("Eve");
+    const byType = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, mimeType: "text/plain" } });
+    expect(byType.status).toBe(400);
+    expect(byType.body.code).toBe("UNEXPECTED_FILE");
+    const byName = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId } });
+    expect(byName.status).toBe(400);
+    expect(byName.body.code).toBe("UNEXPECTED_FILE");
+    // Claimed to be MP3, but it is text: the worker reads it and fails the job.
+    const lying = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId, mimeType: "audio/mpeg" } });
+    expect(lying.status).toBe(201);
+    const job = await finished(user.token, lying.body.data.importJob.id);
+    expect(job.status).toBe("FAILED");
+    expect(job.errorMessage).toMatch(/^Unsupported audio format/);
+  }, 20_000);
+
+  it("imports a video through yt-dlp from loopback, with its metadata", async () => {
+    const user = await signUp("Grace");
+    const response = await api("POST", "/api/notes/import/video", { token: user.token, body: { url: allowed.urlOf("/lecture.mp4"), courseId: user.courseId, speedMultiplier: 1 } });
+    expect(response.status).toBe(201);
+    const { note, importJob, videoInfo } = response.body.data;
+    expect(videoInfo).toEqual({ title: expect.any(String), duration: expect.any(Number), description: expect.any(String), uploader: expect.any(String) });
+    expect(importJob).toMatchObject({ status: "PENDING", type: "VIDEO_IMPORT" });
+    expect(note.metadata.source).toBe("video");
+    const job = await finished(user.token, importJob.id);
+    expect(job).toMatchObject({ status: "COMPLETED" });
+    const full = (await api("GET", `/api/notes/${note.id}`, { token: user.token })).body.data;
+    expect(full.content).toMatch(/disposed|young|man/);
+
+    const internal = await api("POST", "/api/notes/import/video", { token: user.token, body: { url: notAllowed.urlOf("/lecture.mp4"), courseId: user.courseId } });
+    expect(internal.status).toBe(400);
+    expect(internal.body.code).toBe("URL_NOT_ALLOWED");
+  }, 40_000);
+
+  it("answers 404 for another user's course, note and job", async () => {
+    const owner = await signUp("Owner");
+    const other = await signUp("Other");
+    const foreignCourse = await api("POST", "/api/notes/import/audio", { token: other.token, body: { url: allowed.urlOf("/short.mp3"), courseId: owner.courseId } });
+    expect(foreignCourse.status).toBe(404);
+    const video = await api("POST", "/api/notes/import/video", { token: other.token, body: { url: allowed.urlOf("/lecture.mp4"), courseId: owner.courseId } });
+    expect(video.status).toBe(404);
+    const created = await api("POST", "/api/notes/import/audio", { token: owner.token, body: { url: allowed.urlOf("/short.mp3"), courseId: owner.courseId } });
+    expect(created.status).toBe(201);
+    const { note, importJob } = created.body.data;
+    expect((await api("GET", `/api/notes/${note.id}`, { token: other.token })).status).toBe(404);
+    expect((await api("GET", `/api/jobs/${importJob.id}`, { token: other.token })).status).toBe(404);
+    expect((await api("POST", `/api/jobs/${importJob.id}/cancel`, { token: other.token })).status).toBe(404);
+    await finished(owner.token, importJob.id);
+  }, 30_000);
+
+  it("cancels an import mid-way: CANCELLED, and its temporary files are removed", async () => {
+    const user = await signUp("Canceller");
+    const response = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/long.mp3"), courseId: user.courseId, speedMultiplier: 1 },
+    });
+    expect(response.status).toBe(201);
+    const jobId = response.body.data.importJob.id as string;
+    await until(user.token, jobId, (job) => job.status === "IN_PROGRESS" && job.progress >= 25);
+    expect((await workFolders()).length).toBe(1);
+    const cancelled = await api("POST", `/api/jobs/${jobId}/cancel`, { token: user.token });
+    expect(cancelled.status).toBe(200);
+    await eventually(async () => (await workFolders()).length === 0, 10_000);
+    const job = (await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data as Job;
+    expect(job).toMatchObject({ status: "CANCELLED", errorMessage: "Cancelled by user" });
+    // The worker takes the next import at once.
+    const next = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    expect((await finished(user.token, next.body.data.importJob.id)).status).toBe("COMPLETED");
+  }, 40_000);
+
+  it("finishes an import whose worker stopped mid-job: the message is redelivered and the job restarts", async () => {
+    const user = await signUp("Resilient");
+    const response = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/long.mp3"), courseId: user.courseId, speedMultiplier: 2 },
+    });
+    const jobId = response.body.data.importJob.id as string;
+    await until(user.token, jobId, (job) => job.status === "IN_PROGRESS" && job.progress >= 25);
+    await stack.stop("media-worker");
+    expect((await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data.status).toBe("IN_PROGRESS");
+    // While no worker runs, the broker holds both imports: the interrupted one (back in the queue) and a new one.
+    const second = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    expect(second.status).toBe(201);
+    const stats = await eventually(async () => {
+      const data = (await api("GET", "/api/jobs/stats", { token: user.token })).body.data;
+      return data.queueStats.waiting === 2 ? data : undefined;
+    }, 10_000);
+    // From the database alone, waiting would be 1 (PENDING) with 1 IN_PROGRESS.
+    expect(stats.byStatus).toMatchObject({ pending: 1, inProgress: 1 });
+    expect(stats.queueStats).toMatchObject({ waiting: 2, active: 1, total: 3 });
+    await stack.start("media-worker");
+    const job = await finished(user.token, jobId);
+    expect(job.status).toBe("COMPLETED");
+    expect((await finished(user.token, second.body.data.importJob.id)).status).toBe("COMPLETED");
+    expect(await workFolders()).toEqual([]);
+  }, 45_000);
+});

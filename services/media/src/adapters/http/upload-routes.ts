@@ -1,0 +1,106 @@
+import { media as api } from "@study/contracts";
+import { AppError } from "@study/platform";
+import type { AddAttachment } from "../../application/add-attachment";
+import { validateAttachmentFields } from "../../application/add-attachment";
+import type { CreateImport } from "../../application/create-import";
+import type { CourseDirectory } from "../../application/ports/course-directory.port";
+import type { FileStorage } from "../../application/ports/file-storage.port";
+import { ATTACHMENT_DETECTION_BYTES, ATTACHMENT_SIZE_LIMITS, assertAttachmentContent, attachmentTypeOf } from "../../domain/attachment-type";
+import { AUDIO_FORMAT_DETECTION_BYTES, AUDIO_FORMATS, detectAudioFormat, mimeTypeOfAudioFormat } from "../../domain/audio-format";
+import { toProtoJob, toProtoNote } from "../grpc/proto-mapping";
+import { newUploadKey, type UploadRoute } from "./upload-server";
+
+const unexpectedAudio = () =>
+  new AppError("validation", "UNEXPECTED_FILE", `Unsupported audio format: expected ${Object.values(AUDIO_FORMATS).map((format) => format.label).join(", ")}`, {
+    details: [{ field: "file", message: "is not a supported audio file" }],
+  });
+
+/**
+ * POST /uploads/audio (gateway: POST /api/notes/upload/audio): multipart `file`, `courseId`, `title?`,
+ * `speedMultiplier?`. The format is recognised from the content; the course is checked with the courses
+ * service; then CreateImport. Answers 201 `{note, job}` (protobuf JSON, shaped by the gateway) and `uploadInfo`.
+ */
+export function audioUploadRoute(options: { maxBytes: number; storage: FileStorage; courses: CourseDirectory; createImport: CreateImport }): UploadRoute {
+  return {
+    maxBytes: () => options.maxBytes,
+    inspectBytes: AUDIO_FORMAT_DETECTION_BYTES,
+    key: (userId, fileName) => newUploadKey("uploads/audio", userId, fileName),
+    inspect(firstBytes) {
+      const format = detectAudioFormat(firstBytes);
+      if (!format) throw unexpectedAudio();
+      return mimeTypeOfAudioFormat(format);
+    },
+    async complete(userId, upload, fields) {
+      const courseId = fields.courseId?.trim() ?? "";
+      if (!courseId) throw AppError.validation("Invalid upload", [{ field: "courseId", message: "is required" }]);
+      await options.courses.assertOwned(userId, courseId);
+      const speed = fields.speedMultiplier?.trim();
+      const speedMultiplier = speed ? Number(speed) : undefined;
+      if (speed && speedMultiplier !== 1 && speedMultiplier !== 2) throw AppError.validation("Invalid upload", [{ field: "speedMultiplier", message: "must be 1 or 2" }]);
+      const { note, job } = await options.createImport.execute(userId, {
+        type: "AUDIO_UPLOAD",
+        title: fields.title?.trim() || upload.fileName,
+        courseId,
+        storageKey: upload.storageKey,
+        speedMultiplier,
+        mimeType: upload.mimeType,
+        originalFilename: upload.fileName,
+        fileSize: upload.size,
+        audioUrl: options.storage.publicUrl(upload.storageKey),
+      });
+      return {
+        status: 201,
+        body: {
+          note: api.Note.toJSON(toProtoNote(note)),
+          job: api.ImportJob.toJSON(toProtoJob(job)),
+          uploadInfo: { filename: upload.fileName, size: upload.size, mimeType: upload.mimeType, s3Key: upload.storageKey },
+        },
+      };
+    },
+  };
+}
+
+/**
+ * POST /uploads/notes/:noteId/attachments (gateway: POST /api/notes/{id}/attachments): multipart `file`,
+ * `timestamp`, `description?`. Type by extension and content; size limit by category. Answers 201 with the
+ * attachment upload result.
+ */
+export function attachmentUploadRoute(options: { storage: FileStorage; addAttachment: AddAttachment }): UploadRoute {
+  return {
+    maxBytes: (_fields, fileName) => ATTACHMENT_SIZE_LIMITS[attachmentTypeOf(fileName).category],
+    inspectBytes: ATTACHMENT_DETECTION_BYTES,
+    key: (userId, fileName) => newUploadKey("uploads/attachments", userId, fileName),
+    inspect(firstBytes, fileName) {
+      const type = attachmentTypeOf(fileName);
+      assertAttachmentContent(type, firstBytes);
+      return type.mimeType;
+    },
+    async complete(userId, upload, fields, params) {
+      validateAttachmentFields(fields);
+      const attachment = await options.addAttachment.execute(userId, {
+        noteId: params.noteId,
+        storageKey: upload.storageKey,
+        fileUrl: options.storage.publicUrl(upload.storageKey),
+        fileName: upload.fileName,
+        fileSize: upload.size,
+        mimeType: upload.mimeType,
+        timestamp: fields.timestamp,
+        description: fields.description,
+      });
+      return {
+        status: 201,
+        body: {
+          attachment: {
+            fileUrl: attachment.fileUrl,
+            fileName: attachment.fileName,
+            fileSize: attachment.fileSize,
+            mimeType: attachment.mimeType,
+            timestamp: attachment.timestamp,
+            description: attachment.description,
+            uploadedAt: attachment.uploadedAt.toISOString(),
+          },
+        },
+      };
+    },
+  };
+}

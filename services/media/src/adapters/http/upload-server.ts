@@ -1,0 +1,299 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Transform, type Readable, type TransformCallback } from "node:stream";
+import busboy from "busboy";
+import { AppError, HTTP_STATUS_BY_KIND, verifyInternalRequest, type Logger } from "@study/platform";
+
+/** One file received by the upload server and already stored. */
+export interface StoredUpload {
+  storageKey: string;
+  fileName: string;
+  size: number;
+  /** As declared by the client (may be refined by `inspect`). */
+  declaredMimeType: string;
+}
+
+/**
+ * What an upload route does with its request: `key` names the object for the file, `inspect` checks the
+ * leading bytes (throws to refuse; returns the content type to store), `complete` runs once the file is
+ * stored and every field is read (creating the records) and returns the JSON to answer with.
+ */
+export interface UploadRoute {
+  /** Largest accepted file; over it: 413 FILE_TOO_LARGE with nothing stored. */
+  maxBytes(fields: Record<string, string>, fileName: string, declaredMimeType: string): number;
+  /** Bytes `inspect` wants to see (it gets fewer only for a shorter file). */
+  inspectBytes: number;
+  key(userId: string, fileName: string): string;
+  inspect(firstBytes: Buffer, fileName: string, declaredMimeType: string): string;
+  complete(userId: string, upload: StoredUpload & { mimeType: string }, fields: Record<string, string>, params: Record<string, string>): Promise<{ status: number; body: unknown }>;
+}
+
+export interface UploadStorage {
+  put(key: string, body: Readable, options: { contentType: string; signal?: AbortSignal }): Promise<{ size: number }>;
+  delete(key: string): Promise<void>;
+}
+
+export interface UploadServerOptions {
+  port: number;
+  host?: string;
+  /** Shared with the gateway (INTERNAL_UPLOAD_SECRET): only signed requests are served. */
+  secret: string;
+  storage: UploadStorage;
+  logger: Logger;
+  /** `POST <pattern>`, e.g. `/uploads/notes/:noteId/attachments`. */
+  routes: Record<string, UploadRoute>;
+}
+
+export interface RunningUploadServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+function errorBody(error: AppError) {
+  return { error: { kind: error.kind, code: error.code, message: error.message, details: error.details } };
+}
+
+function send(response: ServerResponse, status: number, body: unknown, close = false): void {
+  if (response.headersSent) return;
+  response.writeHead(status, { "content-type": "application/json", ...(close ? { connection: "close" } : {}) });
+  response.end(JSON.stringify(body));
+}
+
+function match(pattern: string, path: string): Record<string, string> | null {
+  const patternParts = pattern.split("/");
+  const pathParts = path.split("/");
+  if (patternParts.length !== pathParts.length) return null;
+  const params: Record<string, string> = {};
+  for (let index = 0; index < patternParts.length; index++) {
+    const part = patternParts[index];
+    if (part.startsWith(":")) {
+      try {
+        params[part.slice(1)] = decodeURIComponent(pathParts[index]);
+      } catch {
+        return null;
+      }
+    } else if (part !== pathParts[index]) return null;
+  }
+  return params;
+}
+
+/** Passes bytes through once the first `count` were seen and accepted by `check` (which may throw). */
+class LeadingBytesCheck extends Transform {
+  private head: Buffer[] = [];
+  private headLength = 0;
+  private checked = false;
+
+  constructor(
+    private readonly count: number,
+    private readonly check: (firstBytes: Buffer) => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (this.checked) return callback(null, chunk);
+    this.head.push(chunk);
+    this.headLength += chunk.length;
+    if (this.headLength < this.count) return callback();
+    this.release(callback);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.checked) return callback();
+    this.release(callback);
+  }
+
+  private release(callback: TransformCallback): void {
+    const head = Buffer.concat(this.head);
+    this.head = [];
+    this.checked = true;
+    try {
+      this.check(head.subarray(0, this.count));
+    } catch (error) {
+      return callback(error as Error);
+    }
+    callback(null, head);
+  }
+}
+
+const fileTooLarge = (maxBytes: number) =>
+  new AppError("too_large", "FILE_TOO_LARGE", `File is too large: at most ${+(maxBytes / (1024 * 1024)).toFixed(1)} MB`);
+
+/**
+ * The media service's upload endpoint (plain HTTP on MEDIA_HTTP_PORT, reached only through the gateway):
+ * parses multipart with busboy and streams the `file` part into storage — never holding it whole in memory —
+ * while checking its leading bytes; other parts are short fields. The file goes to storage under a fresh key;
+ * the records are created only after the whole request arrived. A refused, oversized or interrupted upload
+ * removes what was stored (UPLOAD_INTERRUPTED is logged for a client that went away).
+ */
+export async function startUploadServer(options: UploadServerOptions): Promise<RunningUploadServer> {
+  const { logger } = options;
+  const server: Server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      logger.error({ err: error }, "upload failed unexpectedly");
+      send(response, 500, errorBody(AppError.internal()));
+    });
+  });
+  // Long uploads: no whole-request limit here (the gateway has its own timeouts), but idle sockets go.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://upload");
+    if (request.method === "GET" && url.pathname === "/health/live") return send(response, 200, { status: "ok" });
+    const found = Object.entries(options.routes)
+      .map(([pattern, route]) => ({ route, params: match(pattern, url.pathname) }))
+      .find((candidate) => candidate.params !== null);
+    if (!found || request.method !== "POST") return send(response, 404, errorBody(AppError.notFound("Route")));
+    const userId = verifyInternalRequest(options.secret, request.headers, { method: request.method, path: request.url ?? "/" });
+    if (!userId) return send(response, 401, errorBody(AppError.unauthenticated("Upload requests must come through the gateway")), true);
+    if (!/^multipart\/form-data/i.test(request.headers["content-type"] ?? "")) {
+      return send(response, 400, errorBody(AppError.validation("Expected multipart/form-data", [{ field: "file", message: "is required" }])), true);
+    }
+    await receive(request, response, userId, found.route, found.params!);
+  }
+
+  async function receive(request: IncomingMessage, response: ServerResponse, userId: string, route: UploadRoute, params: Record<string, string>) {
+    const fields: Record<string, string> = {};
+    const controller = new AbortController();
+    let stored: Promise<StoredUpload & { mimeType: string }> | null = null;
+    let storedKey: string | null = null;
+    let failure: AppError | null = null;
+    let finished = false;
+
+    const fail = (error: AppError) => {
+      failure ??= error;
+      controller.abort(error);
+    };
+    const cleanUp = async () => {
+      if (storedKey) await options.storage.delete(storedKey).catch((error: unknown) => logger.warn({ err: error, key: storedKey }, "could not remove a refused upload"));
+    };
+
+    request.on("close", () => {
+      // "close" also follows a fully received body: only an incomplete one means the client went away.
+      if (finished || response.writableEnded || request.complete) return;
+      logger.warn({ code: "UPLOAD_INTERRUPTED", userId }, "UPLOAD_INTERRUPTED: the client went away during the upload");
+      fail(new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted"));
+    });
+
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: request.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
+    } catch (error) {
+      return send(response, 400, errorBody(AppError.validation(`Invalid multipart request: ${(error as Error).message}`)), true);
+    }
+    parser.on("field", (name, value) => {
+      fields[name] = value;
+    });
+    parser.on("file", (name, stream, info) => {
+      if (name !== "file" || stored) {
+        stream.resume();
+        return;
+      }
+      const fileName = (info.filename ?? "").trim() || "upload";
+      const declaredMimeType = (info.mimeType ?? "application/octet-stream").toLowerCase();
+      let maxBytes: number;
+      let key: string;
+      try {
+        maxBytes = route.maxBytes(fields, fileName, declaredMimeType);
+        key = route.key(userId, fileName);
+      } catch (error) {
+        stream.resume();
+        fail(error instanceof AppError ? error : AppError.internal());
+        return;
+      }
+      let mimeType = declaredMimeType;
+      let size = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          size += chunk.length;
+          if (size > maxBytes) {
+            const error = fileTooLarge(maxBytes);
+            fail(error);
+            return callback(error);
+          }
+          callback(null, chunk);
+        },
+      });
+      const check = new LeadingBytesCheck(route.inspectBytes, (firstBytes) => {
+        mimeType = route.inspect(firstBytes, fileName, declaredMimeType);
+      });
+      // Every stage reports to `fail`, so an error never goes unheard (storage may not listen yet).
+      const onError = (error: Error) => fail(error instanceof AppError ? error : new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted"));
+      stream.on("error", (error) => counter.destroy(error));
+      const body = stream.pipe(counter).pipe(check);
+      counter.on("error", (error) => {
+        onError(error);
+        check.destroy(error);
+      });
+      check.on("error", onError);
+      storedKey = key;
+      stored = options.storage.put(key, body, { contentType: declaredMimeType, signal: controller.signal }).then(
+        (object) => ({ storageKey: key, fileName, size: object.size, declaredMimeType, mimeType }),
+        (error: unknown) => {
+          const reason = failure ?? (error instanceof AppError ? error : null);
+          if (reason) {
+            fail(reason);
+            throw reason;
+          }
+          throw error;
+        },
+      );
+      // Keep reading the request (and discard) when storage stopped early, so busboy reaches its end.
+      stored.catch(() => stream.resume());
+    });
+
+    const parsed = new Promise<void>((resolve, reject) => {
+      parser.on("close", resolve);
+      parser.on("error", reject);
+      controller.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    request.pipe(parser);
+
+    try {
+      await parsed;
+      if (failure) throw failure;
+      if (!stored) throw new AppError("validation", "UNEXPECTED_FILE", "A file is required (multipart field \"file\")", { details: [{ field: "file", message: "is required" }] });
+      const upload = await (stored as Promise<StoredUpload & { mimeType: string }>);
+      if (failure) throw failure;
+      const result = await route.complete(userId, upload, fields, params);
+      finished = true;
+      send(response, result.status, result.body);
+    } catch (error) {
+      finished = true;
+      await cleanUp();
+      const appError = error instanceof AppError ? error : null;
+      if (appError?.code === "UPLOAD_INTERRUPTED") return;
+      if (!appError) logger.error({ err: error }, "upload failed");
+      const answer = appError ?? AppError.internal();
+      // Answer at once, while the body may still be arriving. The rest of it is read and discarded (closing
+      // the socket under a sender can reset it before the answer is read); the gateway stops the sender, and
+      // the connection is cut after 10 s in any case.
+      request.unpipe(parser);
+      request.resume();
+      send(response, HTTP_STATUS_BY_KIND[answer.kind], errorBody(answer));
+      const cut = setTimeout(() => request.destroy(), 10_000);
+      cut.unref();
+      request.once("close", () => clearTimeout(cut));
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host ?? "0.0.0.0", () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const newUploadKey = (prefix: string, userId: string, fileName: string) => {
+  const safeName = fileName.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(-100) || "file";
+  return `${prefix}/${userId}/${randomUUID()}/${safeName}`;
+};

@@ -1,0 +1,32 @@
+import { resolve } from "node:path";
+import type { FileStorage } from "../../application/ports/file-storage.port";
+import { LocalFileStorage } from "./local-file-storage";
+import { S3FileStorage } from "./s3-file-storage";
+
+export interface FileStorageSettings {
+  MEDIA_STORAGE_DIR: string;
+  MEDIA_PUBLIC_BASE_URL: string;
+  MEDIA_S3_BUCKET?: string;
+  MEDIA_S3_REGION: string;
+  MEDIA_S3_ENDPOINT?: string;
+  MEDIA_S3_ACCESS_KEY_ID?: string;
+  MEDIA_S3_SECRET_ACCESS_KEY?: string;
+}
+
+/** An S3-compatible bucket when MEDIA_S3_BUCKET is set, otherwise the local folder MEDIA_STORAGE_DIR. */
+export function createFileStorage(config: FileStorageSettings): FileStorage {
+  if (config.MEDIA_S3_BUCKET) {
+    return new S3FileStorage({
+      bucket: config.MEDIA_S3_BUCKET,
+      region: config.MEDIA_S3_REGION,
+      endpoint: config.MEDIA_S3_ENDPOINT,
+      forcePathStyle: Boolean(config.MEDIA_S3_ENDPOINT),
+      credentials:
+        config.MEDIA_S3_ACCESS_KEY_ID && config.MEDIA_S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: config.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: config.MEDIA_S3_SECRET_ACCESS_KEY }
+          : undefined,
+      publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
+    });
+  }
+  return new LocalFileStorage({ rootDirectory: resolve(config.MEDIA_STORAGE_DIR), publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL });
+}
