@@ -12,3 +12,4 @@ export * from "./peers/oidc-provider";
 export * from "./peers/s3-server";
 export * from "./peers/media-server";
 export * from "./browser";
+export * from "./apt";

@@ -1,5 +1,6 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { ensureAptPackages } from "./apt";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { canConnect, freePort, waitFor } from "./ports";
 
@@ -16,20 +17,7 @@ const CTL = "/usr/lib/rabbitmq/bin/rabbitmqctl";
 
 /** Installs Debian's rabbitmq-server when it is missing and we are root; otherwise explains what to do. */
 export function ensureRabbitMqInstalled(log: (line: string) => void = () => undefined): void {
-  if (existsSync(SERVER)) return;
-  if (process.getuid?.() !== 0) {
-    throw new Error("rabbitmq-server is not installed: run `sudo apt-get install -y rabbitmq-server` or set RABBITMQ_URL");
-  }
-  log("installing rabbitmq-server with apt-get (one time, ~20 s)");
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  let result = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "rabbitmq-server"], { env, stdio: "ignore" });
-  if (result.status !== 0) {
-    spawnSync("apt-get", ["update", "-qq"], { env, stdio: "ignore" });
-    result = spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "rabbitmq-server"], { env, stdio: "ignore" });
-  }
-  if (result.status !== 0 || !existsSync(SERVER)) throw new Error("apt-get could not install rabbitmq-server");
-  // The package starts a system-wide node where an init system runs; ours is a private node, so stop it.
-  spawnSync("rabbitmqctl", ["stop"], { stdio: "ignore", timeout: 15_000 });
+  ensureAptPackages([{ package: "rabbitmq-server", installs: SERVER }], log);
 }
 
 /**

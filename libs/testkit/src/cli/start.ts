@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { ensureAptPackages, STACK_PACKAGES } from "../apt";
 import { startInfrastructure } from "../infrastructure";
 import { REPO_ROOT, startStack } from "../stack";
 
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void shutdown(0));
 
   try {
+    ensureAptPackages(STACK_PACKAGES, say);
     say("starting PostgreSQL and RabbitMQ…");
     const { postgres, rabbitmq, stop } = await startInfrastructure(dataDir, say, {
       containers: false,
