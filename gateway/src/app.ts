@@ -110,6 +110,8 @@ export function createApp(deps: GatewayDependencies): Express {
   const { config } = deps;
   const app = express();
   app.disable("x-powered-by");
+  // API answers are not revalidated by clients; hashing every body for an ETag was measurable CPU.
+  app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(requestId);
   app.use(helmet());

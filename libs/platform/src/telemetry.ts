@@ -63,6 +63,11 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   if (env.OTEL_TRACES_EXPORT_FILE) {
     spanProcessors.push(new SimpleSpanProcessor(new JsonLinesFileSpanExporter(env.OTEL_TRACES_EXPORT_FILE, serviceName)));
   }
+  // Traces only: without these the SDK also builds metric and log pipelines with a default OTLP exporter that
+  // nothing receives (measured: metrics recorded on every request; see docs/PERFORMANCE.md). The SDK reads
+  // these from process.env itself.
+  process.env.OTEL_METRICS_EXPORTER ??= "none";
+  process.env.OTEL_LOGS_EXPORTER ??= "none";
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors,
