@@ -3,6 +3,7 @@ import { z } from "zod";
 import { currentAuth } from "../auth/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
+import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
 import { intParam, paginationSchema } from "../http/query";
 
@@ -25,7 +26,6 @@ const listQuery = z.object({
   offset: intParam(0, Number.MAX_SAFE_INTEGER, 0),
   semester: z.string().max(100).optional(),
 });
-const idParams = z.object({ id: z.string().min(1).max(100) });
 
 export const courseSchema = z
   .object({

@@ -1,5 +1,5 @@
 import type { SqlClient } from "@study/db";
-import { checkHealth } from "@study/grpc";
+import { healthChecker } from "@study/grpc";
 import { z } from "zod";
 import { route, type RouteSpec } from "../http/api";
 
@@ -19,6 +19,8 @@ const healthSchema = z
  */
 export function healthRoutes(db: SqlClient, services: Record<string, string>, clientUrl: string): RouteSpec[] {
   const tag = "System";
+  // One channel per service for the life of the process, not one per probe.
+  const checkers = Object.entries(services).map(([name, address]) => [name, healthChecker(address)] as const);
   return [
     route({
       method: "get",
@@ -36,7 +38,7 @@ export function healthRoutes(db: SqlClient, services: Record<string, string>, cl
           () => "NOT_SERVING",
         );
         const statuses = await Promise.all(
-          Object.entries(services).map(async ([name, address]) => [name, await checkHealth(address)] as const),
+          checkers.map(async ([name, checker]) => [name, await checker.check()] as const),
         );
         const healthy = database === "SERVING" && statuses.every(([, s]) => s === "SERVING");
         res.status(healthy ? 200 : 503).json({

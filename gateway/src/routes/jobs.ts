@@ -20,7 +20,8 @@ const listQuery = z.object({
   sortOrder: z.enum(["asc", "desc"], { message: "must be asc or desc" }).default("desc"),
 });
 /** The spec answers a malformed job id with 400 (unlike notes and courses, where it is 404). */
-const idParams = z.object({ id: z.uuid("must be a job id (UUID)") });
+// Jobs answer 400 for a malformed id (spec: "400 invalid id"), unlike notes and courses.
+const jobIdParams = z.object({ id: z.uuid("must be a job id (UUID)") });
 
 const nullableString = z.string().nullable();
 const jobStatusSchema = z.enum(JOB_STATUSES);
@@ -198,7 +199,7 @@ export function jobRoutes(clients: ServiceClients): RouteSpec[] {
       tag,
       summary: "Get an import job with its note (summary and course included)",
       auth: true,
-      params: idParams,
+      params: jobIdParams,
       responses: { 200: { description: "The job", schema: dataEnvelope(jobSchema) }, 404: notFound },
       async handler({ params, res }) {
         const userId = currentAuth(res).user.id;
@@ -217,7 +218,7 @@ export function jobRoutes(clients: ServiceClients): RouteSpec[] {
         "(the job is read every 500 ms), then the stream ends when the job is COMPLETED, FAILED or CANCELLED. A comment " +
         "line is sent every 15 s to keep proxies from closing an idle stream.",
       auth: true,
-      params: idParams,
+      params: jobIdParams,
       responses: { 200: { description: "The event stream", contentType: "text/event-stream" }, 404: notFound },
       async handler({ params, req, res }) {
         const userId = currentAuth(res).user.id;
@@ -266,7 +267,7 @@ export function jobRoutes(clients: ServiceClients): RouteSpec[] {
       tag,
       summary: "Cancel a pending or running import (the job becomes CANCELLED, its note FAILED)",
       auth: true,
-      params: idParams,
+      params: jobIdParams,
       responses: {
         200: { description: "Cancelled", schema: messageEnvelope },
         400: { description: "Invalid id (VALIDATION_ERROR), or the job already finished (JOB_ALREADY_FINISHED)", schema: errorEnvelope },
@@ -283,7 +284,7 @@ export function jobRoutes(clients: ServiceClients): RouteSpec[] {
       tag,
       summary: "Delete a finished import job (its note stays)",
       auth: true,
-      params: idParams,
+      params: jobIdParams,
       responses: {
         200: { description: "Deleted", schema: messageEnvelope },
         400: { description: "Invalid id (VALIDATION_ERROR), or the job is still active: cancel it first (JOB_ACTIVE)", schema: errorEnvelope },

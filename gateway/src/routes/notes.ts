@@ -3,6 +3,7 @@ import { z } from "zod";
 import { currentAuth } from "../auth/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
+import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
 
 /** Notes are fetched from the media service in pages of this size: each gRPC answer stays far below 4 MB. */
@@ -22,7 +23,6 @@ const userNotesBody = z.strictObject({ userNotes: z.array(userNoteBody).max(1000
 const renameBody = z.strictObject({
   title: z.string().trim().min(1, "must not be empty").refine(characters(255), "must be at most 255 characters"),
 });
-const idParams = z.object({ id: z.string().min(1).max(100) });
 const courseParams = z.object({ courseId: z.string().min(1).max(100) });
 
 const nullableString = z.string().nullable();

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { currentAuth } from "../auth/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
+import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
 import { booleanParam, intParam } from "../http/query";
 
@@ -91,7 +92,7 @@ export function notificationRoutes(clients: ServiceClients): RouteSpec[] {
       tag,
       summary: "Mark one notification read",
       auth: true,
-      params: z.object({ id: z.string().min(1).max(100) }),
+      params: idParams,
       responses: {
         200: { description: "Marked (also when it already was)", schema: messageEnvelope },
         404: { description: "No such notification of the caller (NOT_FOUND)", schema: errorEnvelope },

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { currentAuth } from "../auth/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
+import { idParams } from "../http/params";
 import { sendData } from "../http/envelope";
 import { importJobCompactSchema, importJobJson } from "./imports";
 import { courseJson, coursesById, noteJson, noteSchema } from "./notes";
@@ -164,7 +165,7 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         `${multipartNote} Images PNG, JPG, JPEG, GIF, WebP (10 MB); documents PDF, DOC, DOCX, TXT (25 MB); ` +
         "presentations PPT, PPTX (25 MB); spreadsheets XLS, XLSX, CSV (10 MB). Put the returned fileUrl in a user note with contentType file.",
       auth: true,
-      params: z.object({ id: z.string().min(1).max(100) }),
+      params: idParams,
       responses: {
         201: { description: "The attachment upload result", schema: dataEnvelope(attachmentResultSchema) },
         400: { description: "Unsupported type (UNEXPECTED_FILE), missing or invalid timestamp (VALIDATION_ERROR)", schema: errorEnvelope },

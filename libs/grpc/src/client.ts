@@ -86,16 +86,44 @@ export function createClient<C extends Client>(
   return wrapper as PromiseClient<C> & { close(): void; raw: C };
 }
 
-/** Asks a server's grpc.health.v1 service; resolves to its status name ("SERVING", ...) or "UNREACHABLE". */
-export async function checkHealth(address: string, service = "", deadlineMs = 1_000): Promise<string> {
-  const client = new health.HealthClient(address, credentials.createInsecure());
-  try {
-    return await new Promise<string>((resolve) =>
-      client.check({ service }, new Metadata(), { deadline: new Date(Date.now() + deadlineMs) }, (error, response) =>
+export interface HealthChecker {
+  /** The server's status name ("SERVING", ...) or "UNREACHABLE". */
+  check(service?: string, deadlineMs?: number): Promise<string>;
+  close(): void;
+}
+
+/**
+ * A long-lived grpc.health.v1 client: repeated checks reuse one channel (a probe endpoint calls it often). A
+ * failed check is repeated once on a new channel, because a channel that saw the server down waits out its
+ * reconnect back-off and would report a recovered server as unreachable.
+ */
+export function healthChecker(address: string): HealthChecker {
+  const connect = () => new health.HealthClient(address, credentials.createInsecure());
+  let client = connect();
+  const ask = (target: health.HealthClient, service: string, deadlineMs: number) =>
+    new Promise<string>((resolve) =>
+      target.check({ service }, new Metadata(), { deadline: new Date(Date.now() + deadlineMs) }, (error, response) =>
         resolve(error ? "UNREACHABLE" : health.healthCheckResponse_ServingStatusToJSON(response.status)),
       ),
     );
+  return {
+    async check(service = "", deadlineMs = 1_000) {
+      const status = await ask(client, service, deadlineMs);
+      if (status !== "UNREACHABLE") return status;
+      client.close();
+      client = connect();
+      return ask(client, service, deadlineMs);
+    },
+    close: () => client.close(),
+  };
+}
+
+/** One health check on a fresh channel (start-up probes); resolves to the status name or "UNREACHABLE". */
+export async function checkHealth(address: string, service = "", deadlineMs = 1_000): Promise<string> {
+  const checker = healthChecker(address);
+  try {
+    return await checker.check(service, deadlineMs);
   } finally {
-    client.close();
+    checker.close();
   }
 }
