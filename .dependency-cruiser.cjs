@@ -108,6 +108,7 @@ module.exports = {
         pathNot: [
           "^services/$1/src/", // own service: rule domain-not-to-application-or-adapters decides
           PLATFORM_ERRORS,
+          npm("ts-fsrs"), // the FSRS scheduling algorithm: pure computation, no I/O (study's card-scheduler)
           INFRASTRUCTURE, // reported by domain-not-to-infrastructure
           "^services/(?!$1/)[^/]+/", // reported by no-service-to-other-service
           "^gateway/", // reported by no-service-to-gateway

@@ -23,8 +23,12 @@ import { healthRoutes } from "./routes/health";
 import { importRoutes } from "./routes/imports";
 import { jobRoutes } from "./routes/jobs";
 import { uploadRoutes } from "./routes/uploads";
+import { fileRoutes } from "./routes/files";
 import { noteRoutes } from "./routes/notes";
 import { notificationRoutes } from "./routes/notifications";
+import { flashcardRoutes } from "./routes/flashcards";
+import { quizRoutes } from "./routes/quizzes";
+import { studyGuideRoutes } from "./routes/study-guides";
 
 export interface GatewayDependencies {
   config: GatewayConfig;
@@ -69,8 +73,12 @@ export function apiRegistry(deps: GatewayDependencies, sessions: ReturnType<type
     ...notificationRoutes(deps.clients),
     ...importRoutes(deps.clients, { videoInfoDeadlineMs: 60_000 }),
     ...uploadRoutes(deps.clients, config),
+    ...fileRoutes(config),
     ...noteRoutes(deps.clients),
     ...jobRoutes(deps.clients),
+    ...studyGuideRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
+    ...quizRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
+    ...flashcardRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
   );
   registry.add(
     route({

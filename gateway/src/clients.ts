@@ -1,4 +1,4 @@
-import { courses, media, notifications } from "@study/contracts";
+import { courses, media, notifications, study } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import type { GatewayConfig } from "./config";
 
@@ -14,6 +14,7 @@ export function createServiceClients(config: GatewayConfig) {
       options,
     ),
     media: createClient(media.MediaServiceClient, media.MediaServiceService, config.MEDIA_GRPC_ADDRESS, options),
+    study: createClient(study.StudyServiceClient, study.StudyServiceService, config.STUDY_GRPC_ADDRESS, options),
   };
 }
 
@@ -21,5 +22,10 @@ export type ServiceClients = ReturnType<typeof createServiceClients>;
 
 /** Where each service listens, for the health endpoint. */
 export function serviceAddresses(config: GatewayConfig): Record<string, string> {
-  return { courses: config.COURSES_GRPC_ADDRESS, notifications: config.NOTIFICATIONS_GRPC_ADDRESS, media: config.MEDIA_GRPC_ADDRESS };
+  return {
+    courses: config.COURSES_GRPC_ADDRESS,
+    notifications: config.NOTIFICATIONS_GRPC_ADDRESS,
+    media: config.MEDIA_GRPC_ADDRESS,
+    study: config.STUDY_GRPC_ADDRESS,
+  };
 }

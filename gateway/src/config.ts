@@ -15,6 +15,7 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   COURSES_GRPC_ADDRESS: grpcAddress(),
   NOTIFICATIONS_GRPC_ADDRESS: grpcAddress(),
   MEDIA_GRPC_ADDRESS: grpcAddress(),
+  STUDY_GRPC_ADDRESS: grpcAddress(),
   /** Signs session cookies; at least 32 characters. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
   /** Public URL of this gateway (cookies, OAuth callbacks). */
@@ -32,10 +33,13 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   LOCKOUT_MINUTES: z.coerce.number().int().min(1).default(15),
   /** Deadline of every gRPC call made by the gateway. */
   GRPC_DEADLINE_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Deadline of study-material generation calls (an AI model may take a while on a long lecture). */
+  STUDY_GENERATION_DEADLINE_MS: z.coerce.number().int().min(1_000).default(180_000),
   JSON_BODY_LIMIT: z.string().default("1mb"),
   /**
-   * Streamed uploads (audio, attachments) are forwarded to the media service's upload endpoint at this URL,
-   * with the user id signed with INTERNAL_UPLOAD_SECRET (shared with media). Upload routes answer 503 when unset.
+   * The media service's internal HTTP endpoint: streamed uploads (audio, attachments) are forwarded to it and
+   * stored files (/api/files/…) fetched from it, with the user id signed with INTERNAL_UPLOAD_SECRET (shared
+   * with media). Upload and file routes answer 503 when unset.
    */
   MEDIA_UPLOAD_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(z.url({ protocol: /^https?$/ }).optional()),
   INTERNAL_UPLOAD_SECRET: z.string().trim().optional().transform((v) => v || undefined).pipe(z.string().min(32, "must be at least 32 characters").optional()),

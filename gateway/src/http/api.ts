@@ -72,7 +72,8 @@ function standardErrors(spec: RouteSpec): Record<number, ResponseSpec> {
   return errors;
 }
 
-const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+/** `:id` and Express 5 wildcards (`*key`, one or more segments) become OpenAPI path parameters. */
+const toOpenApiPath = (path: string) => path.replace(/[:*](\w+)/g, "{$1}");
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;

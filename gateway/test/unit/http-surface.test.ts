@@ -22,6 +22,7 @@ function buildApp(env: Record<string, string>) {
     COURSES_GRPC_ADDRESS: "127.0.0.1:1",
     NOTIFICATIONS_GRPC_ADDRESS: "127.0.0.1:1",
     MEDIA_GRPC_ADDRESS: "127.0.0.1:1",
+    STUDY_GRPC_ADDRESS: "127.0.0.1:1",
     AUTH_SECRET: "s".repeat(32),
     BASE_URL: "http://127.0.0.1:3000",
     CLIENT_URL: "https://app.example.com",
@@ -60,7 +61,7 @@ function mountedRoutes(app: Express): string[] {
   return stack
     .filter((layer) => layer.route)
     .flatMap((layer) =>
-      Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`),
+      Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/[:*](\w+)/g, "{$1}")}`),
     );
 }
 

@@ -13,3 +13,11 @@ export {
   NoteTranscriptSegment,
   NoteUserNote,
 } from "./gen/study/events/v1/media";
+export {
+  FlashcardSetCreated,
+  FlashcardSetDeleted,
+  QuizCreated,
+  QuizDeleted,
+  StudyGuideCreated,
+  StudyGuideDeleted,
+} from "./gen/study/events/v1/study";

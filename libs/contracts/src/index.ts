@@ -3,6 +3,7 @@ export * as common from "./gen/study/common/v1/common";
 export * as courses from "./gen/study/courses/v1/courses";
 export * as notifications from "./gen/study/notifications/v1/notifications";
 export * as media from "./gen/study/media/v1/media";
+export * as study from "./gen/study/study/v1/study";
 export * as gateway from "./gen/study/gateway/v1/identity";
 export * as health from "./gen/grpc/health/v1/health";
 export * as events from "./events";

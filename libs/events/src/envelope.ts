@@ -22,6 +22,12 @@ export const EVENT_TYPES = {
   noteUpdated: "media.note.updated.v1",
   noteDeleted: "media.note.deleted.v1",
   importRequested: "media.import.requested.v1",
+  flashcardSetCreated: "study.flashcard_set.created.v1",
+  flashcardSetDeleted: "study.flashcard_set.deleted.v1",
+  quizCreated: "study.quiz.created.v1",
+  quizDeleted: "study.quiz.deleted.v1",
+  studyGuideCreated: "study.study_guide.created.v1",
+  studyGuideDeleted: "study.study_guide.deleted.v1",
 } as const satisfies Record<EventCase, string>;
 
 /** Builds an envelope for the current operation: fresh time-ordered id, now, and the active trace context. */

@@ -34,6 +34,7 @@ export const SERVICES: AppSpec[] = [
     extraProcesses: [{ name: "media-worker", script: "dist/worker.js", healthPortVariable: "MEDIA_WORKER_HEALTH_PORT" }],
     http: { portVariable: "MEDIA_HTTP_PORT", gatewayUrlVariable: "MEDIA_UPLOAD_URL" },
   },
+  { name: "study", directory: "services/study", addressVariable: "STUDY_GRPC_ADDRESS" },
 ];
 export const GATEWAY: AppSpec = { name: "gateway", directory: "gateway" };
 
@@ -69,8 +70,11 @@ export interface RunningStack {
   gatewayGrpcAddress: string;
   /** `host:port` of each service's gRPC API, by service name (e.g. for seeding data a test cannot create over HTTP). */
   serviceAddresses: Record<string, string>;
-  /** Stops one process (SIGTERM) — for tests of outages. */
-  stop(app: string): Promise<void>;
+  /**
+   * Stops one process — for tests of outages: SIGTERM (an orderly shutdown, SIGKILL after 10 s) or SIGKILL
+   * (a crash: nothing of the process runs), and waits for it to exit.
+   */
+  stop(app: string, signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   /** Starts a stopped process again with the same settings. */
   start(app: string): Promise<void>;
   stopAll(): Promise<void>;
@@ -86,8 +90,11 @@ function run(command: string[], env: Record<string, string>, name: string, log: 
   return child;
 }
 
+/** A process killed by a signal keeps `exitCode` null: it has exited when either is set. */
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 function exitOf(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  if (hasExited(child)) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
@@ -163,7 +170,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   async function startApp(name: string): Promise<void> {
     const app = apps.get(name);
     if (!app) throw new Error(`unknown app ${name}`);
-    if (app.child && app.child.exitCode === null) return;
+    if (app.child && !hasExited(app.child)) return;
     const child = run([`${app.spec.directory}/${app.extra?.script ?? "dist/main.js"}`], app.env, name, log);
     app.child = child;
     const exited = exitOf(child).then((code) => {
@@ -178,11 +185,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     exited.catch(() => undefined);
   }
 
-  async function stopApp(name: string): Promise<void> {
+  async function stopApp(name: string, signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> {
     const app = apps.get(name);
     const child = app?.child;
-    if (!child || child.exitCode !== null) return;
-    child.kill("SIGTERM");
+    if (!child || hasExited(child)) return;
+    child.kill(signal);
     const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
     await exitOf(child);
     clearTimeout(timer);
@@ -196,7 +203,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     await Promise.all(extraNames.map(startApp));
     await startApp(GATEWAY.name);
   } catch (error) {
-    await Promise.all([...apps.keys()].map(stopApp));
+    await Promise.all([...apps.keys()].map((name) => stopApp(name)));
     throw error;
   }
 
@@ -209,7 +216,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     pid: (name) => apps.get(name)?.child?.pid,
     async stopAll() {
       await stopApp(GATEWAY.name);
-      await Promise.all(extraNames.map(stopApp));
+      await Promise.all(extraNames.map((name) => stopApp(name)));
       await Promise.all(SERVICES.map((spec) => stopApp(spec.name)));
     },
   };

@@ -9,7 +9,11 @@ const positiveInt = (fallback: number) => z.preprocess(emptyAsUnset, z.coerce.nu
 /** Where files live: a local folder by default, an S3-compatible bucket when MEDIA_S3_BUCKET is set. */
 export const storageConfigSchema = z.object({
   MEDIA_STORAGE_DIR: z.preprocess(emptyAsUnset, z.string().min(1).default(".data/media")),
-  MEDIA_PUBLIC_BASE_URL: z.preprocess(emptyAsUnset, z.string().min(1).default("/files")),
+  /**
+   * Base of the audioUrl/fileUrl given to clients: the gateway's owner-scoped file route. Relative to the
+   * gateway by default; absolute (`https://api.example.com/api/files`) when clients run on another origin.
+   */
+  MEDIA_PUBLIC_BASE_URL: z.preprocess(emptyAsUnset, z.string().min(1).default("/api/files")),
   MEDIA_S3_BUCKET: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
   MEDIA_S3_REGION: z.preprocess(emptyAsUnset, z.string().min(1).default("us-east-1")),
   MEDIA_S3_ENDPOINT: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
@@ -24,8 +28,9 @@ export const mediaConfigSchema = serviceConfigSchema.extend({
   MEDIA_DOWNLOAD_ALLOWLIST: z.string().default(""),
   ...storageConfigSchema.shape,
   /**
-   * The upload endpoint (plain HTTP, for the gateway only): served when INTERNAL_UPLOAD_SECRET is set, which
-   * the gateway shares to sign the user id it forwards. COURSES_GRPC_ADDRESS: uploads check the course.
+   * The internal HTTP endpoint (uploads and file downloads; plain HTTP, for the gateway only): served when
+   * INTERNAL_UPLOAD_SECRET is set, which the gateway shares to sign the user id it forwards.
+   * COURSES_GRPC_ADDRESS: uploads check the course.
    */
   MEDIA_HTTP_PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(65_535).default(50063)),
   INTERNAL_UPLOAD_SECRET: z.preprocess(emptyAsUnset, z.string().min(32, "must be at least 32 characters").optional()),

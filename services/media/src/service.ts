@@ -9,7 +9,8 @@ import { startDomainEventsConsumer } from "./adapters/events/domain-events-consu
 import { WORKER_CONSUMER_NAME } from "./adapters/events/import-worker-consumer";
 import { mediaGrpcService } from "./adapters/grpc/media-grpc-service";
 import { GrpcCourseDirectory } from "./adapters/grpc/courses-directory";
-import { startUploadServer } from "./adapters/http/upload-server";
+import { fileDownloadRoute } from "./adapters/http/file-route";
+import { startInternalHttpServer } from "./adapters/http/internal-http-server";
 import { attachmentUploadRoute, audioUploadRoute } from "./adapters/http/upload-routes";
 import { createFileStorage } from "./adapters/storage/create-file-storage";
 import { AddAttachment } from "./application/add-attachment";
@@ -24,6 +25,7 @@ import { DeleteNote } from "./application/delete-note";
 import { GetJob } from "./application/get-job";
 import { GetJobStats } from "./application/get-job-stats";
 import { GetNote } from "./application/get-note";
+import { GetNoteFile } from "./application/get-note-file";
 import { ListJobs } from "./application/list-jobs";
 import { ListNotes } from "./application/list-notes";
 import { RenameNote } from "./application/rename-note";
@@ -69,21 +71,22 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
       if (!config.COURSES_GRPC_ADDRESS) throw new Error("Invalid configuration: COURSES_GRPC_ADDRESS: is required when INTERNAL_UPLOAD_SECRET is set");
       const storage = createFileStorage(config);
       const courses = new GrpcCourseDirectory(config.COURSES_GRPC_ADDRESS);
-      const uploads = await startUploadServer({
+      const internalHttp = await startInternalHttpServer({
         port: config.MEDIA_HTTP_PORT,
         secret: config.INTERNAL_UPLOAD_SECRET,
         storage,
         logger,
-        routes: {
+        uploads: {
           "/uploads/audio": audioUploadRoute({ maxBytes: config.MEDIA_MAX_UPLOAD_BYTES, storage, courses, createImport }),
           "/uploads/notes/:noteId/attachments": attachmentUploadRoute({ storage, addAttachment: new AddAttachment(notes) }),
         },
+        files: fileDownloadRoute({ storage, getNoteFile: new GetNoteFile(notes), logger }),
       });
-      lifecycle.onStop("upload server", async () => {
-        await uploads.close();
+      lifecycle.onStop("internal HTTP server", async () => {
+        await internalHttp.close();
         courses.close();
       });
-      logger.info({ port: uploads.port }, "upload endpoint listening");
+      logger.info({ port: internalHttp.port }, "internal HTTP endpoint (uploads, files) listening");
     }
     return [{ definition: api.MediaServiceService, implementation }];
   },

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
  * A local S3-protocol server on loopback, path-style (`http://127.0.0.1:PORT/<bucket>/<key>`), objects in
  * memory. It speaks the part of the S3 REST API that the AWS SDK v3 and `@aws-sdk/lib-storage` use to store,
  * read and delete objects: PutObject, CreateMultipartUpload, UploadPart, CompleteMultipartUpload,
- * AbortMultipartUpload, GetObject, HeadObject, DeleteObject (and CreateBucket).
+ * AbortMultipartUpload, GetObject (also with a single `Range`), HeadObject, DeleteObject (and CreateBucket).
  *
  * Signatures are not verified, but every request must carry SigV4 credentials (Authorization header or
  * pre-signed query) naming the configured access key, so a client without or with other credentials fails
@@ -117,6 +117,16 @@ function decodeAwsChunked(raw: Buffer): Buffer {
     chunks.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
     offset = lineEnd + 2 + size + 2;
   }
+}
+
+/** The single byte range of a `Range: bytes=…` header (first-last, first- or -suffix), as S3 reads it. */
+function byteRangeOf(header: string | undefined, size: number): { start: number; end: number } | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header ?? "");
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  const start = match[1] === "" ? Math.max(0, size - Number(match[2])) : Number(match[1]);
+  const end = match[1] === "" || match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start > end) throw new S3Error(416, "InvalidRange", "The requested range is not satisfiable");
+  return { start, end };
 }
 
 function accessKeyOf(request: IncomingMessage, query: URLSearchParams): string | undefined {
@@ -249,6 +259,13 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Loca
       case "HeadObject": {
         const object = bucketObjects(bucket).get(key);
         if (!object) throw new S3Error(404, "NoSuchKey", "The specified key does not exist.");
+        const range = operation === "GetObject" ? byteRangeOf(request.headers.range, object.body.length) : null;
+        if (range) {
+          const part = object.body.subarray(range.start, range.end + 1);
+          const contentRange = `bytes ${range.start}-${range.end}/${object.body.length}`;
+          response.writeHead(206, { ...objectHeaders(object), "content-length": part.length, "content-range": contentRange }).end(part);
+          return 206;
+        }
         response.writeHead(200, objectHeaders(object));
         response.end(operation === "GetObject" ? object.body : undefined);
         return 200;

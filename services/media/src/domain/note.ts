@@ -232,3 +232,31 @@ export function storageKeysOf(note: Pick<Note, "audioStorageKey">, attachments: 
   const keys = [note.audioStorageKey, ...attachments.map((a) => a.storageKey), ...extra].filter((key): key is string => !!key);
   return [...new Set(keys)];
 }
+
+/**
+ * A stored file of a note as its owner downloads it: the note's audio (played in place) or an attachment
+ * (saved under its original name).
+ */
+export interface NoteFile {
+  storageKey: string;
+  role: "audio" | "attachment";
+  fileName: string;
+  mimeType: string;
+}
+
+const UNKNOWN_MIME_TYPE = "application/octet-stream";
+
+/** The note's stored audio (uploads keep one), named as uploaded. */
+export function audioFileOf(note: Pick<Note, "title" | "audioStorageKey" | "metadata">): NoteFile | null {
+  if (!note.audioStorageKey) return null;
+  return {
+    storageKey: note.audioStorageKey,
+    role: "audio",
+    fileName: note.metadata.originalFilename ?? note.title,
+    mimeType: note.metadata.mimeType ?? UNKNOWN_MIME_TYPE,
+  };
+}
+
+export function attachmentFileOf(attachment: Pick<Attachment, "storageKey" | "fileName" | "mimeType">): NoteFile {
+  return { storageKey: attachment.storageKey, role: "attachment", fileName: attachment.fileName, mimeType: attachment.mimeType };
+}

@@ -6,6 +6,7 @@ import { AppError, createLogger } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
 import { captureEvents, createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
 import { PrismaImportJobRepository } from "../../src/adapters/db/prisma-import-job-repository";
+import { PrismaNoteRepository } from "../../src/adapters/db/prisma-note-repository";
 import { CompleteJob } from "../../src/application/complete-job";
 import { FailJob } from "../../src/application/fail-job";
 import { ReportProgress } from "../../src/application/report-progress";
@@ -444,7 +445,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
         id: randomUUID(),
         noteId: note.id,
         storageKey: "attachments/slide.png",
-        fileUrl: "/files/attachments/slide.png",
+        fileUrl: "/api/files/attachments/slide.png",
         fileName: "slide.png",
         fileSize: 100,
         mimeType: "image/png",
@@ -466,6 +467,36 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       value: { noteId: note.id, courseId: note.courseId, title: "Upload", storageKeys: ["uploads/u.mp3", "attachments/slide.png"] },
     });
     expect(await refusal(client.deleteNote({ userId, noteId: note.id }))).toMatchObject(notFound);
+  });
+
+  it("finds a stored file (audio or attachment) only among its owner's notes, and no longer once the note is deleted", async () => {
+    const notes = new PrismaNoteRepository(service.db);
+    const userId = user();
+    const audioKey = `uploads/audio/${userId}/${randomUUID()}/talk.mp3`;
+    const attachmentKey = `uploads/attachments/${userId}/${randomUUID()}/slides.pdf`;
+    const { note } = await client.createImport({
+      userId,
+      type: ImportType.IMPORT_TYPE_AUDIO_UPLOAD,
+      title: "Talk",
+      courseId: randomUUID(),
+      storageKey: audioKey,
+      mimeType: "audio/mpeg",
+      originalFilename: "Talk.mp3",
+      speedMultiplier: 2,
+    });
+    await service.db.attachment.create({
+      data: { id: randomUUID(), noteId: note!.id, storageKey: attachmentKey, fileUrl: `/api/files/${attachmentKey}`, fileName: "Week 1.pdf", fileSize: 10, mimeType: "application/pdf", timestamp: 3 },
+    });
+
+    expect(await notes.findOwnedFile(userId, audioKey)).toEqual({ storageKey: audioKey, role: "audio", fileName: "Talk.mp3", mimeType: "audio/mpeg" });
+    expect(await notes.findOwnedFile(userId, attachmentKey)).toEqual({ storageKey: attachmentKey, role: "attachment", fileName: "Week 1.pdf", mimeType: "application/pdf" });
+    expect(await notes.findOwnedFile(user(), audioKey)).toBeNull();
+    expect(await notes.findOwnedFile(user(), attachmentKey)).toBeNull();
+    expect(await notes.findOwnedFile(userId, "uploads/audio/unknown.mp3")).toBeNull();
+
+    await client.deleteNote({ userId, noteId: note!.id });
+    expect(await notes.findOwnedFile(userId, audioKey)).toBeNull();
+    expect(await notes.findOwnedFile(userId, attachmentKey)).toBeNull();
   });
 
   it("removes a deleted course's notes when courses announces the deletion, and only those", async () => {

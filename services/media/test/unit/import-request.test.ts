@@ -50,10 +50,10 @@ describe("an import request", () => {
     const { note, job } = createImport(
       ids,
       "bob",
-      { type: "AUDIO_UPLOAD", title: "Recording", courseId, storageKey: "uploads/bob/1.m4a", originalFilename: "1.m4a", fileSize: 2048, mimeType: "audio/x-m4a", audioUrl: "/files/1.m4a" },
+      { type: "AUDIO_UPLOAD", title: "Recording", courseId, storageKey: "uploads/bob/1.m4a", originalFilename: "1.m4a", fileSize: 2048, mimeType: "audio/x-m4a", audioUrl: "/api/files/1.m4a" },
       at,
     );
-    expect(note).toMatchObject({ audioStorageKey: "uploads/bob/1.m4a", audioUrl: "/files/1.m4a", metadata: { source: "upload", originalFilename: "1.m4a", fileSize: 2048, mimeType: "audio/m4a" } });
+    expect(note).toMatchObject({ audioStorageKey: "uploads/bob/1.m4a", audioUrl: "/api/files/1.m4a", metadata: { source: "upload", originalFilename: "1.m4a", fileSize: 2048, mimeType: "audio/m4a" } });
     expect(job).toMatchObject({ source: "UPLOAD", speedMultiplier: 2, storageKey: "uploads/bob/1.m4a", sourceUrl: null });
     expect(createImport(ids, "c", { type: "VIDEO_IMPORT", title: "V", courseId, sourceUrl: "http://video.example.com/v" }, at).job.source).toBe("VIDEO");
   });

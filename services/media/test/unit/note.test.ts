@@ -1,4 +1,6 @@
 import {
+  attachmentFileOf,
+  audioFileOf,
   canMoveTranscription,
   completeTranscription,
   countWords,
@@ -130,8 +132,8 @@ describe("a completed transcription", () => {
   });
 
   it("takes the audio location and file facts the pipeline learned", () => {
-    const note = completeTranscription(aNote("PROCESSING"), { ...result, audioUrl: "/files/a.mp3", audioStorageKey: "audio/a.mp3", mimeType: "audio/wav", fileSize: 99 }, later);
-    expect(note).toMatchObject({ audioUrl: "/files/a.mp3", audioStorageKey: "audio/a.mp3", metadata: { mimeType: "audio/wav", fileSize: 99 } });
+    const note = completeTranscription(aNote("PROCESSING"), { ...result, audioUrl: "/api/files/a.mp3", audioStorageKey: "audio/a.mp3", mimeType: "audio/wav", fileSize: 99 }, later);
+    expect(note).toMatchObject({ audioUrl: "/api/files/a.mp3", audioStorageKey: "audio/a.mp3", metadata: { mimeType: "audio/wav", fileSize: 99 } });
   });
 
   it("refuses segments off the timeline, a confidence outside 0-1, and a note that is not processing", async () => {
@@ -154,5 +156,27 @@ describe("storage keys of a note", () => {
       "att/2",
     ]);
     expect(storageKeysOf({ audioStorageKey: null }, [])).toEqual([]);
+  });
+});
+
+describe("the downloadable files of a note", () => {
+  it("are its stored audio, named and typed as uploaded, played in place", () => {
+    const note = aNote("COMPLETED", { audioStorageKey: "uploads/audio/alice/1/talk.mp3", metadata: { source: "upload", originalFilename: "Talk 1.mp3", mimeType: "audio/mpeg" } });
+    expect(audioFileOf(note)).toEqual({ storageKey: "uploads/audio/alice/1/talk.mp3", role: "audio", fileName: "Talk 1.mp3", mimeType: "audio/mpeg" });
+    // Without the upload's metadata: the title and a generic type.
+    expect(audioFileOf({ ...note, metadata: {} })).toMatchObject({ fileName: "Lecture 1", mimeType: "application/octet-stream" });
+  });
+
+  it("exclude a note without stored audio (imports by URL or video keep none)", () => {
+    expect(audioFileOf(aNote("COMPLETED"))).toBeNull();
+  });
+
+  it("are its attachments, saved under their original names", () => {
+    expect(attachmentFileOf({ storageKey: "uploads/attachments/alice/2/slide.png", fileName: "Slide 3.png", mimeType: "image/png" })).toEqual({
+      storageKey: "uploads/attachments/alice/2/slide.png",
+      role: "attachment",
+      fileName: "Slide 3.png",
+      mimeType: "image/png",
+    });
   });
 });

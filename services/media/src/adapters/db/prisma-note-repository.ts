@@ -1,7 +1,7 @@
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import type { NoteDeletion, NoteDeletionPlan, NotePage, NoteRepository } from "../../application/ports/note-repository.port";
 import { ACTIVE_STATUSES } from "../../domain/import-job";
-import { storageKeysOf, type Attachment, type Note, type NoteDetails } from "../../domain/note";
+import { attachmentFileOf, audioFileOf, storageKeysOf, type Attachment, type Note, type NoteDetails, type NoteFile } from "../../domain/note";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { jobStateData, toAttachment, toJob, toNote, toSegment } from "./rows";
 
@@ -79,6 +79,13 @@ export class PrismaNoteRepository implements NoteRepository {
       await enqueueEvents(tx, decision.events);
       return deletion;
     });
+  }
+
+  async findOwnedFile(userId: string, storageKey: string): Promise<NoteFile | null> {
+    const note = await this.prisma.note.findFirst({ where: { userId, audioStorageKey: storageKey } });
+    if (note) return audioFileOf(toNote(note));
+    const attachment = await this.prisma.attachment.findFirst({ where: { storageKey, note: { userId } } });
+    return attachment && attachmentFileOf(attachment);
   }
 
   async listIdsOfCourse(userId: string, courseId: string): Promise<string[]> {

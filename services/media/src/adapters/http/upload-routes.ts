@@ -8,7 +8,7 @@ import type { FileStorage } from "../../application/ports/file-storage.port";
 import { ATTACHMENT_DETECTION_BYTES, ATTACHMENT_SIZE_LIMITS, assertAttachmentContent, attachmentTypeOf } from "../../domain/attachment-type";
 import { AUDIO_FORMAT_DETECTION_BYTES, AUDIO_FORMATS, detectAudioFormat, mimeTypeOfAudioFormat } from "../../domain/audio-format";
 import { toProtoJob, toProtoNote } from "../grpc/proto-mapping";
-import { newUploadKey, type UploadRoute } from "./upload-server";
+import { newUploadKey, type UploadRoute } from "./internal-http-server";
 
 const unexpectedAudio = () =>
   new AppError("validation", "UNEXPECTED_FILE", `Unsupported audio format: expected ${Object.values(AUDIO_FORMATS).map((format) => format.label).join(", ")}`, {

@@ -3,7 +3,7 @@ import { copyFile, mkdir, open, rename, rm, rmdir, stat, type FileHandle } from 
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { FileStorage, StoredObject } from "../../application/ports/file-storage.port";
+import type { ByteRange, FileStorage, StoredObject } from "../../application/ports/file-storage.port";
 import { assertValidStorageKey, joinPublicUrl, storageObjectNotFound } from "./storage-key";
 
 export interface LocalFileStorageConfig {
@@ -44,12 +44,23 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     const path = this.pathOf(key);
     try {
       // Opening first turns a missing file into NOT_FOUND here rather than an error event on the stream.
       const handle = await open(path, "r");
-      return handle.createReadStream();
+      return handle.createReadStream(range && { start: range.start, end: range.end });
+    } catch (error) {
+      throw isMissing(error) ? storageObjectNotFound(key) : error;
+    }
+  }
+
+  async stat(key: string): Promise<{ size: number }> {
+    const path = this.pathOf(key);
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) throw storageObjectNotFound(key);
+      return { size: info.size };
     } catch (error) {
       throw isMissing(error) ? storageObjectNotFound(key) : error;
     }

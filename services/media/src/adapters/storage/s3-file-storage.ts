@@ -2,9 +2,9 @@ import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { DeleteObjectCommand, GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import type { FileStorage, StoredObject } from "../../application/ports/file-storage.port";
+import type { ByteRange, FileStorage, StoredObject } from "../../application/ports/file-storage.port";
 import { assertValidStorageKey, joinPublicUrl, storageObjectNotFound } from "./storage-key";
 
 export interface S3FileStorageConfig {
@@ -17,9 +17,9 @@ export interface S3FileStorageConfig {
   /** Static credentials; the SDK's default chain (environment, profile, instance role) when absent. */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /**
-   * Where clients fetch objects: `publicUrl(key)` is `${publicBaseUrl}/${key}` — a CDN or public-read bucket
-   * URL, or a gateway route that streams `get(key)`. (Not pre-signed URLs: the port's `publicUrl` is
-   * synchronous and a stored note keeps its URL longer than any signature would live.)
+   * Where clients fetch objects: `publicUrl(key)` is `${publicBaseUrl}/${key}` — the gateway's owner-scoped
+   * route that streams `get(key)` (the default), or a CDN or public-read bucket URL. (Not pre-signed URLs: the
+   * port's `publicUrl` is synchronous and a stored note keeps its URL longer than any signature would live.)
    */
   publicBaseUrl: string;
   /** Multipart part size; S3's minimum (and the default here) is 5 MiB. Objects smaller than one part go in one PutObject. */
@@ -90,12 +90,25 @@ export class S3FileStorage implements FileStorage {
     return { key, size, contentType: options.contentType };
   }
 
-  async get(key: string): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     assertValidStorageKey(key);
     try {
-      const { Body } = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: key }));
+      const { Body } = await this.client.send(
+        new GetObjectCommand({ Bucket: this.config.bucket, Key: key, Range: range && `bytes=${range.start}-${range.end}` }),
+      );
       if (!(Body instanceof Readable)) throw new Error(`S3 returned no readable body for ${key}`);
       return Body;
+    } catch (error) {
+      throw isNoSuchKey(error) ? storageObjectNotFound(key) : error;
+    }
+  }
+
+  async stat(key: string): Promise<{ size: number }> {
+    assertValidStorageKey(key);
+    try {
+      const { ContentLength } = await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: key }));
+      if (ContentLength === undefined) throw new Error(`S3 returned no size for ${key}`);
+      return { size: ContentLength };
     } catch (error) {
       throw isNoSuchKey(error) ? storageObjectNotFound(key) : error;
     }

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from "@study/events";
 import type { ImportJob } from "../../domain/import-job";
-import type { Attachment, Note, NoteDetails } from "../../domain/note";
+import type { Attachment, Note, NoteDetails, NoteFile } from "../../domain/note";
 
 export interface NotePage {
   /** Newest first. */
@@ -44,6 +44,8 @@ export interface NoteRepository {
   deleteOwned(userId: string, noteId: string, plan: (deletion: NoteDeletion) => NoteDeletionPlan): Promise<NoteDeletion | null>;
   /** Adds an attachment to the user's note (and touches its updatedAt); false when there is no such note. */
   addAttachment(userId: string, attachment: Attachment): Promise<boolean>;
+  /** The stored file under `storageKey` when it is the audio or an attachment of one of the user's notes. */
+  findOwnedFile(userId: string, storageKey: string): Promise<NoteFile | null>;
   /** The user's notes of a course, for deleting them when the course goes. */
   listIdsOfCourse(userId: string, courseId: string): Promise<string[]>;
 }

@@ -100,10 +100,24 @@ describe.each(["LocalFileStorage", "S3FileStorage"])("%s", (name) => {
     await expectAppError(storage.get("users/u1/notes/n1/lecture one.mp3"), "not_found", "NOT_FOUND");
   });
 
+  it("tells an object's size and streams any byte range of it (what HTTP Range requests read)", async () => {
+    const { storage } = subject();
+    const data = randomBytes(MiB + 17);
+    await storage.put("ranges/clip.mp3", streamOf(data), { contentType: "audio/mpeg" });
+    expect(await storage.stat("ranges/clip.mp3")).toEqual({ size: data.length });
+    for (const range of [{ start: 0, end: 0 }, { start: 1000, end: 500_000 }, { start: data.length - 10, end: data.length - 1 }]) {
+      const part = await readAll(await storage.get("ranges/clip.mp3", range));
+      expect(part.equals(data.subarray(range.start, range.end + 1))).toBe(true);
+    }
+    await storage.delete("ranges/clip.mp3");
+    await expectAppError(storage.stat("ranges/clip.mp3"), "not_found", "NOT_FOUND");
+  });
+
   it("answers NOT_FOUND for a missing key and deletes missing keys quietly", async () => {
     const { storage } = subject();
     const error = await expectAppError(storage.get("nothing/here.wav"), "not_found", "NOT_FOUND");
     expect(error.message).toContain("nothing/here.wav");
+    await expectAppError(storage.stat("nothing/here.wav"), "not_found", "NOT_FOUND");
     await expectAppError(storage.download("nothing/here.wav", join(workDirectory, "never.wav")), "not_found", "NOT_FOUND");
     await expect(readFile(join(workDirectory, "never.wav"))).rejects.toMatchObject({ code: "ENOENT" });
     await expect(storage.delete("nothing/here.wav")).resolves.toBeUndefined();
@@ -151,6 +165,7 @@ describe.each(["LocalFileStorage", "S3FileStorage"])("%s", (name) => {
       const { storage } = subject();
       await expectAppError(storage.put(key, streamOf(Buffer.from("x")), { contentType: "audio/mpeg" }), "validation", "INVALID_STORAGE_KEY");
       await expectAppError(storage.get(key), "validation", "INVALID_STORAGE_KEY");
+      await expectAppError(storage.stat(key), "validation", "INVALID_STORAGE_KEY");
       expect(() => storage.publicUrl(key)).toThrow(AppError);
     },
   );

@@ -4,8 +4,9 @@ import type { AddressInfo } from "node:net";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import busboy from "busboy";
 import { AppError, HTTP_STATUS_BY_KIND, verifyInternalRequest, type Logger } from "@study/platform";
+import type { FileRoute } from "./file-route";
 
-/** One file received by the upload server and already stored. */
+/** One uploaded file, already stored. */
 export interface StoredUpload {
   storageKey: string;
   fileName: string;
@@ -34,7 +35,7 @@ export interface UploadStorage {
   delete(key: string): Promise<void>;
 }
 
-export interface UploadServerOptions {
+export interface InternalHttpServerOptions {
   port: number;
   host?: string;
   /** Shared with the gateway (INTERNAL_UPLOAD_SECRET): only signed requests are served. */
@@ -42,10 +43,14 @@ export interface UploadServerOptions {
   storage: UploadStorage;
   logger: Logger;
   /** `POST <pattern>`, e.g. `/uploads/notes/:noteId/attachments`. */
-  routes: Record<string, UploadRoute>;
+  uploads: Record<string, UploadRoute>;
+  /** `GET|HEAD /files/<storage key>`. */
+  files: FileRoute;
 }
 
-export interface RunningUploadServer {
+const FILES_PATH = "/files/";
+
+export interface RunningInternalHttpServer {
   port: number;
   close(): Promise<void>;
 }
@@ -121,17 +126,19 @@ const fileTooLarge = (maxBytes: number) =>
   new AppError("too_large", "FILE_TOO_LARGE", `File is too large: at most ${+(maxBytes / (1024 * 1024)).toFixed(1)} MB`);
 
 /**
- * The media service's upload endpoint (plain HTTP on MEDIA_HTTP_PORT, reached only through the gateway):
- * parses multipart with busboy and streams the `file` part into storage — never holding it whole in memory —
- * while checking its leading bytes; other parts are short fields. The file goes to storage under a fresh key;
- * the records are created only after the whole request arrived. A refused, oversized or interrupted upload
- * removes what was stored (UPLOAD_INTERRUPTED is logged for a client that went away).
+ * The media service's internal HTTP endpoint (plain HTTP on MEDIA_HTTP_PORT, reached only through the gateway,
+ * which signs the user id of every request): streamed uploads and downloads of stored files.
+ *
+ * Uploads: parses multipart with busboy and streams the `file` part into storage — never holding it whole in
+ * memory — while checking its leading bytes; other parts are short fields. The file goes to storage under a
+ * fresh key; the records are created only after the whole request arrived. A refused, oversized or interrupted
+ * upload removes what was stored (UPLOAD_INTERRUPTED is logged for a client that went away).
  */
-export async function startUploadServer(options: UploadServerOptions): Promise<RunningUploadServer> {
+export async function startInternalHttpServer(options: InternalHttpServerOptions): Promise<RunningInternalHttpServer> {
   const { logger } = options;
   const server: Server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
-      logger.error({ err: error }, "upload failed unexpectedly");
+      logger.error({ err: error }, "internal HTTP request failed unexpectedly");
       send(response, 500, errorBody(AppError.internal()));
     });
   });
@@ -140,9 +147,14 @@ export async function startUploadServer(options: UploadServerOptions): Promise<R
   server.headersTimeout = 30_000;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? "/", "http://upload");
+    const url = new URL(request.url ?? "/", "http://media");
     if (request.method === "GET" && url.pathname === "/health/live") return send(response, 200, { status: "ok" });
-    const found = Object.entries(options.routes)
+    // The raw path, not the URL's normalised one: a key with `..` segments must be refused, not resolved.
+    const rawPath = (request.url ?? "/").split("?")[0];
+    if ((request.method === "GET" || request.method === "HEAD") && rawPath.startsWith(FILES_PATH)) {
+      return serveFile(request, response, rawPath.slice(FILES_PATH.length));
+    }
+    const found = Object.entries(options.uploads)
       .map(([pattern, route]) => ({ route, params: match(pattern, url.pathname) }))
       .find((candidate) => candidate.params !== null);
     if (!found || request.method !== "POST") return send(response, 404, errorBody(AppError.notFound("Route")));
@@ -152,6 +164,19 @@ export async function startUploadServer(options: UploadServerOptions): Promise<R
       return send(response, 400, errorBody(AppError.validation("Expected multipart/form-data", [{ field: "file", message: "is required" }])), true);
     }
     await receive(request, response, userId, found.route, found.params!);
+  }
+
+  async function serveFile(request: IncomingMessage, response: ServerResponse, encodedKey: string): Promise<void> {
+    const userId = verifyInternalRequest(options.secret, request.headers, { method: request.method!, path: request.url ?? "/" });
+    if (!userId) return send(response, 401, errorBody(AppError.unauthenticated("File requests must come through the gateway")));
+    try {
+      await options.files(request, response, userId, encodedKey);
+    } catch (error) {
+      const appError = error instanceof AppError ? error : null;
+      if (!appError) logger.error({ err: error }, "serving a file failed");
+      const answer = appError ?? AppError.internal();
+      send(response, HTTP_STATUS_BY_KIND[answer.kind], errorBody(answer));
+    }
   }
 
   async function receive(request: IncomingMessage, response: ServerResponse, userId: string, route: UploadRoute, params: Record<string, string>) {
@@ -179,7 +204,8 @@ export async function startUploadServer(options: UploadServerOptions): Promise<R
 
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: request.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
+      // Browsers send file names as raw UTF-8 (busboy would read them as Latin-1).
+      parser = busboy({ headers: request.headers, defParamCharset: "utf8", limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
     } catch (error) {
       return send(response, 400, errorBody(AppError.validation(`Invalid multipart request: ${(error as Error).message}`)), true);
     }

@@ -1,0 +1,117 @@
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { pipeline } from "node:stream/promises";
+import { AppError, internalRequestHeaders, type ErrorKind } from "@study/platform";
+import { z } from "zod";
+import { currentAuth } from "../auth/session";
+import { errorEnvelope, route, type RouteSpec } from "../http/api";
+
+export interface FileSettings {
+  /** Media's internal HTTP endpoint (uploads and files). */
+  MEDIA_UPLOAD_URL?: string;
+  INTERNAL_UPLOAD_SECRET?: string;
+}
+
+/** Headers of media's answer that reach the client (media's own Date, Connection… stay behind). */
+const FORWARDED_HEADERS = ["content-type", "content-length", "content-range", "accept-ranges", "content-disposition", "cache-control", "x-content-type-options"];
+/** Answers that carry the file, or refuse the asked range; any other status comes with a JSON error. */
+const FILE_STATUSES = new Set([200, 206, 416]);
+/** Time for media to start answering (a database look-up and a storage stat), not for the transfer itself. */
+const ANSWER_TIMEOUT_MS = 30_000;
+const MAX_ERROR_BYTES = 64 * 1024;
+
+/** Express 5 gives a wildcard's segments as an array (each URL-decoded); the key is them joined again. */
+const fileKeyParams = z.object({
+  key: z
+    .preprocess((segments) => (Array.isArray(segments) ? segments.join("/") : segments), z.string().min(1))
+    .meta({ description: "The storage key, slashes included: the path of a note's audioUrl or an attachment's fileUrl after /api/files/" }),
+});
+
+const unavailable = (cause?: unknown) => new AppError("unavailable", "SERVICE_UNAVAILABLE", "The file service is not reachable", { cause });
+
+/** Sends the signed request to media and resolves with its answer's head (the body still streaming). */
+function requestFromMedia(settings: Required<FileSettings>, userId: string, method: "GET" | "HEAD", key: string, range: string | undefined): Promise<IncomingMessage> {
+  const path = `/files/${key.split("/").map(encodeURIComponent).join("/")}`;
+  const headers: Record<string, string> = internalRequestHeaders(settings.INTERNAL_UPLOAD_SECRET, { userId, method, path });
+  if (range) headers.range = range;
+  const { protocol, hostname, port } = new URL(settings.MEDIA_UPLOAD_URL);
+  return new Promise((resolve, reject) => {
+    // The path goes as it is (a URL object would resolve `..` segments): media refuses a malformed key.
+    const upstream = (protocol === "https:" ? httpsRequest : httpRequest)({ protocol, hostname, port, path, method, headers });
+    upstream.setTimeout(ANSWER_TIMEOUT_MS, () => upstream.destroy(new AppError("timeout", "SERVICE_TIMEOUT", "The file service did not answer in time")));
+    upstream.once("response", (answer) => {
+      upstream.setTimeout(0);
+      resolve(answer);
+    });
+    upstream.once("error", (error) => reject(error instanceof AppError ? error : unavailable(error)));
+    upstream.end();
+  });
+}
+
+/** Media's JSON error (`{error: {kind, code, message, details}}`) as the AppError it stands for. */
+async function errorOf(answer: IncomingMessage): Promise<AppError> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of answer as AsyncIterable<Buffer>) {
+    length += chunk.length;
+    if (length > MAX_ERROR_BYTES) break;
+    chunks.push(chunk);
+  }
+  try {
+    const { error } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error: { kind: ErrorKind; code: string; message: string; details?: { field: string; message: string }[] } };
+    return new AppError(error.kind, error.code, error.message, { details: error.details });
+  } catch (cause) {
+    return unavailable(cause);
+  }
+}
+
+/**
+ * `GET /api/files/<storage key>`: the files behind the `audioUrl` of notes and the `fileUrl` of attachments
+ * (MEDIA_PUBLIC_BASE_URL = `/api/files`). The gateway authenticates the caller and forwards the request with
+ * the signed user id to media's internal endpoint, which checks that the key is a file of one of the caller's
+ * notes and streams it from storage; the answer is streamed through, never held in memory. Only the `Range`
+ * header goes to media (players seek with it); HEAD asks for the headers only.
+ */
+export function fileRoutes(settings: FileSettings): RouteSpec[] {
+  return [
+    route({
+      method: "get",
+      path: "/api/files/*key",
+      tag: "Files",
+      summary: "Download a stored file of one of the caller's notes: its audio (audioUrl) or an attachment (fileUrl)",
+      description:
+        "Streams the file with its own Content-Type, Content-Length and Content-Disposition (inline for audio, attachment " +
+        "with the original file name for attachments). Supports one byte range (`Range: bytes=first-last`, `first-` or `-suffix`): " +
+        "206 with Content-Range; a range outside the file is 416 with `Content-Range: bytes */size`. Another user's file, a " +
+        "deleted note's file and an unknown key are 404; a malformed key (e.g. `..` segments) is 400 INVALID_STORAGE_KEY.",
+      auth: true,
+      params: fileKeyParams,
+      responses: {
+        200: { description: "The whole file, in its own content type", contentType: "application/octet-stream" },
+        206: { description: "The requested byte range (Content-Range: bytes first-last/size)", contentType: "application/octet-stream" },
+        400: { description: "A malformed key, e.g. with `..` or empty segments (INVALID_STORAGE_KEY)", schema: errorEnvelope },
+        404: { description: "No such file of the caller's notes (NOT_FOUND)", schema: errorEnvelope },
+        416: { description: "The range holds no byte of the file (Content-Range: bytes */size); no body" },
+        503: { description: "The file service is not configured or not reachable (SERVICE_UNAVAILABLE)", schema: errorEnvelope },
+      },
+      async handler({ req, res, params }) {
+        const { MEDIA_UPLOAD_URL, INTERNAL_UPLOAD_SECRET } = settings;
+        if (!MEDIA_UPLOAD_URL || !INTERNAL_UPLOAD_SECRET) {
+          throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Files are not available: the media endpoint is not configured");
+        }
+        const method = req.method === "HEAD" ? "HEAD" : "GET";
+        const userId = currentAuth(res).user.id;
+        const answer = await requestFromMedia({ MEDIA_UPLOAD_URL, INTERNAL_UPLOAD_SECRET }, userId, method, params.key, req.headers.range);
+        const status = answer.statusCode ?? 502;
+        // A HEAD answer has no body to read the error from: its status and headers go through as they are.
+        if (!FILE_STATUSES.has(status) && method === "GET") throw await errorOf(answer);
+        const headers = Object.fromEntries(FORWARDED_HEADERS.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
+        // Players embed the file (`<audio src>`: a no-cors request); helmet's same-origin resource policy would
+        // block a client on a sibling origin of the same site (app.example.com → api.example.com).
+        res.writeHead(status, { ...headers, "cross-origin-resource-policy": "same-site" });
+        // A client leaving mid-file (a player seeking elsewhere) closes both connections; media logs storage failures.
+        await pipeline(answer, res).catch(() => undefined);
+      },
+    }),
+  ];
+}

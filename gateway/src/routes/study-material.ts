@@ -1,0 +1,163 @@
+import { media, study as api, type common } from "@study/contracts";
+import { AppError } from "@study/platform";
+import { z } from "zod";
+import type { ServiceClients } from "../clients";
+import { coursesById, statusName } from "./notes";
+
+/** Shared by the study guide, quiz and flashcard routes: reading source notes and shaping material. */
+
+/** Most notes one generation reads (the spec leaves it open; documented in the README). */
+export const MAX_NOTES_PER_GENERATION = 20;
+
+export const DIFFICULTY_VALUES = ["EASY", "MEDIUM", "HARD"] as const;
+export const difficultySchema = z.enum(DIFFICULTY_VALUES, { message: "must be EASY, MEDIUM or HARD" });
+
+/** The fields every generation request has. Note ids are UUIDs: a malformed one is a 400, an unknown one a 404. */
+export const generationFields = {
+  courseId: z.string("is required").trim().min(1, "is required").max(100),
+  noteIds: z
+    .array(z.uuid("must be a note id"), "must be an array of note ids")
+    .min(1, "must name at least one note")
+    .max(MAX_NOTES_PER_GENERATION, `must name at most ${MAX_NOTES_PER_GENERATION} notes`)
+    .refine((ids) => new Set(ids).size === ids.length, "must not repeat a note"),
+  difficulty: difficultySchema.optional().describe("Level of the generated material; MEDIUM when omitted"),
+};
+
+export const difficultyToProto = (difficulty: (typeof DIFFICULTY_VALUES)[number] | undefined): api.Difficulty =>
+  api.difficultyFromJSON(`DIFFICULTY_${difficulty ?? "MEDIUM"}`);
+export const difficultyName = (difficulty: api.Difficulty) => statusName(api.difficultyToJSON(difficulty), "DIFFICULTY");
+
+const USER_NOTE_TYPES: Record<number, string> = {
+  [media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_TEXT]: "text",
+  [media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_URL]: "url",
+  [media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_FILE]: "file",
+};
+
+/**
+ * What a generation reads, checked against the caller: their course (404 otherwise), each note theirs and of
+ * that course (404 otherwise) and transcribed (409 NOTE_NOT_TRANSCRIBED otherwise). The study service gets
+ * the notes' content from here, so it never reads the media service's data itself and never sees a note
+ * the caller may not read.
+ */
+export async function generationSource(
+  clients: ServiceClients,
+  userId: string,
+  body: { courseId: string; noteIds: string[]; difficulty?: (typeof DIFFICULTY_VALUES)[number] },
+): Promise<{ generation: api.GenerationRequest; course: common.CourseSummary }> {
+  const { course } = await clients.courses.checkCourseOwnership({ userId, courseId: body.courseId });
+  const notes = await Promise.all(body.noteIds.map(async (noteId) => (await clients.media.getNote({ userId, noteId })).note!));
+  for (const note of notes) {
+    if (note.courseId !== body.courseId) throw AppError.notFound(`Note ${note.id} in this course`);
+    if (note.transcriptionStatus !== media.TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED) {
+      const status = statusName(media.transcriptionStatusToJSON(note.transcriptionStatus), "TRANSCRIPTION_STATUS");
+      throw new AppError(
+        "conflict",
+        "NOTE_NOT_TRANSCRIBED",
+        status === "FAILED"
+          ? `Note "${note.title}" could not be transcribed, so there is nothing to study from`
+          : `Note "${note.title}" is still being transcribed (${status}); try again when it is ready`,
+      );
+    }
+  }
+  return {
+    course: course!,
+    generation: {
+      userId,
+      courseId: body.courseId,
+      courseName: course!.name,
+      difficulty: difficultyToProto(body.difficulty),
+      notes: notes.map((note) => ({
+        noteId: note.id,
+        title: note.title,
+        transcript: note.content ?? "",
+        summary: note.summary,
+        segments: note.transcriptSegments.map((segment) => ({ text: segment.text, startTime: segment.startTime, endTime: segment.endTime })),
+        userNotes: note.userNotes.map((entry) => ({
+          timestamp: entry.timestamp,
+          content: entry.content,
+          contentType: USER_NOTE_TYPES[entry.contentType] ?? "text",
+        })),
+      })),
+    },
+  };
+}
+
+/** Must be one of the caller's notes (for the note-scoped lists): NOT_FOUND otherwise. */
+export async function requireNote(clients: ServiceClients, userId: string, noteId: string): Promise<void> {
+  await clients.media.getNote({ userId, noteId });
+}
+
+export const courseRefSchema = z.object({ id: z.string(), name: z.string() }).meta({ id: "CourseRef" });
+export const noteRefSchema = z.object({ id: z.string(), title: z.string() }).meta({ id: "NoteRef" });
+export const sourceSchema = z
+  .object({ noteId: z.string(), startTime: z.number().nullable().describe("Seconds: the transcript segment the text came from") })
+  .nullable()
+  .meta({ id: "SourceLink", description: "Where the item came from; null when unknown or when the note was deleted" });
+
+export const materialFields = {
+  id: z.string(),
+  title: z.string(),
+  description: z.string().nullable(),
+  difficulty: difficultySchema,
+  courseId: z.string(),
+  noteId: z.string().nullable().describe("The first source note; null once it was deleted"),
+  noteIds: z.array(z.string()).describe("Every source note still existing"),
+  generator: z.string().describe("offline or openai:<model>"),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  userId: z.string(),
+};
+export const embeds = { course: courseRefSchema.nullable(), note: noteRefSchema.nullable() };
+
+interface MaterialOrigin {
+  id: string;
+  userId: string;
+  courseId: string;
+  noteId?: string;
+  noteTitle?: string;
+  noteIds: string[];
+  title: string;
+  description?: string;
+  difficulty: api.Difficulty;
+  generator: string;
+  createdAt?: Date;
+  updatedAt?: Date;
+}
+
+export function materialJson(material: MaterialOrigin) {
+  return {
+    id: material.id,
+    title: material.title,
+    description: material.description ?? null,
+    difficulty: difficultyName(material.difficulty),
+    courseId: material.courseId,
+    noteId: material.noteId ?? null,
+    noteIds: material.noteIds,
+    generator: material.generator,
+    createdAt: material.createdAt,
+    updatedAt: material.updatedAt,
+    userId: material.userId,
+  };
+}
+
+export const sourceJson = (source: api.SourceLink | undefined) =>
+  source?.noteId ? { noteId: source.noteId, startTime: source.startTime ?? null } : null;
+
+/** The {course, note} references of material, with course names fetched in one batch. */
+export async function embedder(clients: ServiceClients, userId: string, materials: MaterialOrigin[]) {
+  const courses = await coursesById(
+    clients,
+    userId,
+    materials.map((material) => material.courseId),
+  );
+  return (material: MaterialOrigin) => {
+    const course = courses.get(material.courseId);
+    return {
+      course: course ? { id: course.id, name: course.name } : null,
+      note: material.noteId ? { id: material.noteId, title: material.noteTitle ?? "" } : null,
+    };
+  };
+}
+
+export const listQuery = z.object({ courseId: z.string().trim().min(1).max(100).optional().describe("Only this course's material") });
+export const noteParams = z.object({ noteId: z.string().min(1).max(100) });

@@ -1,0 +1,149 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { eventually, httpClient, startMediaServer, startTestStack, type LocalMediaServer, type MediaRoute, type TestStack } from "@study/testkit";
+
+const run = promisify(execFile);
+const CLIP = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav";
+/** Starts of one import before it fails (MEDIA_MAX_ATTEMPTS of this stack). */
+const MAX_ATTEMPTS = 2;
+
+/**
+ * An audio file served in two halves: the first at once, the second only once `release()` was called. A
+ * worker downloading it is held mid-job (IN_PROGRESS, in the setup stage) for as long as the test needs.
+ */
+function heldDownload(data: Buffer): { route: MediaRoute; release(): void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const half = Math.floor(data.length / 2);
+  const route: MediaRoute = (_request, response) => {
+    response.writeHead(200, { "content-type": "audio/mpeg", "content-length": data.length });
+    response.write(data.subarray(0, half));
+    void released.then(() => {
+      if (!response.destroyed) response.end(data.subarray(half));
+    });
+  };
+  return { route, release };
+}
+
+/**
+ * A media worker that dies for real (SIGKILL: no shutdown code runs, its import's message is unacked) while an
+ * import is IN_PROGRESS: the broker hands the message to the restarted worker, which starts the job again —
+ * or fails it with a clear message once it has been started MEDIA_MAX_ATTEMPTS times.
+ */
+describe("a media worker killed mid-import", () => {
+  let stack: TestStack;
+  let api: ReturnType<typeof httpClient>;
+  let folder: string;
+  let workDirectory: string;
+  let server: LocalMediaServer;
+  let clip: Buffer;
+
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), "worker-crash-e2e-"));
+    workDirectory = join(folder, "work");
+    await run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", CLIP, join(folder, "clip.mp3")]);
+    clip = await readFile(join(folder, "clip.mp3"));
+    server = await startMediaServer();
+    stack = await startTestStack({
+      env: {
+        MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${server.port}`,
+        MEDIA_WORK_DIR: workDirectory,
+        MEDIA_MAX_ATTEMPTS: String(MAX_ATTEMPTS),
+      },
+    });
+    api = httpClient(stack.gatewayUrl);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (process.env.E2E_DUMP_LOGS) console.log(stack?.logs.join("\n"));
+    await stack?.stopAll();
+    await server?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  async function signUp(name: string) {
+    const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
+    const response = await api("POST", "/api/auth/signup", { body: { name, email, password: "correct horse battery" } });
+    expect(response.status).toBe(200);
+    const token = response.body.session.token as string;
+    const course = await api("POST", "/api/courses", { token, body: { name: "English Literature" } });
+    expect(course.status).toBe(201);
+    return { token, courseId: course.body.data.id as string };
+  }
+
+  type Job = { status: string; errorMessage: string | null; progress: number };
+  const jobOf = async (token: string, jobId: string) => (await api("GET", `/api/jobs/${jobId}`, { token })).body.data as Job;
+  const downloadsOf = (path: string) => server.requests.filter((request) => request.method === "GET" && request.path === path).length;
+
+  /** Imports the held file and waits until the worker is downloading it (job IN_PROGRESS). */
+  async function importHeld(user: { token: string; courseId: string }, path: string) {
+    const response = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: server.urlOf(path), courseId: user.courseId } });
+    expect(response.status).toBe(201);
+    const { note, importJob } = response.body.data;
+    await eventually(async () => downloadsOf(path) === 1, 20_000);
+    expect((await jobOf(user.token, importJob.id)).status).toBe("IN_PROGRESS");
+    return { noteId: note.id as string, jobId: importJob.id as string };
+  }
+
+  /** SIGKILLs the worker mid-download, then checks the job was left IN_PROGRESS with the dead worker's files. */
+  async function killWorker(token: string, jobId: string): Promise<string> {
+    const folderOfKilled = `worker-${stack.pid("media-worker")}`;
+    await stack.stop("media-worker", "SIGKILL");
+    expect((await jobOf(token, jobId)).status).toBe("IN_PROGRESS");
+    expect(await readdir(workDirectory)).toContain(folderOfKilled);
+    return folderOfKilled;
+  }
+
+  const finished = (token: string, jobId: string) =>
+    eventually(async () => {
+      const job = await jobOf(token, jobId);
+      return ["COMPLETED", "FAILED", "CANCELLED"].includes(job.status) ? job : undefined;
+    }, 30_000);
+
+  it("restarts the import in the restarted worker and completes it; the dead worker's temporary files are removed", async () => {
+    const user = await signUp("Survivor");
+    const held = heldDownload(clip);
+    server.route("/restarted.mp3", held.route);
+    const { noteId, jobId } = await importHeld(user, "/restarted.mp3");
+    const folderOfKilled = await killWorker(user.token, jobId);
+
+    held.release();
+    await stack.start("media-worker");
+    const job = await finished(user.token, jobId);
+    expect(job).toMatchObject({ status: "COMPLETED", progress: 100, errorMessage: null });
+    // Downloaded again from the start by the second attempt.
+    expect(downloadsOf("/restarted.mp3")).toBe(2);
+    const note = (await api("GET", `/api/notes/${noteId}`, { token: user.token })).body.data;
+    expect(note.transcriptionStatus).toBe("COMPLETED");
+    expect(note.content).toMatch(/\w+/);
+    expect(await readdir(workDirectory)).not.toContain(folderOfKilled);
+  }, 45_000);
+
+  it(`fails the import with a clear message when the worker dies on each of its ${MAX_ATTEMPTS} starts`, async () => {
+    const user = await signUp("Doomed");
+    server.route("/never-finishes.mp3", heldDownload(clip).route);
+    const { noteId, jobId } = await importHeld(user, "/never-finishes.mp3");
+    for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
+      await killWorker(user.token, jobId);
+      await stack.start("media-worker");
+      await eventually(async () => downloadsOf("/never-finishes.mp3") === attempt, 20_000);
+    }
+    await killWorker(user.token, jobId);
+    await stack.start("media-worker");
+
+    const job = await finished(user.token, jobId);
+    expect(job).toMatchObject({ status: "FAILED", errorMessage: "Processing was interrupted too many times" });
+    // The delivery after the last start failed the job without downloading again.
+    expect(downloadsOf("/never-finishes.mp3")).toBe(MAX_ATTEMPTS);
+    const note = (await api("GET", `/api/notes/${noteId}`, { token: user.token })).body.data;
+    expect(note.transcriptionStatus).toBe("FAILED");
+    await eventually(async () => {
+      const list = (await api("GET", "/api/notifications", { token: user.token })).body.data.notifications as { content: string }[];
+      return list.some((entry) => entry.content.includes("Processing was interrupted too many times"));
+    }, 10_000);
+  }, 45_000);
+});

@@ -1,0 +1,43 @@
+import type { MaterialOrigin } from "../../domain/flashcard-set";
+import type { SourceReference } from "../../domain/study-material";
+import type { MaterialFilter } from "../../application/ports/study-repositories.port";
+
+/** The columns every material table shares, as stored. */
+export function originColumns(material: MaterialOrigin) {
+  return {
+    id: material.id,
+    userId: material.userId,
+    courseId: material.courseId,
+    noteId: material.noteId,
+    noteTitle: material.noteTitle,
+    noteIds: material.noteIds,
+    contentHash: material.contentHash,
+    title: material.title,
+    description: material.description,
+    difficulty: material.difficulty,
+    generator: material.generator,
+    createdAt: material.createdAt,
+    updatedAt: material.updatedAt,
+  };
+}
+
+export const sourceColumns = (source: SourceReference | null) => ({
+  sourceNoteId: source?.noteId ?? null,
+  sourceStartTime: source?.startTime ?? null,
+});
+
+/** A source link survives its note's deletion as a bare time (noteId null): then there is nothing to jump to. */
+export function sourceFromColumns(row: { sourceNoteId: string | null; sourceStartTime: number | null }): SourceReference | null {
+  return row.sourceNoteId === null ? null : { noteId: row.sourceNoteId, startTime: row.sourceStartTime };
+}
+
+/** The where-clause of an owner-scoped material list. */
+export function materialWhere(userId: string, filter: MaterialFilter) {
+  return {
+    userId,
+    ...(filter.courseId ? { courseId: filter.courseId } : {}),
+    ...(filter.noteId ? { noteIds: { has: filter.noteId } } : {}),
+  };
+}
+
+export const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "asc" as const }];

@@ -1,0 +1,94 @@
+import { contentWords } from "@study/ai";
+import { AppError } from "@study/platform/errors";
+import type { SourceNote } from "../../../domain/study-material";
+import { findDefinitions, type Definition } from "./definitions";
+import { extractKeyTerms, type KeyTerm } from "./key-terms";
+import { tagUnits } from "./tagging";
+import { buildTextUnits, type TextUnit } from "./text-units";
+import { DEMONSTRATIVES } from "./vocabulary";
+
+/** Below this many topic words there is nothing worth a card. */
+export const MIN_CONTENT_WORDS = 40;
+const MIN_UNITS = 3;
+const MIN_KEY_TERMS = 3;
+const MAX_KEY_TERMS = 40;
+
+/** Everything the three generators read, computed once per request. */
+export interface StudyText {
+  units: TextUnit[];
+  /** Best first. */
+  terms: KeyTerm[];
+  /** The key terms each unit mentions, by unit id. */
+  termsByUnit: KeyTerm[][];
+  /** Definitions of key terms, in text order. */
+  definitions: Definition[];
+  /** How much a unit says about the key terms, 0-1, by unit id (see informativeness). */
+  informativeness: number[];
+  /** Stop-word-free, plural-folded words of each unit, by unit id. */
+  contentWordsByUnit: string[][];
+}
+
+/** Lets other work run (generation is CPU-bound) and stops if the caller aborted meanwhile. */
+export async function checkpoint(signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  signal?.throwIfAborted();
+}
+
+const SPEAKER_PRONOUNS = new Set(["i", "we", "you", "he", "she", "let's"]);
+
+/**
+ * A unit's key-term weights summed, over the square root of its length (neither long nor one-word units win
+ * by size); questions, fragments, overlong units and units that lean on the previous sentence ("It…",
+ * "This…") or talk about the class ("I", "you") count less.
+ */
+function rawInformativeness(unit: TextUnit, terms: readonly KeyTerm[], words: readonly string[]): number {
+  const weight = terms.reduce((sum, term) => sum + term.weight, 0) / Math.sqrt(Math.max(words.length, 1));
+  const firstWord = unit.statement.split(/[\s,]/)[0].toLowerCase().replace(/'.*$/, "");
+  const wordCount = unit.text.split(" ").length;
+  let factor = 1;
+  if (unit.text.trimEnd().endsWith("?")) factor *= 0.2;
+  if (DEMONSTRATIVES.has(firstWord) || SPEAKER_PRONOUNS.has(firstWord)) factor *= 0.6;
+  if (wordCount < 6) factor *= 0.3;
+  else if (wordCount > 35) factor *= 0.7;
+  return weight * factor;
+}
+
+function notEnoughContent(): AppError {
+  return new AppError(
+    "precondition",
+    "NOT_ENOUGH_CONTENT",
+    `The notes have too little text to generate study material from: at least ${MIN_CONTENT_WORDS} topic words and a few recurring terms are needed`,
+  );
+}
+
+/** Splits the notes into units, tags them, finds definitions and key terms. NOT_ENOUGH_CONTENT when the text is too thin. */
+export async function analyseNotes(notes: readonly SourceNote[], signal?: AbortSignal): Promise<StudyText> {
+  await checkpoint(signal);
+  const units = buildTextUnits(notes);
+  const contentWordsByUnit = units.map((unit) => contentWords(unit.text));
+  const contentWordCount = contentWordsByUnit.reduce((sum, words) => sum + words.length, 0);
+  if (units.length < MIN_UNITS || contentWordCount < MIN_CONTENT_WORDS) throw notEnoughContent();
+
+  const tokensByUnit = await tagUnits(units, () => checkpoint(signal));
+  await checkpoint(signal);
+  const allDefinitions = findDefinitions(units, tokensByUnit);
+  const limit = Math.min(MAX_KEY_TERMS, Math.max(12, Math.round(10 + units.length / 5)));
+  const terms = extractKeyTerms(units, tokensByUnit, allDefinitions, limit);
+  if (terms.length < MIN_KEY_TERMS) throw notEnoughContent();
+
+  const termsByUnit: KeyTerm[][] = units.map(() => []);
+  for (const term of terms) for (const unitId of term.unitIds) termsByUnit[unitId].push(term);
+  const raw = units.map((unit) => rawInformativeness(unit, termsByUnit[unit.id], contentWordsByUnit[unit.id]));
+  const highest = Math.max(...raw) || 1;
+  const termKeys = new Set(terms.map((term) => term.key));
+  await checkpoint(signal);
+  return {
+    units,
+    terms,
+    termsByUnit,
+    definitions: allDefinitions.filter((definition) => termKeys.has(definition.termKey)),
+    informativeness: raw.map((value) => value / highest),
+    contentWordsByUnit,
+  };
+}

@@ -1,0 +1,252 @@
+import type { Definition } from "./definitions";
+import { compareText } from "./deterministic";
+import type { Token } from "./tagging";
+import type { TextUnit } from "./text-units";
+import { canStartTerm, isNominal, isTermHead } from "./vocabulary";
+
+/** A salient term of the text: a noun phrase ("electron transport chain") or a single noun ("glycolysis"). */
+export interface KeyTerm {
+  /** Lower-case words, plurals folded: "electron transport chain". */
+  key: string;
+  words: string[];
+  /** As the text usually writes it ("ATP synthase", "cells" folded to "cell" → shown as written most often in the singular). */
+  display: string;
+  /** The plural as written, when the text uses one ("enzymes"). */
+  pluralDisplay: string | null;
+  /** For running text: with "the" when the text mostly says it so ("the Krebs cycle"). */
+  inProse: string;
+  isAcronym: boolean;
+  /** Ranking score relative to the best term: 1 for the best, (0, 1] for the rest. */
+  weight: number;
+  /** 0 for the most frequent key term … 1 for the least frequent. */
+  rarity: number;
+  /** Ids of the units that mention it. */
+  unitIds: number[];
+  defined: boolean;
+  /** Matches the term in any of its written forms (singular/plural, hyphen or space, any case). */
+  pattern: RegExp;
+}
+
+/** A term must occur in at least this many units, unless the text defines it. */
+const MIN_UNITS = 2;
+const MAX_TERM_WORDS = 4;
+/** A shorter phrase found almost only inside a longer one ("transport" in "electron transport chain") is not a term of its own. */
+const SUBSUMED_SHARE = 1.25;
+/** A noun heading kept phrases is dropped unless it occurs in more than this many times their units. */
+const HEAD_SHARE = 2;
+/** Each further word of a phrase makes it this much more salient: phrases are rarer but more specific. */
+const PHRASE_BONUS = 0.5;
+const DEFINED_BONUS = 1.5;
+/** Terms that run through several notes are course themes. */
+const CROSS_NOTE_BONUS = 0.25;
+
+interface Candidate {
+  key: string;
+  words: string[];
+  unitIds: Set<number>;
+  noteIndexes: Set<number>;
+  /** Written form → occurrences, split by whether the form started its unit (and may be capitalised only for that). */
+  forms: Map<string, { inside: number; initial: number }>;
+  isAcronym: boolean;
+  defined: boolean;
+  /** Mentions as a whole noun phrase (not as the modifier of a longer one: "electron" in "electron transport chain"). */
+  mentions: number;
+  /** Such mentions right after "the". */
+  mentionsAfterThe: number;
+}
+
+function surfaceOf(tokens: readonly Token[], start: number, end: number): string {
+  let text = "";
+  for (let index = start; index < end; index += 1) text += tokens[index].text + (index < end - 1 ? (tokens[index].hyphenatedToNext ? "-" : " ") : "");
+  return text;
+}
+
+function addCandidate(candidates: Map<string, Candidate>, tokens: readonly Token[], [start, end]: [number, number], endsRun: boolean, unit: TextUnit): void {
+  const words = tokens.slice(start, end).map((token) => token.normal);
+  const key = words.join(" ");
+  let candidate = candidates.get(key);
+  if (!candidate) {
+    candidate = { key, words, unitIds: new Set(), noteIndexes: new Set(), forms: new Map(), isAcronym: false, defined: false, mentions: 0, mentionsAfterThe: 0 };
+    candidates.set(key, candidate);
+  }
+  candidate.unitIds.add(unit.id);
+  candidate.noteIndexes.add(unit.noteIndex);
+  if (endsRun) {
+    candidate.mentions += 1;
+    if (tokens[start - 1]?.lower === "the") candidate.mentionsAfterThe += 1;
+  }
+  const surface = surfaceOf(tokens, start, end);
+  const counts = candidate.forms.get(surface) ?? { inside: 0, initial: 0 };
+  if (start === 0) counts.initial += 1;
+  else counts.inside += 1;
+  candidate.forms.set(surface, counts);
+  if (tokens.slice(start, end).some((token) => token.tags.has("Acronym") || /^[A-Z0-9]{2,}$/.test(token.text))) candidate.isAcronym = true;
+}
+
+/**
+ * Noun-phrase candidates of one unit: every run of nouns and adjectives (broken by punctuation), and within
+ * it every phrase of up to four words that ends with a subject noun and does not start with a generic
+ * modifier, so "the inner mitochondrial membrane" yields "inner mitochondrial membrane", "mitochondrial
+ * membrane" and "membrane".
+ */
+function collectCandidates(candidates: Map<string, Candidate>, tokens: readonly Token[], unit: TextUnit): void {
+  const runs: [number, number][] = [];
+  let runStart = -1;
+  tokens.forEach((token, index) => {
+    const inRun = isNominal(token) || (token.hyphenatedToNext && index + 1 < tokens.length);
+    if (inRun && runStart < 0) runStart = index;
+    if (runStart >= 0 && (!inRun || token.endsPhrase)) {
+      runs.push([runStart, inRun ? index + 1 : index]);
+      runStart = -1;
+    }
+  });
+  if (runStart >= 0) runs.push([runStart, tokens.length]);
+
+  for (const [runStart, runEnd] of runs) {
+    for (let end = runStart + 1; end <= runEnd; end += 1) {
+      if (!isTermHead(tokens[end - 1])) continue;
+      for (let start = end - 1; start >= Math.max(runStart, end - MAX_TERM_WORDS); start -= 1) {
+        const startsAfterHyphen = start > 0 && tokens[start - 1].hyphenatedToNext;
+        if (!startsAfterHyphen && canStartTerm(tokens[start]) && (isNominal(tokens[start]) || tokens[start].hyphenatedToNext)) addCandidate(candidates, tokens, [start, end], end === runEnd, unit);
+      }
+    }
+  }
+}
+
+const isPluralOf = (candidate: Candidate, form: string) => form.toLowerCase().split(/[\s-]/).pop() !== candidate.words[candidate.words.length - 1];
+
+const capitals = (form: string) => (form.match(/\p{Lu}/gu) ?? []).length;
+
+/**
+ * The form to show: singular if the text has one; of the spellings the text uses most (case aside), the one
+ * with the most capitals among those not at a unit's start (a punctuated transcript writes "ATP" where
+ * pocketsphinx writes "atp"); a form seen only at a unit's start is de-capitalised unless a name or acronym.
+ */
+function displayForm(candidate: Candidate): string {
+  const forms = [...candidate.forms];
+  const singular = forms.filter(([form]) => !isPluralOf(candidate, form));
+  const spellings = new Map<string, { inside: number; initial: number; variants: typeof forms }>();
+  for (const variant of singular.length ? singular : forms) {
+    const spelling = spellings.get(variant[0].toLowerCase()) ?? { inside: 0, initial: 0, variants: [] };
+    spelling.inside += variant[1].inside;
+    spelling.initial += variant[1].initial;
+    spelling.variants.push(variant);
+    spellings.set(variant[0].toLowerCase(), spelling);
+  }
+  const [, best] = [...spellings].sort(([a, x], [b, y]) => y.inside - x.inside || y.initial - x.initial || compareText(a, b))[0];
+  const inside = best.variants.filter(([, counts]) => counts.inside > 0);
+  if (inside.length) return inside.sort(([a, x], [b, y]) => capitals(b) - capitals(a) || y.inside - x.inside || compareText(a, b))[0][0];
+  const [form] = best.variants.sort(([a, x], [b, y]) => y.initial - x.initial || compareText(a, b))[0];
+  return /^\p{Lu}\p{Ll}*(?:\s|$)/u.test(form) && !candidate.isAcronym ? form.charAt(0).toLowerCase() + form.slice(1) : form;
+}
+
+function pluralForm(candidate: Candidate, display: string): string | null {
+  const plurals = [...candidate.forms.keys()]
+    .filter((form) => /[^'’]s$/i.test(form) && isPluralOf(candidate, form))
+    .sort(compareText);
+  if (!plurals.length) return null;
+  const plural = plurals[0];
+  return display.charAt(0) === display.charAt(0).toLowerCase() ? plural.charAt(0).toLowerCase() + plural.slice(1) : plural;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Any written form of the words: singular or regular plural, possessive, joined by spaces or hyphens. */
+export function termPattern(words: readonly string[]): RegExp {
+  const alternatives = words.map((word) => {
+    const stem = /[^aeiou]y$/.test(word) ? `${escapeRegExp(word.slice(0, -1))}(?:y|ies)` : `${escapeRegExp(word)}(?:e?s)?`;
+    return `${stem}(?:['’]s)?`;
+  });
+  return new RegExp(`(?<![\\p{L}\\p{N}])${alternatives.join("[\\s\\-–]+")}(?![\\p{L}\\p{N}])`, "iu");
+}
+
+/** Whether `inner`'s words appear, in a row, among `outer`'s. */
+export function containsTerm(outer: { words: readonly string[] }, inner: { words: readonly string[] }): boolean {
+  if (inner.words.length > outer.words.length) return false;
+  for (let start = 0; start + inner.words.length <= outer.words.length; start += 1) {
+    if (inner.words.every((word, offset) => outer.words[start + offset] === word)) return true;
+  }
+  return false;
+}
+
+function subPhraseKeys(words: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (let length = 1; length < words.length; length += 1) {
+    for (let start = 0; start + length <= words.length; start += 1) keys.push(words.slice(start, start + length).join(" "));
+  }
+  return keys;
+}
+
+/**
+ * The text's key terms, best first. Candidates are compromise noun phrases (see collectCandidates) counted
+ * by the units that mention them; score = units × phrase-length bonus × defined bonus × cross-note bonus.
+ * Sub-phrases that hardly occur outside a longer candidate are dropped in its favour. Ties are broken by the
+ * term's key, alphabetically, so the ranking is stable.
+ */
+export function extractKeyTerms(
+  units: readonly TextUnit[],
+  tokensByUnit: readonly (readonly Token[])[],
+  definitions: readonly Definition[],
+  limit: number,
+): KeyTerm[] {
+  const candidates = new Map<string, Candidate>();
+  units.forEach((unit, index) => collectCandidates(candidates, tokensByUnit[index], unit));
+  for (const definition of definitions) {
+    const candidate = candidates.get(definition.termKey);
+    if (candidate) candidate.defined = true;
+  }
+
+  const kept = [...candidates.values()].filter((candidate) => candidate.unitIds.size >= MIN_UNITS || candidate.defined);
+  const keptKeys = new Set(kept.map((candidate) => candidate.key));
+  const subsumed = new Set<string>();
+  for (const phrase of kept) {
+    for (const key of subPhraseKeys(phrase.words)) {
+      const part = candidates.get(key);
+      if (part && keptKeys.has(key) && !part.defined && part.unitIds.size <= phrase.unitIds.size * SUBSUMED_SHARE) subsumed.add(key);
+    }
+  }
+
+  // A noun that heads kept phrases mostly stands for them ("the chain" for "the electron transport chain").
+  for (const word of kept) {
+    if (word.words.length > 1 || word.defined || subsumed.has(word.key)) continue;
+    const headed = kept.filter((phrase) => phrase.words.length > 1 && !subsumed.has(phrase.key) && phrase.words[phrase.words.length - 1] === word.key);
+    const phraseUnits = headed.reduce((sum, phrase) => sum + phrase.unitIds.size, 0);
+    if (phraseUnits > 0 && word.unitIds.size <= HEAD_SHARE * phraseUnits) subsumed.add(word.key);
+  }
+
+  const scored = kept
+    .filter((candidate) => !subsumed.has(candidate.key))
+    .map((candidate) => ({
+      candidate,
+      score:
+        candidate.unitIds.size *
+        (1 + PHRASE_BONUS * (candidate.words.length - 1)) *
+        (candidate.defined ? DEFINED_BONUS : 1) *
+        (1 + CROSS_NOTE_BONUS * (candidate.noteIndexes.size - 1)),
+    }))
+    .sort((a, b) => b.score - a.score || compareText(a.candidate.key, b.candidate.key))
+    .slice(0, limit);
+  if (!scored.length) return [];
+
+  const best = scored[0].score;
+  const terms = scored.map(({ candidate, score }) => {
+    const display = displayForm(candidate);
+    const pattern = termPattern(candidate.words);
+    return {
+      key: candidate.key,
+      words: candidate.words,
+      display,
+      pluralDisplay: pluralForm(candidate, display),
+      inProse: candidate.mentions > 0 && candidate.mentionsAfterThe * 2 >= candidate.mentions ? `the ${display}` : display,
+      isAcronym: candidate.isAcronym,
+      weight: score / best,
+      rarity: 0,
+      unitIds: units.filter((unit) => pattern.test(unit.text)).map((unit) => unit.id),
+      defined: candidate.defined,
+      pattern,
+    };
+  });
+  const byFrequency = [...terms].sort((a, b) => b.unitIds.length - a.unitIds.length || compareText(a.key, b.key));
+  byFrequency.forEach((term, index) => (term.rarity = terms.length > 1 ? index / (terms.length - 1) : 0));
+  return terms;
+}

@@ -1,0 +1,90 @@
+import { AppError } from "@study/platform/errors";
+import type { GenerationInput, StudyMaterialGenerator } from "../../../application/ports/study-material-generator.port";
+import {
+  assertValidFlashcardSet,
+  assertValidQuiz,
+  assertValidStudyGuide,
+  MAX_FLASHCARD_COUNT,
+  MAX_QUESTION_COUNT,
+  type GeneratedFlashcardSet,
+  type GeneratedQuiz,
+  type GeneratedStudyGuide,
+} from "../../../domain/study-material";
+import { analyseNotes, checkpoint, type StudyText } from "./analysis";
+import { difficultyProfile } from "./difficulty-profile";
+import { buildFlashcards, type FlashcardKind } from "./flashcards";
+import { listInProse } from "./prose";
+import { buildQuiz } from "./quiz";
+import { buildStudyGuide } from "./study-guide";
+
+const COVERED_TERMS = 4;
+
+/** What the material is named after: the note for one note, else the course. */
+function materialTitle(input: GenerationInput): string {
+  const [first] = input.notes;
+  const noteTitle = input.notes.length === 1 ? first.title.trim() : "";
+  return noteTitle || input.courseName.trim() || first?.title.trim() || "Notes";
+}
+
+const clampCount = (count: number, max: number) => Math.min(max, Math.max(1, Math.floor(count) || 1));
+
+const plural = (count: number, singular: string, several = `${singular}s`) => `${count} ${count === 1 ? singular : several}`;
+
+function coveredTerms(text: StudyText): string {
+  return listInProse(text.terms.slice(0, COVERED_TERMS).map((term) => term.inProse));
+}
+
+/** Nothing usable came out although the text passed the length check (e.g. no sentence holds a key term). */
+function nothingToAsk(what: string): AppError {
+  return new AppError("precondition", "NOT_ENOUGH_CONTENT", `The notes do not hold enough stated facts to generate ${what} from`);
+}
+
+/**
+ * The default generator: no AI model, deterministic NLP over the notes' transcripts and text notes
+ * (sentence units mapped to transcript segments, compromise noun phrases ranked as key terms, definition
+ * patterns, TextTiling topic blocks). Same input, same output.
+ */
+export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
+  readonly name = "offline";
+
+  async generateFlashcards(input: GenerationInput & { cardCount: number }, signal?: AbortSignal): Promise<GeneratedFlashcardSet> {
+    const text = await analyseNotes(input.notes, signal);
+    const cards = buildFlashcards(text, difficultyProfile(input.difficulty), clampCount(input.cardCount, MAX_FLASHCARD_COUNT));
+    await checkpoint(signal);
+    if (!cards.length) throw nothingToAsk("flashcards");
+    const count = (kind: FlashcardKind) => cards.filter((card) => card.kind === kind).length;
+    const kinds = [plural(count("definition"), "definition"), `${count("cloze")} fill-in-the-blank`, plural(count("context"), "key-term review")];
+    const set: GeneratedFlashcardSet = {
+      title: `${materialTitle(input)} — Flashcards`,
+      description: `${plural(cards.length, "card")} on ${coveredTerms(text)}: ${listInProse(kinds.filter((kind) => !kind.startsWith("0 ")))} (${input.difficulty.toLowerCase()} level).`,
+      cards: cards.map(({ card }) => card),
+    };
+    assertValidFlashcardSet(set);
+    return set;
+  }
+
+  async generateQuiz(input: GenerationInput & { questionCount: number }, signal?: AbortSignal): Promise<GeneratedQuiz> {
+    const text = await analyseNotes(input.notes, signal);
+    const questions = buildQuiz(text, difficultyProfile(input.difficulty), clampCount(input.questionCount, MAX_QUESTION_COUNT));
+    await checkpoint(signal);
+    if (!questions.length) throw nothingToAsk("a quiz");
+    const multipleChoice = questions.filter((question) => question.type === "multiple_choice").length;
+    const quiz: GeneratedQuiz = {
+      title: `${materialTitle(input)} — Quiz`,
+      description:
+        `${plural(questions.length, "question")} on ${coveredTerms(text)}: ${multipleChoice} multiple choice, ` +
+        `${questions.length - multipleChoice} true/false (${input.difficulty.toLowerCase()} level).`,
+      questions,
+    };
+    assertValidQuiz(quiz);
+    return quiz;
+  }
+
+  async generateStudyGuide(input: GenerationInput, signal?: AbortSignal): Promise<GeneratedStudyGuide> {
+    const text = await analyseNotes(input.notes, signal);
+    const guide = buildStudyGuide(text, difficultyProfile(input.difficulty), materialTitle(input), input.notes);
+    await checkpoint(signal);
+    assertValidStudyGuide(guide);
+    return guide;
+  }
+}

@@ -1,0 +1,156 @@
+import { TRUE_FALSE_OPTIONS, type GeneratedQuestion } from "../../../domain/study-material";
+import type { StudyText } from "./analysis";
+import type { Definition } from "./definitions";
+import { hashText, seededShuffle } from "./deterministic";
+import type { DifficultyProfile } from "./difficulty-profile";
+import type { KeyTerm } from "./key-terms";
+import { capitalize } from "./prose";
+import { selectDiverse, type Candidate } from "./selection";
+import { blankOut, candidateScore, chooseDistractors, definedName, isFact, isPluralForm, optionForm, sourceOf, swapTerm, termOf, termToAskAbout } from "./exercises";
+import type { TextUnit } from "./text-units";
+
+const DISTRACTORS = 3;
+/** A fact for true/false speaks about the subject, not about the class ("I", "you", "let's"). */
+const PERSONAL = /(?<![\p{L}'])(?:i|i'm|we|we're|you|you're|your|let's|me|us|our)(?![\p{L}'])/iu;
+
+/** A multiple-choice question whose options are only looked for when it is about to be chosen. */
+interface QuestionCandidate extends Candidate {
+  question: () => GeneratedQuestion | null;
+}
+
+function memoized<T>(compute: () => T): () => T {
+  let result: { value: T } | undefined;
+  return () => (result ??= { value: compute() }).value;
+}
+
+interface FactCandidate extends Candidate {
+  unit: TextUnit;
+}
+
+function multipleChoice(
+  text: StudyText,
+  profile: DifficultyProfile,
+  draft: { question: string; answer: KeyTerm; plural: boolean; visibleText: string; explanation: string; unit: TextUnit },
+): GeneratedQuestion | null {
+  const distractors = chooseDistractors(text, draft.answer, profile, { count: DISTRACTORS, visibleText: draft.visibleText, plural: draft.plural });
+  if (!distractors) return null;
+  const correctAnswer = optionForm(draft.answer, draft.plural);
+  const options = seededShuffle([correctAnswer, ...distractors.map((term) => optionForm(term, draft.plural))], draft.question);
+  return { question: draft.question, type: "multiple_choice", options, correctAnswer, explanation: draft.explanation, source: sourceOf(draft.unit) };
+}
+
+/** "Which term matches this definition: …?" with the defined term among three other key terms. */
+function definitionQuestion(text: StudyText, profile: DifficultyProfile, definition: Definition): QuestionCandidate {
+  const answer = termOf(text, definition);
+  const unit = text.units[definition.unitId];
+  const description = capitalize(definition.description);
+  const draft = {
+    question: `Which term matches this definition: "${description}"?`,
+    answer,
+    plural: false,
+    visibleText: description,
+    explanation: `The notes define ${definedName(answer, definition)}: "${definition.source}"`,
+    unit,
+  };
+  return {
+    unitId: unit.id,
+    termKey: answer.key,
+    text: draft.question,
+    score: candidateScore(text, profile, profile.kindWeights.definition, answer, unit),
+    question: memoized(() => multipleChoice(text, profile, draft)),
+  };
+}
+
+/** "Complete the statement: …" with a key term blanked out of a stated fact. */
+function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUnit): QuestionCandidate | null {
+  const answer = termToAskAbout(text, unit.id, profile);
+  const cloze = answer && blankOut(unit.statement, answer);
+  if (!answer || !cloze) return null;
+  const draft = {
+    question: `Complete the statement: "${cloze.blanked}"`,
+    answer,
+    plural: isPluralForm(answer, cloze.answer),
+    visibleText: cloze.blanked,
+    explanation: `The notes say: "${unit.statement}"`,
+    unit,
+  };
+  return {
+    unitId: unit.id,
+    termKey: answer.key,
+    text: draft.question,
+    score: candidateScore(text, profile, profile.kindWeights.cloze, answer, unit),
+    question: memoized(() => multipleChoice(text, profile, draft)),
+  };
+}
+
+function factCandidate(text: StudyText, profile: DifficultyProfile, unit: TextUnit): FactCandidate | null {
+  const term = termToAskAbout(text, unit.id, profile);
+  if (!term || PERSONAL.test(unit.statement)) return null;
+  return { unitId: unit.id, termKey: term.key, text: unit.statement, score: candidateScore(text, profile, 1, term, unit), unit };
+}
+
+/**
+ * True/false on a stated fact. The true version is the fact as written; the false one swaps its key term for
+ * another key term (chosen like a distractor, so it is plausible), which makes it wrong. A fact whose term
+ * has no replacement stays true.
+ */
+function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUnit, makeFalse: boolean): GeneratedQuestion {
+  const statement = unit.statement;
+  const term = termToAskAbout(text, unit.id, profile);
+  const written = term && term.pattern.exec(statement)?.[0];
+  if (makeFalse && term && written) {
+    const plural = isPluralForm(term, written);
+    const [replacement] = chooseDistractors(text, term, profile, { count: 1, visibleText: statement, plural }) ?? [];
+    if (replacement) {
+      const replacementForm = optionForm(replacement, plural);
+      return {
+        question: `True or false: ${swapTerm(statement, term, replacementForm)}`,
+        type: "true_false",
+        options: [...TRUE_FALSE_OPTIONS],
+        correctAnswer: "False",
+        explanation: `False. The statement puts "${replacementForm}" where the notes say "${written}": "${statement}"`,
+        source: sourceOf(unit),
+      };
+    }
+  }
+  return {
+    question: `True or false: ${statement}`,
+    type: "true_false",
+    options: [...TRUE_FALSE_OPTIONS],
+    correctAnswer: "True",
+    explanation: `True. The notes state: "${statement}"`,
+    source: sourceOf(unit),
+  };
+}
+
+/**
+ * Up to `count` questions: multiple choice (definition and cloze, four options: the answer and three other key
+ * terms of the text, shuffled by a seed taken from the question) and true/false on stated facts, in the
+ * level's mix; when one kind runs short the other fills in. True and false alternate (the first one's truth
+ * is taken from a hash of its text). No unit is asked about twice. In text order.
+ */
+export function buildQuiz(text: StudyText, profile: DifficultyProfile, count: number): GeneratedQuestion[] {
+  const facts = text.units.filter(isFact);
+  const multipleChoiceCandidates = [
+    ...text.definitions.map((definition) => definitionQuestion(text, profile, definition)),
+    ...facts.flatMap((unit) => clozeQuestion(text, profile, unit) ?? []),
+  ];
+  const factCandidates = facts.flatMap((unit) => factCandidate(text, profile, unit) ?? []);
+
+  const trueFalseWanted = Math.round(count * profile.trueFalseShare);
+  const trueFalseAvailable = selectDiverse(factCandidates, count);
+  const multipleChoice = selectDiverse(multipleChoiceCandidates, count - Math.min(trueFalseWanted, trueFalseAvailable.length), {
+    accept: (candidate) => candidate.question() !== null,
+  });
+  const usedUnits = new Set(multipleChoice.map((candidate) => candidate.unitId));
+  const trueFalse = selectDiverse(factCandidates, count - multipleChoice.length, { usedUnits }).sort((a, b) => a.unitId - b.unitId);
+
+  const firstIsTrue = trueFalse.length > 0 && hashText(trueFalse[0].text) % 2 === 0;
+  const trueFalseQuestions = trueFalse.map((candidate, index) => {
+    const isTrue = (index % 2 === 0) === firstIsTrue;
+    return { unitId: candidate.unitId, question: trueFalseQuestion(text, profile, candidate.unit, !isTrue) };
+  });
+  return [...multipleChoice.map(({ unitId, question }) => ({ unitId, question: question() as GeneratedQuestion })), ...trueFalseQuestions]
+    .sort((a, b) => a.unitId - b.unitId)
+    .map(({ question }) => question);
+}

@@ -1,0 +1,138 @@
+import { normalizeTerm } from "@study/ai";
+import nlp from "compromise/two";
+import type { TextUnit } from "./text-units";
+
+/** A word of a unit with compromise's part-of-speech tags. */
+export interface Token {
+  text: string;
+  /** Punctuation and spaces around the word, as written. */
+  pre: string;
+  post: string;
+  lower: string;
+  /** Lower case, plural folded onto the singular ("cells" → "cell"). */
+  normal: string;
+  tags: ReadonlySet<string>;
+  /** Written with a hyphen to the next word ("mid-ocean"). */
+  hyphenatedToNext: boolean;
+  /** Followed by punctuation that ends a phrase (comma, period, colon...). */
+  endsPhrase: boolean;
+}
+
+/** How many units are tagged between two yields to the event loop. */
+const UNITS_PER_BATCH = 40;
+
+/** Verb forms that compromise tags from grammar, not guesses: never re-read as nouns. */
+const SURE_VERB_TAGS = ["Copula", "Auxiliary", "Modal", "PastTense", "Gerund", "Participle", "PhrasalVerb", "Passive"];
+const NOT_NOUN_MODIFIERS = new Set(["to", "that", "which", "who", "this", "these", "those"]);
+
+/**
+ * compromise guesses unknown words by suffix, so technical nouns come out as verbs ("pyruvate", "oxaloacetate"
+ * look like "-ate" verbs) and a name plus noun reads as a name plus verb ("the Krebs cycle"). A base-form verb
+ * is taken for a noun where English grammar rules out a verb: after a number, name, acronym, article,
+ * adjective or preposition, after a singular noun it does not agree with, or right before another verb.
+ */
+function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
+  const { tags } = tokens[index];
+  if (!tags.has("Verb") || SURE_VERB_TAGS.some((tag) => tags.has(tag))) return false;
+  const previous = tokens[index - 1];
+  const next = tokens[index + 1];
+  if (previous && !previous.endsPhrase && !NOT_NOUN_MODIFIERS.has(previous.lower)) {
+    const before = previous.tags;
+    if (["ProperNoun", "Acronym", "Value", "Determiner", "Adjective", "Preposition"].some((tag) => before.has(tag))) return true;
+    if (before.has("Noun") && !before.has("Plural") && !before.has("Pronoun") && tags.has("Infinitive") && !tokens[index].lower.endsWith("s")) return true;
+  }
+  return next !== undefined && !tokens[index].endsPhrase && next.tags.has("Verb") && next.tags.has("PresentTense") && !next.tags.has("Infinitive");
+}
+
+const asNoun = (token: Token): Token => ({ ...token, tags: new Set(["Noun", "Singular"]), normal: normalizeTerm(token.lower) });
+const isGuessedVerb = (token: Token) => token.tags.has("Verb") && !SURE_VERB_TAGS.some((tag) => token.tags.has(tag));
+
+function withNounsRepaired(tokens: Token[]): Token[] {
+  const mistagged = tokens.map((_, index) => isMistaggedNoun(tokens, index));
+  return tokens.map((token, index) => (mistagged[index] ? asNoun(token) : token));
+}
+
+const lexicon: Readonly<Record<string, unknown>> = (nlp.model() as { one?: { lexicon?: Record<string, unknown> } }).one?.lexicon ?? {};
+
+/**
+ * One sense per discourse: a word compromise does not know (so tagged by guess) that the text uses as a
+ * noun at least as often as it seems to use it as a verb is a noun everywhere ("Pyruvate oxidation …").
+ */
+function withGuessesMadeConsistent(tokensByUnit: Token[][]): Token[][] {
+  const uses = new Map<string, { noun: number; verb: number }>();
+  for (const token of tokensByUnit.flat()) {
+    if (Object.hasOwn(lexicon, token.lower)) continue;
+    const count = uses.get(token.lower) ?? { noun: 0, verb: 0 };
+    if (token.tags.has("Noun")) count.noun += 1;
+    else if (isGuessedVerb(token)) count.verb += 1;
+    uses.set(token.lower, count);
+  }
+  const nouns = new Set([...uses].filter(([, count]) => count.noun > 0 && count.noun >= count.verb).map(([word]) => word));
+  return tokensByUnit.map((tokens) => tokens.map((token) => (isGuessedVerb(token) && nouns.has(token.lower) ? asNoun(token) : token)));
+}
+
+function tokenOf(term: { text: string; pre: string; post: string; tags?: Set<string> }): Token {
+  const lower = term.text.toLowerCase().replace(/’/g, "'");
+  const after = term.post.trim();
+  const tags = term.tags ?? new Set<string>();
+  return {
+    text: term.text,
+    pre: term.pre,
+    post: term.post,
+    lower,
+    // Names keep their final s ("Krebs"); other words fold plurals.
+    normal: tags.has("ProperNoun") || tags.has("Acronym") ? lower : normalizeTerm(lower),
+    tags,
+    hyphenatedToNext: after === "-" || after === "–",
+    endsPhrase: after.length > 0 && after !== "-" && after !== "–",
+  };
+}
+
+/**
+ * Tags a batch of units in one compromise call (much cheaper than one call per unit) and hands each unit its
+ * words: compromise keeps every character in its terms' text and surrounding punctuation, so character
+ * offsets line the terms up with the units again.
+ */
+function tagBatch(texts: readonly string[]): Token[][] {
+  const byUnit: Token[][] = texts.map(() => []);
+  const ends: number[] = [];
+  let length = 0;
+  for (const text of texts) {
+    length += text.length + 1;
+    ends.push(length - 1);
+  }
+  let offset = 0;
+  let unit = 0;
+  for (const terms of nlp(texts.join("\n")).docs) {
+    for (const term of terms) {
+      const start = offset + term.pre.length;
+      offset = start + term.text.length + term.post.length;
+      while (unit < ends.length - 1 && start >= ends[unit]) unit += 1;
+      if (term.text.length > 0) byUnit[unit].push(tokenOf(term));
+    }
+  }
+  return byUnit.map(withNounsRepaired);
+}
+
+/**
+ * Tags every unit with compromise, a batch at a time, yielding to the event loop between batches: tagging
+ * is the costly step and the service keeps answering meanwhile.
+ */
+export async function tagUnits(units: readonly TextUnit[], pause: () => Promise<void>): Promise<Token[][]> {
+  const tokens: Token[][] = [];
+  for (let start = 0; start < units.length; start += UNITS_PER_BATCH) {
+    if (start > 0) await pause();
+    tokens.push(...tagBatch(units.slice(start, start + UNITS_PER_BATCH).map((unit) => unit.text)));
+  }
+  return withGuessesMadeConsistent(tokens);
+}
+
+/** The words from `from` to `to` (exclusive) as written, inner punctuation kept, outer dropped. */
+export function textOfTokens(tokens: readonly Token[], from: number, to: number): string {
+  let text = "";
+  for (let index = from; index < to; index += 1) {
+    const token = tokens[index];
+    text += (index > from ? token.pre : "") + token.text + (index < to - 1 ? token.post : "");
+  }
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,277 @@
+import type { ServerUnaryCall } from "@grpc/grpc-js";
+import { study as api } from "@study/contracts";
+import { unary } from "@study/grpc";
+import type { Logger } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import type { ExportFlashcardSet } from "../../application/export-flashcard-set";
+import type { GenerateFlashcards } from "../../application/generate-flashcards";
+import type { GenerateQuiz } from "../../application/generate-quiz";
+import type { GenerateStudyGuide } from "../../application/generate-study-guide";
+import type { ListDueCards } from "../../application/list-due-cards";
+import type { ExportFormat } from "../../application/ports/flashcard-exporter.port";
+import type { MaterialCatalog } from "../../application/read-material";
+import type { ReviewCard } from "../../application/review-card";
+import type { ListQuizAttempts, SubmitQuizAnswers } from "../../application/submit-quiz-answers";
+import type { CardState, ReviewRating } from "../../domain/card-schedule";
+import type { Flashcard, FlashcardSet, MaterialOrigin } from "../../domain/flashcard-set";
+import type { GenerationRequest } from "../../domain/generation-request";
+import type { Quiz, QuizAttempt } from "../../domain/quiz";
+import type { StudyGuide } from "../../domain/study-guide";
+import type { Difficulty, SourceReference } from "../../domain/study-material";
+
+export interface StudyUseCases {
+  generateFlashcards: GenerateFlashcards;
+  generateQuiz: GenerateQuiz;
+  generateStudyGuide: GenerateStudyGuide;
+  flashcardSets: MaterialCatalog<FlashcardSet>;
+  quizzes: MaterialCatalog<Quiz>;
+  studyGuides: MaterialCatalog<StudyGuide>;
+  listDueCards: ListDueCards;
+  reviewCard: ReviewCard;
+  exportFlashcardSet: ExportFlashcardSet;
+  submitQuizAnswers: SubmitQuizAnswers;
+  listQuizAttempts: ListQuizAttempts;
+}
+
+const DIFFICULTY_FROM_PROTO: Record<number, Difficulty> = {
+  [api.Difficulty.DIFFICULTY_UNSPECIFIED]: "MEDIUM",
+  [api.Difficulty.DIFFICULTY_EASY]: "EASY",
+  [api.Difficulty.DIFFICULTY_MEDIUM]: "MEDIUM",
+  [api.Difficulty.DIFFICULTY_HARD]: "HARD",
+};
+const DIFFICULTY_TO_PROTO: Record<Difficulty, api.Difficulty> = {
+  EASY: api.Difficulty.DIFFICULTY_EASY,
+  MEDIUM: api.Difficulty.DIFFICULTY_MEDIUM,
+  HARD: api.Difficulty.DIFFICULTY_HARD,
+};
+const CARD_STATE_TO_PROTO: Record<CardState, api.CardState> = {
+  NEW: api.CardState.CARD_STATE_NEW,
+  LEARNING: api.CardState.CARD_STATE_LEARNING,
+  REVIEW: api.CardState.CARD_STATE_REVIEW,
+  RELEARNING: api.CardState.CARD_STATE_RELEARNING,
+};
+const RATING_FROM_PROTO: Partial<Record<api.ReviewRating, ReviewRating>> = {
+  [api.ReviewRating.REVIEW_RATING_AGAIN]: "again",
+  [api.ReviewRating.REVIEW_RATING_HARD]: "hard",
+  [api.ReviewRating.REVIEW_RATING_GOOD]: "good",
+  [api.ReviewRating.REVIEW_RATING_EASY]: "easy",
+};
+const FORMAT_FROM_PROTO: Partial<Record<api.ExportFormat, ExportFormat>> = {
+  [api.ExportFormat.EXPORT_FORMAT_CSV]: "csv",
+  [api.ExportFormat.EXPORT_FORMAT_APKG]: "apkg",
+};
+
+function generationRequest(request: api.GenerationRequest | undefined): GenerationRequest {
+  if (!request) throw AppError.validation("generation is required", [{ field: "generation", message: "is required" }]);
+  const difficulty = DIFFICULTY_FROM_PROTO[request.difficulty];
+  if (!difficulty) throw AppError.validation("Invalid generation request", [{ field: "difficulty", message: "must be EASY, MEDIUM or HARD" }]);
+  return {
+    userId: request.userId,
+    courseId: request.courseId,
+    courseName: request.courseName,
+    difficulty,
+    notes: request.notes.map((note) => ({
+      noteId: note.noteId,
+      title: note.title,
+      transcript: note.transcript,
+      segments: note.segments.map((segment) => ({ text: segment.text, startTime: segment.startTime, endTime: segment.endTime })),
+      userNotes: note.userNotes.map((entry) => ({ timestamp: entry.timestamp, content: entry.content, contentType: entry.contentType })),
+      summary: note.summary,
+    })),
+  };
+}
+
+/** Aborted when the caller gives up (deadline, cancellation), so a long generation stops with it. */
+function callSignal(call: ServerUnaryCall<unknown, unknown>): AbortSignal {
+  const controller = new AbortController();
+  call.on("cancelled", () => controller.abort(new AppError("timeout", "GENERATION_CANCELLED", "The caller gave up waiting for the generation")));
+  return controller.signal;
+}
+
+const sourceLink = (source: SourceReference | null): api.SourceLink => ({
+  noteId: source?.noteId ?? undefined,
+  startTime: source?.startTime ?? undefined,
+});
+
+const origin = (material: MaterialOrigin) => ({
+  id: material.id,
+  userId: material.userId,
+  courseId: material.courseId,
+  noteId: material.noteId ?? undefined,
+  noteTitle: material.noteTitle ?? undefined,
+  noteIds: material.noteIds,
+  title: material.title,
+  description: material.description ?? undefined,
+  difficulty: DIFFICULTY_TO_PROTO[material.difficulty],
+  generator: material.generator,
+  createdAt: material.createdAt,
+  updatedAt: material.updatedAt,
+});
+
+export const toProtoFlashcard = (card: Flashcard): api.Flashcard => ({
+  id: card.id,
+  flashcardSetId: card.flashcardSetId,
+  front: card.front,
+  back: card.back,
+  order: card.order,
+  source: sourceLink(card.source),
+  schedule: {
+    state: CARD_STATE_TO_PROTO[card.schedule.state],
+    due: card.schedule.due,
+    stability: card.schedule.stability,
+    difficulty: card.schedule.difficulty,
+    scheduledDays: card.schedule.scheduledDays,
+    reps: card.schedule.reps,
+    lapses: card.schedule.lapses,
+    lastReview: card.schedule.lastReview ?? undefined,
+  },
+});
+
+const toProtoFlashcardSet = (set: FlashcardSet): api.FlashcardSet => ({
+  ...origin(set),
+  cardCount: set.flashcards.length,
+  flashcards: set.flashcards.map(toProtoFlashcard),
+});
+
+const toProtoQuiz = (quiz: Quiz): api.Quiz => ({
+  ...origin(quiz),
+  questions: quiz.questions.map((question) => ({
+    id: question.id,
+    quizId: question.quizId,
+    question: question.question,
+    type: question.type,
+    options: question.options,
+    correctAnswer: question.correctAnswer,
+    explanation: question.explanation ?? undefined,
+    order: question.order,
+    source: sourceLink(question.source),
+  })),
+});
+
+const toProtoStudyGuide = (guide: StudyGuide): api.StudyGuide => ({
+  ...origin(guide),
+  markdown: guide.markdown,
+  overview: guide.overview,
+  keyTerms: guide.keyTerms,
+  learningObjectives: guide.learningObjectives,
+  studyTips: guide.studyTips,
+  sections: guide.sections.map((section) => ({
+    id: section.id,
+    studyGuideId: section.studyGuideId,
+    title: section.title,
+    content: section.content,
+    order: section.order,
+    subsections: section.subsections,
+    source: sourceLink(section.source),
+  })),
+});
+
+const toProtoAttempt = (attempt: QuizAttempt): api.QuizAttempt => ({
+  id: attempt.id,
+  quizId: attempt.quizId,
+  totalQuestions: attempt.totalQuestions,
+  correctAnswers: attempt.correctAnswers,
+  percentage: attempt.percentage,
+  submittedAt: attempt.submittedAt,
+  results: attempt.results.map((result) => ({
+    questionId: result.questionId,
+    userAnswer: result.userAnswer ?? undefined,
+    correctAnswer: result.correctAnswer,
+    isCorrect: result.isCorrect,
+    explanation: result.explanation ?? undefined,
+  })),
+});
+
+const filter = (request: { courseId?: string; noteId?: string; flashcardSetId?: string }) => ({
+  courseId: request.courseId || undefined,
+  noteId: request.noteId || undefined,
+  flashcardSetId: request.flashcardSetId || undefined,
+});
+
+export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.StudyServiceServer {
+  const handler = <Req, Res>(method: string, fn: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) =>
+    unary<Req, Res>(logger, method, fn as never);
+  return {
+    generateFlashcards: handler("GenerateFlashcards", async (request: api.GenerateFlashcardsRequest, call) => {
+      const outcome = await useCases.generateFlashcards.execute(
+        { ...generationRequest(request.generation), cardCount: request.cardCount },
+        callSignal(call as ServerUnaryCall<unknown, unknown>),
+      );
+      return { flashcardSet: toProtoFlashcardSet(outcome.material), created: outcome.created };
+    }),
+    listFlashcardSets: handler("ListFlashcardSets", async (request: api.ListFlashcardSetsRequest) => ({
+      flashcardSets: (await useCases.flashcardSets.list(request.userId, filter(request))).map(toProtoFlashcardSet),
+    })),
+    getFlashcardSet: handler("GetFlashcardSet", async (request: api.GetFlashcardSetRequest) => ({
+      flashcardSet: toProtoFlashcardSet(await useCases.flashcardSets.get(request.userId, request.flashcardSetId)),
+    })),
+    deleteFlashcardSet: handler("DeleteFlashcardSet", async (request: api.DeleteFlashcardSetRequest) => {
+      await useCases.flashcardSets.delete(request.userId, request.flashcardSetId);
+      return {};
+    }),
+    listDueCards: handler("ListDueCards", async (request: api.ListDueCardsRequest) => {
+      const due = await useCases.listDueCards.execute(request.userId, { ...filter(request), limit: request.limit });
+      return {
+        totalDue: due.totalDue,
+        cards: due.cards.map((entry) => ({
+          flashcard: toProtoFlashcard(entry.flashcard),
+          courseId: entry.courseId,
+          flashcardSetTitle: entry.flashcardSetTitle,
+          nextDueByRating: entry.nextDueByRating,
+        })),
+      };
+    }),
+    reviewCard: handler("ReviewCard", async (request: api.ReviewCardRequest) => {
+      const rating = RATING_FROM_PROTO[request.rating];
+      if (!rating) throw AppError.validation("Invalid review", [{ field: "rating", message: "must be one of again, hard, good, easy" }]);
+      const flashcard = await useCases.reviewCard.execute(request.userId, request.flashcardSetId, request.flashcardId, rating);
+      return { flashcard: toProtoFlashcard(flashcard) };
+    }),
+    exportFlashcardSet: handler("ExportFlashcardSet", async (request: api.ExportFlashcardSetRequest) => {
+      const format = FORMAT_FROM_PROTO[request.format];
+      if (!format) throw AppError.validation("Invalid export", [{ field: "format", message: "must be csv or apkg" }]);
+      const file = await useCases.exportFlashcardSet.execute(request.userId, request.flashcardSetId, format, request.courseName);
+      return { fileName: file.fileName, contentType: file.contentType, content: file.content };
+    }),
+    generateQuiz: handler("GenerateQuiz", async (request: api.GenerateQuizRequest, call) => {
+      const outcome = await useCases.generateQuiz.execute(
+        { ...generationRequest(request.generation), questionCount: request.questionCount },
+        callSignal(call as ServerUnaryCall<unknown, unknown>),
+      );
+      return { quiz: toProtoQuiz(outcome.material), created: outcome.created };
+    }),
+    listQuizzes: handler("ListQuizzes", async (request: api.ListQuizzesRequest) => ({
+      quizzes: (await useCases.quizzes.list(request.userId, filter(request))).map(toProtoQuiz),
+    })),
+    getQuiz: handler("GetQuiz", async (request: api.GetQuizRequest) => ({
+      quiz: toProtoQuiz(await useCases.quizzes.get(request.userId, request.quizId)),
+    })),
+    deleteQuiz: handler("DeleteQuiz", async (request: api.DeleteQuizRequest) => {
+      await useCases.quizzes.delete(request.userId, request.quizId);
+      return {};
+    }),
+    submitQuizAnswers: handler("SubmitQuizAnswers", async (request: api.SubmitQuizAnswersRequest) => ({
+      attempt: toProtoAttempt(await useCases.submitQuizAnswers.execute(request.userId, request.quizId, request.responses)),
+    })),
+    listQuizAttempts: handler("ListQuizAttempts", async (request: api.ListQuizAttemptsRequest) => ({
+      attempts: (await useCases.listQuizAttempts.execute(request.userId, request.quizId)).map(toProtoAttempt),
+    })),
+    generateStudyGuide: handler("GenerateStudyGuide", async (request: api.GenerateStudyGuideRequest, call) => {
+      const outcome = await useCases.generateStudyGuide.execute(
+        generationRequest(request.generation),
+        callSignal(call as ServerUnaryCall<unknown, unknown>),
+      );
+      return { studyGuide: toProtoStudyGuide(outcome.material), created: outcome.created };
+    }),
+    listStudyGuides: handler("ListStudyGuides", async (request: api.ListStudyGuidesRequest) => ({
+      studyGuides: (await useCases.studyGuides.list(request.userId, filter(request))).map(toProtoStudyGuide),
+    })),
+    getStudyGuide: handler("GetStudyGuide", async (request: api.GetStudyGuideRequest) => ({
+      studyGuide: toProtoStudyGuide(await useCases.studyGuides.get(request.userId, request.studyGuideId)),
+    })),
+    deleteStudyGuide: handler("DeleteStudyGuide", async (request: api.DeleteStudyGuideRequest) => {
+      await useCases.studyGuides.delete(request.userId, request.studyGuideId);
+      return {};
+    }),
+  };
+}

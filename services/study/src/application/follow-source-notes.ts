@@ -1,0 +1,32 @@
+import type { FlashcardSet } from "../domain/flashcard-set";
+import type { Quiz } from "../domain/quiz";
+import type { StudyGuide } from "../domain/study-guide";
+import type { FlashcardSetRepository, QuizRepository, SourceNoteLinks, StudyGuideRepository } from "./ports/study-repositories.port";
+import { flashcardSetDeleted, quizDeleted, studyGuideDeleted } from "./study-events";
+
+/**
+ * Keeps material in step with the notes and courses it came from. A deleted note's material stays (the user
+ * studied with it) but loses its links to the note; a deleted course takes its material with it.
+ */
+export class FollowSourceNotes {
+  constructor(
+    private readonly links: SourceNoteLinks,
+    private readonly repositories: { sets: FlashcardSetRepository; quizzes: QuizRepository; guides: StudyGuideRepository },
+  ) {}
+
+  noteDeleted(userId: string, noteId: string): Promise<void> {
+    return this.links.detachNote(userId, noteId);
+  }
+
+  noteRenamed(userId: string, noteId: string, title: string): Promise<void> {
+    return this.links.renameNote(userId, noteId, title);
+  }
+
+  async courseDeleted(userId: string, courseId: string): Promise<{ flashcardSets: number; quizzes: number; studyGuides: number }> {
+    const { sets, quizzes, guides } = this.repositories;
+    const deletedSets: FlashcardSet[] = await sets.deleteCourse(userId, courseId, (set) => [flashcardSetDeleted(set)]);
+    const deletedQuizzes: Quiz[] = await quizzes.deleteCourse(userId, courseId, (quiz) => [quizDeleted(quiz)]);
+    const deletedGuides: StudyGuide[] = await guides.deleteCourse(userId, courseId, (guide) => [studyGuideDeleted(guide)]);
+    return { flashcardSets: deletedSets.length, quizzes: deletedQuizzes.length, studyGuides: deletedGuides.length };
+  }
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from "node:crypto";
+import { newCardSchedule } from "../domain/card-scheduler";
+import type { FlashcardSet } from "../domain/flashcard-set";
+import { flashcardCount, type GenerationRequest } from "../domain/generation-request";
+import { assertValidFlashcardSet } from "../domain/study-material";
+import { generateOnce, type GenerationOutcome } from "./generate-once";
+import type { StudyMaterialGenerator } from "./ports/study-material-generator.port";
+import type { FlashcardSetRepository } from "./ports/study-repositories.port";
+import { flashcardSetCreated } from "./study-events";
+
+export class GenerateFlashcards {
+  constructor(
+    private readonly sets: FlashcardSetRepository,
+    private readonly generator: StudyMaterialGenerator,
+  ) {}
+
+  async execute(request: GenerationRequest & { cardCount?: number }, signal?: AbortSignal): Promise<GenerationOutcome<FlashcardSet>> {
+    const cardCount = flashcardCount(request.cardCount);
+    return generateOnce({
+      kind: "flashcards",
+      request,
+      count: cardCount,
+      repository: this.sets,
+      createdEvent: flashcardSetCreated,
+      build: async (origin) => {
+        const generated = await this.generator.generateFlashcards({ ...request, cardCount }, signal);
+        assertValidFlashcardSet(generated);
+        return {
+          ...origin,
+          title: generated.title.trim(),
+          description: generated.description.trim() || null,
+          generator: this.generator.name,
+          flashcards: generated.cards.map((card, order) => ({
+            id: randomUUID(),
+            flashcardSetId: origin.id,
+            front: card.front.trim(),
+            back: card.back.trim(),
+            order,
+            source: card.source,
+            schedule: newCardSchedule(origin.createdAt),
+          })),
+        };
+      },
+    });
+  }
+}

@@ -1,0 +1,51 @@
+import { randomUUID } from "node:crypto";
+import type { EventEnvelope } from "@study/events";
+import { requireUserId } from "@study/platform";
+import type { MaterialOrigin } from "../domain/flashcard-set";
+import { generationFingerprint, type MaterialKind } from "../domain/generation-fingerprint";
+import { assertValidGenerationRequest, type GenerationRequest } from "../domain/generation-request";
+import type { MaterialRepository } from "./ports/study-repositories.port";
+
+export interface GenerationOutcome<M> {
+  material: M;
+  /** False when material for the same note content already existed and was returned instead. */
+  created: boolean;
+}
+
+/**
+ * The deduplicated generation every kind shares: the same user, course and note content (and options) return
+ * the stored material; otherwise `build` generates new material, which is stored with its Created event.
+ */
+export async function generateOnce<M extends MaterialOrigin>(options: {
+  kind: MaterialKind;
+  request: GenerationRequest;
+  count?: number;
+  repository: MaterialRepository<M>;
+  build: (origin: Omit<MaterialOrigin, "title" | "description">) => Promise<M>;
+  createdEvent: (material: M) => EventEnvelope;
+}): Promise<GenerationOutcome<M>> {
+  const { request, repository } = options;
+  requireUserId(request.userId);
+  assertValidGenerationRequest(request);
+  const contentHash = generationFingerprint(options.kind, request.notes, { difficulty: request.difficulty, count: options.count });
+  const existing = await repository.findByFingerprint(request.userId, request.courseId, contentHash);
+  if (existing) return { material: existing, created: false };
+
+  const now = new Date();
+  const [firstNote] = request.notes;
+  const material = await options.build({
+    id: randomUUID(),
+    userId: request.userId,
+    courseId: request.courseId,
+    noteId: firstNote.noteId,
+    noteTitle: firstNote.title,
+    noteIds: request.notes.map((note) => note.noteId),
+    contentHash,
+    difficulty: request.difficulty,
+    generator: "",
+    createdAt: now,
+    updatedAt: now,
+  });
+  const outcome = await repository.insertUnlessDuplicate(material, [options.createdEvent(material)]);
+  return { material: outcome.material, created: outcome.created };
+}

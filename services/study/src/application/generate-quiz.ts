@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import { questionCount, type GenerationRequest } from "../domain/generation-request";
+import type { Quiz } from "../domain/quiz";
+import { assertValidQuiz } from "../domain/study-material";
+import { generateOnce, type GenerationOutcome } from "./generate-once";
+import type { StudyMaterialGenerator } from "./ports/study-material-generator.port";
+import type { QuizRepository } from "./ports/study-repositories.port";
+import { quizCreated } from "./study-events";
+
+export class GenerateQuiz {
+  constructor(
+    private readonly quizzes: QuizRepository,
+    private readonly generator: StudyMaterialGenerator,
+  ) {}
+
+  async execute(request: GenerationRequest & { questionCount?: number }, signal?: AbortSignal): Promise<GenerationOutcome<Quiz>> {
+    const count = questionCount(request.questionCount);
+    return generateOnce({
+      kind: "quiz",
+      request,
+      count,
+      repository: this.quizzes,
+      createdEvent: quizCreated,
+      build: async (origin) => {
+        const generated = await this.generator.generateQuiz({ ...request, questionCount: count }, signal);
+        assertValidQuiz(generated);
+        return {
+          ...origin,
+          title: generated.title.trim(),
+          description: generated.description.trim() || null,
+          generator: this.generator.name,
+          questions: generated.questions.map((question, order) => ({
+            id: randomUUID(),
+            quizId: origin.id,
+            question: question.question.trim(),
+            type: question.type,
+            options: question.options,
+            correctAnswer: question.correctAnswer,
+            explanation: question.explanation.trim() || null,
+            order,
+            source: question.source,
+          })),
+        };
+      },
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from "node:crypto";
+import type { GenerationRequest } from "../domain/generation-request";
+import { renderStudyGuideMarkdown, type StudyGuide } from "../domain/study-guide";
+import { assertValidStudyGuide } from "../domain/study-material";
+import { generateOnce, type GenerationOutcome } from "./generate-once";
+import type { StudyMaterialGenerator } from "./ports/study-material-generator.port";
+import type { StudyGuideRepository } from "./ports/study-repositories.port";
+import { studyGuideCreated } from "./study-events";
+
+export class GenerateStudyGuide {
+  constructor(
+    private readonly guides: StudyGuideRepository,
+    private readonly generator: StudyMaterialGenerator,
+  ) {}
+
+  async execute(request: GenerationRequest, signal?: AbortSignal): Promise<GenerationOutcome<StudyGuide>> {
+    return generateOnce({
+      kind: "study-guide",
+      request,
+      repository: this.guides,
+      createdEvent: studyGuideCreated,
+      build: async (origin) => {
+        const generated = await this.generator.generateStudyGuide(request, signal);
+        assertValidStudyGuide(generated);
+        const parts = {
+          title: generated.title.trim(),
+          description: generated.description.trim() || null,
+          overview: generated.overview.trim(),
+          keyTerms: generated.keyTerms,
+          learningObjectives: generated.learningObjectives,
+          studyTips: generated.studyTips,
+          sections: generated.sections.map((section, order) => ({
+            id: randomUUID(),
+            studyGuideId: origin.id,
+            title: section.title.trim(),
+            content: section.content.trim(),
+            order,
+            subsections: section.subsections,
+            source: section.source,
+          })),
+        };
+        return { ...origin, ...parts, generator: this.generator.name, markdown: renderStudyGuideMarkdown(parts) };
+      },
+    });
+  }
+}

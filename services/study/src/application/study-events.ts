@@ -1,0 +1,60 @@
+import { createEvent, type EventEnvelope } from "@study/events";
+import type { FlashcardSet } from "../domain/flashcard-set";
+import type { Quiz } from "../domain/quiz";
+import type { StudyGuide } from "../domain/study-guide";
+
+export const SOURCE = "study";
+
+export const flashcardSetCreated = (set: FlashcardSet): EventEnvelope =>
+  createEvent(SOURCE, set.userId, {
+    $case: "flashcardSetCreated",
+    value: {
+      flashcardSetId: set.id,
+      courseId: set.courseId,
+      noteIds: set.noteIds,
+      title: set.title,
+      description: set.description ?? "",
+      difficulty: set.difficulty,
+      cardCount: set.flashcards.length,
+      cardTexts: set.flashcards.map((card) => `${card.front} — ${card.back}`),
+    },
+  });
+
+export const flashcardSetDeleted = (set: FlashcardSet): EventEnvelope =>
+  createEvent(SOURCE, set.userId, { $case: "flashcardSetDeleted", value: { flashcardSetId: set.id, courseId: set.courseId } });
+
+export const quizCreated = (quiz: Quiz): EventEnvelope =>
+  createEvent(SOURCE, quiz.userId, {
+    $case: "quizCreated",
+    value: {
+      quizId: quiz.id,
+      courseId: quiz.courseId,
+      noteIds: quiz.noteIds,
+      title: quiz.title,
+      description: quiz.description ?? "",
+      difficulty: quiz.difficulty,
+      questionCount: quiz.questions.length,
+      questionTexts: quiz.questions.map((question) => question.question),
+    },
+  });
+
+export const quizDeleted = (quiz: Quiz): EventEnvelope =>
+  createEvent(SOURCE, quiz.userId, { $case: "quizDeleted", value: { quizId: quiz.id, courseId: quiz.courseId } });
+
+export const studyGuideCreated = (guide: StudyGuide): EventEnvelope =>
+  createEvent(SOURCE, guide.userId, {
+    $case: "studyGuideCreated",
+    value: {
+      studyGuideId: guide.id,
+      courseId: guide.courseId,
+      noteIds: guide.noteIds,
+      title: guide.title,
+      description: guide.description ?? "",
+      difficulty: guide.difficulty,
+      sectionCount: guide.sections.length,
+      content: guide.markdown,
+    },
+  });
+
+export const studyGuideDeleted = (guide: StudyGuide): EventEnvelope =>
+  createEvent(SOURCE, guide.userId, { $case: "studyGuideDeleted", value: { studyGuideId: guide.id, courseId: guide.courseId } });

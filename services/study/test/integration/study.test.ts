@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import { study as api } from "@study/contracts";
+import { AmqpConnection, createEvent, EventPublisher } from "@study/events";
+import { createClient } from "@study/grpc";
+import { AppError, createLogger } from "@study/platform";
+import { migrationSources, startService } from "@study/runtime";
+import { captureEvents, createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
+import { studyService } from "../../src/service";
+
+/** A short lecture on cell membranes, as a transcription engine would give it: sentences on a timeline. */
+const LECTURE = [
+  "Today we look at how substances cross the cell membrane.",
+  "The cell membrane is a phospholipid bilayer that separates the cell from its surroundings.",
+  "Diffusion is the movement of particles from an area of high concentration to an area of low concentration.",
+  "Diffusion needs no energy from the cell, so it is a form of passive transport.",
+  "Osmosis is the diffusion of water across a selectively permeable membrane.",
+  "In a hypotonic solution a red blood cell takes in water and may burst.",
+  "In a hypertonic solution the same cell loses water and shrinks.",
+  "Active transport moves substances against their concentration gradient and uses energy from ATP.",
+  "The sodium potassium pump is an example of active transport found in nerve cells.",
+  "Endocytosis is the process by which the cell engulfs large particles in a vesicle.",
+  "Exocytosis releases the contents of a vesicle outside the cell.",
+  "Facilitated diffusion uses channel proteins or carrier proteins but still needs no energy.",
+];
+
+function sourceNote(noteId: string, sentences = LECTURE): api.SourceNote {
+  return {
+    noteId,
+    title: "Membrane transport",
+    transcript: sentences.join(" "),
+    segments: sentences.map((text, index) => ({ text, startTime: index * 6, endTime: index * 6 + 5.5 })),
+    userNotes: [{ timestamp: 12, content: "Remember: osmosis is only about water.", contentType: "text" }],
+  };
+}
+
+describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  let client: ReturnType<typeof createClient<api.StudyServiceClient>>;
+  let capture: EventCapture;
+  let publisherConnection: AmqpConnection;
+  let publisher: EventPublisher;
+  let exchange: string;
+
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase("study", migrationSources(studyService));
+    exchange = `test.${uniqueSuffix()}`;
+    capture = await captureEvents(testRabbitMqUrl(), exchange, "study.#");
+    service = await startService(studyService, {
+      handleSignals: false,
+      env: { DATABASE_URL: databaseUrl, RABBITMQ_URL: testRabbitMqUrl(), GRPC_PORT: "0", EVENT_EXCHANGE: exchange, LOG_LEVEL: "silent" },
+    });
+    client = createClient(api.StudyServiceClient, api.StudyServiceService, `127.0.0.1:${service.grpcPort}`, { deadlineMs: 30_000 });
+    publisherConnection = new AmqpConnection(testRabbitMqUrl(), createLogger("test", "silent"));
+    await publisherConnection.start(5_000);
+    publisher = new EventPublisher(publisherConnection, exchange);
+  });
+
+  afterAll(async () => {
+    client.close();
+    await service.lifecycle.stop();
+    await capture.close();
+    await publisherConnection.close();
+  });
+
+  const generation = (userId: string, courseId: string, notes: api.SourceNote[], difficulty = api.Difficulty.DIFFICULTY_MEDIUM): api.GenerationRequest => ({
+    userId,
+    courseId,
+    courseName: "Biology 101",
+    notes,
+    difficulty,
+  });
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error("expected the call to fail");
+      },
+      (error: AppError) => ({ kind: error.kind, code: error.code }),
+    );
+
+  it("generates each kind once per note content, announcing it with what search needs", async () => {
+    const userId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const noteId = randomUUID();
+    const request = { generation: generation(userId, courseId, [sourceNote(noteId)]), cardCount: 6 };
+
+    const first = await client.generateFlashcards(request);
+    expect(first.created).toBe(true);
+    const set = first.flashcardSet!;
+    expect(set).toMatchObject({ userId, courseId, noteId, noteTitle: "Membrane transport", noteIds: [noteId], generator: "offline", cardCount: 6 });
+    expect(set.flashcards).toHaveLength(6);
+    const created = await capture.next("study.flashcard_set.created.v1");
+    expect(created).toMatchObject({ source: "study", userId });
+    expect(created.payload).toMatchObject({ $case: "flashcardSetCreated", value: { flashcardSetId: set.id, courseId, noteIds: [noteId], cardCount: 6 } });
+
+    const second = await client.generateFlashcards(request);
+    expect(second).toMatchObject({ created: false, flashcardSet: { id: set.id } });
+    // Another card count is another request.
+    expect((await client.generateFlashcards({ ...request, cardCount: 4 })).flashcardSet!.id).not.toBe(set.id);
+
+    const quiz = await client.generateQuiz({ generation: request.generation, questionCount: 5 });
+    expect(quiz.quiz!.questions).toHaveLength(5);
+    expect((await capture.next("study.quiz.created.v1")).payload).toMatchObject({ value: { quizId: quiz.quiz!.id, questionCount: 5 } });
+
+    const guide = await client.generateStudyGuide({ generation: request.generation });
+    expect(guide.studyGuide!.markdown).toContain("## Overview");
+    expect((await capture.next("study.study_guide.created.v1")).payload).toMatchObject({
+      value: { studyGuideId: guide.studyGuide!.id, sectionCount: guide.studyGuide!.sections.length, content: guide.studyGuide!.markdown },
+    });
+  });
+
+  it("stores one set when identical requests race", async () => {
+    const userId = `user-${randomUUID()}`;
+    const request = { generation: generation(userId, randomUUID(), [sourceNote(randomUUID())]), cardCount: 5 };
+    const answers = await Promise.all([client.generateFlashcards(request), client.generateFlashcards(request), client.generateFlashcards(request)]);
+    expect(new Set(answers.map((answer) => answer.flashcardSet!.id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.created)).toHaveLength(1);
+    expect((await client.listFlashcardSets({ userId })).flashcardSets).toHaveLength(1);
+  });
+
+  it("refuses bad generation input and answers NOT_FOUND across users", async () => {
+    const userId = `user-${randomUUID()}`;
+    expect(await refusal(client.generateQuiz({ generation: generation(userId, randomUUID(), []), questionCount: 0 }))).toEqual({ kind: "validation", code: "VALIDATION_ERROR" });
+    expect(await refusal(client.generateFlashcards({ generation: generation(userId, randomUUID(), [sourceNote(randomUUID())]), cardCount: 51 }))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+    });
+    const { quiz } = await client.generateQuiz({ generation: generation(userId, randomUUID(), [sourceNote(randomUUID())]), questionCount: 0 });
+    expect(await refusal(client.getQuiz({ userId: "someone-else", quizId: quiz!.id }))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
+    expect(await refusal(client.deleteQuiz({ userId: "someone-else", quizId: quiz!.id }))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
+    expect(await refusal(client.submitQuizAnswers({ userId: "someone-else", quizId: quiz!.id, responses: [] }))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
+    expect(await refusal(client.getQuiz({ userId, quizId: "not-a-uuid" }))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
+  });
+
+  it("follows the notes: a rename updates the note title, a deleted note leaves its material without links", async () => {
+    const userId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const noteId = randomUUID();
+    const otherNoteId = randomUUID();
+    const { flashcardSet } = await client.generateFlashcards({ generation: generation(userId, courseId, [sourceNote(noteId), sourceNote(otherNoteId, LECTURE.slice(0, 6))]), cardCount: 5 });
+    expect(flashcardSet!.noteIds).toEqual([noteId, otherNoteId]);
+
+    await publisher.publish([createEvent("media", userId, { $case: "noteUpdated", value: { noteId, courseId, title: "Week 3: membranes", transcriptionStatus: "COMPLETED", userNotes: [] } })]);
+    await eventually(async () => (await client.getFlashcardSet({ userId, flashcardSetId: flashcardSet!.id })).flashcardSet!.noteTitle === "Week 3: membranes", 10_000);
+
+    await publisher.publish([createEvent("media", userId, { $case: "noteDeleted", value: { noteId, courseId, title: "Week 3: membranes", storageKeys: [] } })]);
+    const detached = await eventually(async () => {
+      const set = (await client.getFlashcardSet({ userId, flashcardSetId: flashcardSet!.id })).flashcardSet!;
+      return set.noteId === undefined ? set : undefined;
+    }, 10_000);
+    expect(detached).toMatchObject({ noteIds: [otherNoteId], noteTitle: undefined, cardCount: flashcardSet!.cardCount });
+    expect(detached.flashcards.some((card) => card.source?.noteId === noteId)).toBe(false);
+    expect((await client.listFlashcardSets({ userId, noteId })).flashcardSets).toEqual([]);
+    expect((await client.listFlashcardSets({ userId, noteId: otherNoteId })).flashcardSets.map((set) => set.id)).toEqual([flashcardSet!.id]);
+  });
+
+  it("deletes a deleted course's material and announces each deletion", async () => {
+    const userId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const keptCourse = randomUUID();
+    const request = generation(userId, courseId, [sourceNote(randomUUID())]);
+    const { flashcardSet } = await client.generateFlashcards({ generation: request, cardCount: 3 });
+    const { quiz } = await client.generateQuiz({ generation: request, questionCount: 3 });
+    const { studyGuide } = await client.generateStudyGuide({ generation: request });
+    const { quiz: kept } = await client.generateQuiz({ generation: { ...request, courseId: keptCourse }, questionCount: 3 });
+
+    await publisher.publish([createEvent("courses", userId, { $case: "courseDeleted", value: { courseId, name: "Biology 101" } })]);
+    await eventually(async () => (await client.listQuizzes({ userId, courseId })).quizzes.length === 0, 10_000);
+    expect((await client.listFlashcardSets({ userId, courseId })).flashcardSets).toEqual([]);
+    expect((await client.listStudyGuides({ userId, courseId })).studyGuides).toEqual([]);
+    expect((await client.listQuizzes({ userId })).quizzes.map((entry) => entry.id)).toEqual([kept!.id]);
+
+    const deletedIds = () =>
+      capture.events.flatMap((event) => {
+        const payload = event.payload;
+        if (event.userId !== userId || !payload) return [];
+        if (payload.$case === "flashcardSetDeleted") return [payload.value.flashcardSetId];
+        if (payload.$case === "quizDeleted") return [payload.value.quizId];
+        if (payload.$case === "studyGuideDeleted") return [payload.value.studyGuideId];
+        return [];
+      });
+    await eventually(async () => deletedIds().length === 3, 10_000);
+    expect(deletedIds().sort()).toEqual([flashcardSet!.id, quiz!.id, studyGuide!.id].sort());
+  });
+});
