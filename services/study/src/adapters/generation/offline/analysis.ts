@@ -7,11 +7,14 @@ import { tagUnits } from "./tagging";
 import { buildTextUnits, type TextUnit } from "./text-units";
 import { DEMONSTRATIVES } from "./vocabulary";
 
-/** Below this many topic words there is nothing worth a card. */
-export const MIN_CONTENT_WORDS = 40;
+/** Below this many topic words, sentences or key terms there is nothing worth a card. */
+const MIN_CONTENT_WORDS = 40;
 const MIN_UNITS = 3;
 const MIN_KEY_TERMS = 3;
-const MAX_KEY_TERMS = 40;
+/** Ten key terms and one more per five sentences, up to forty. */
+const BASE_KEY_TERMS = 10;
+const SENTENCES_PER_EXTRA_KEY_TERM = 5;
+const MOST_KEY_TERMS = 40;
 
 /** Everything the three generators read, computed once per request. */
 export interface StudyText {
@@ -73,7 +76,7 @@ export async function analyseNotes(notes: readonly SourceNote[], signal?: AbortS
   const tokensByUnit = await tagUnits(units, () => checkpoint(signal));
   await checkpoint(signal);
   const allDefinitions = findDefinitions(units, tokensByUnit);
-  const limit = Math.min(MAX_KEY_TERMS, Math.max(12, Math.round(10 + units.length / 5)));
+  const limit = Math.min(MOST_KEY_TERMS, BASE_KEY_TERMS + Math.round(units.length / SENTENCES_PER_EXTRA_KEY_TERM));
   const terms = extractKeyTerms(units, tokensByUnit, allDefinitions, limit);
   if (terms.length < MIN_KEY_TERMS) throw notEnoughContent();
 

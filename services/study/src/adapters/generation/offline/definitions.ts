@@ -1,8 +1,11 @@
+// Definition sentences, found over compromise's tags: "X is/are a …", "X, or Y, is …", "X, also known as Y, is …",
+// "X refers to / means / measures / describes / is defined as …", "… is called X" (and "This step is called
+// X" after the sentence that says what the step is), in punctuated and unpunctuated speech alike.
 import { ENGLISH_STOP_WORDS } from "@study/ai";
+import { capitalize } from "./prose";
 import { textOfTokens, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
 import { CLAUSE_LINKS, CLAUSE_OPENERS, DEMONSTRATIVES, isGenericNoun, isNominal, isTermHead } from "./vocabulary";
-import { capitalize } from "./prose";
 
 /** How a definition names its term: "X is/are …", "X refers to / means / measures …", "X is defined as …". */
 export type DefiningVerb = "is" | "are" | "refers to" | "means" | "measures" | "describes" | "is defined as";
@@ -31,7 +34,9 @@ const DETERMINERS = new Set(["the", "a", "an"]);
 const RELATIVES = new Set(["that", "which", "where", "whose", "in"]);
 const HEDGES = new Set(["basically", "essentially", "simply", "just", "really", "literally", "actually", "also", "usually", "generally"]);
 /** "X is the reason …", "X is the same …": a copula that states no definition. */
-const NON_DEFINING_HEADS = new Set(["thing", "reason", "point", "trick", "case", "way", "answer", "question", "idea", "same", "problem", "key", "lot", "whole", "one"]);
+const NON_DEFINING_HEADS = new Set([
+  "thing", "reason", "point", "trick", "case", "way", "answer", "question", "idea", "same", "problem", "key", "lot", "whole", "one",
+]);
 const VERB_PHRASES: { words: string[]; verb: DefiningVerb }[] = [
   { words: ["refers", "to"], verb: "refers to" },
   { words: ["means"], verb: "means" },
@@ -140,7 +145,10 @@ function definedTermBefore(tokens: readonly Token[], verbAt: number): TermMatch 
 
 const POINTING_WORDS = new Set(["this", "that", "these", "those"]);
 
-/** Where the copula's subject is a demonstrative or pronoun: "unit start" for "This step is called …" opening the unit. */
+/**
+ * Whether the copula's subject is a demonstrative or pronoun: "unit start" when a pointing word opens the unit
+ * ("This step is called …"), "elsewhere" for any other ("…, and it is called …"), "none" for a real subject.
+ */
 function demonstrativeSubject(tokens: readonly Token[], copulaAt: number): "none" | "unit start" | "elsewhere" {
   let start = copulaAt - 1;
   while (start >= 0 && copulaAt - start <= 2 && !DEMONSTRATIVES.has(tokens[start].lower)) start -= 1;
@@ -229,12 +237,11 @@ function definitionsInUnit(unit: TextUnit, tokens: readonly Token[], previous: T
         add({ ...match, verb: "is defined as", describedBy: description(tokens, next + 2) });
         return;
       }
-      const opener = tokens[next];
       // "X is a/the …", "Xs are Ys that …", "X is respiration that …"
+      const opener = tokens[next];
+      const relativeFollows = tokens.slice(next + 1, next + 4).some((word) => RELATIVES.has(word.lower));
       const startsDescription =
-        opener &&
-        (DETERMINERS.has(opener.lower) ||
-          (isNominal(opener) && !opener.tags.has("Verb") && (token.lower === "are" || tokens.slice(next + 1, next + 4).some((word) => RELATIVES.has(word.lower)))));
+        opener && (DETERMINERS.has(opener.lower) || (isNominal(opener) && !opener.tags.has("Verb") && (token.lower === "are" || relativeFollows)));
       if (startsDescription) add({ ...match, verb: token.lower === "are" ? "are" : "is", describedBy: description(tokens, next) });
       return;
     }

@@ -1,3 +1,4 @@
+// What flashcards, questions and guide sections share: how they are scored, linked and worded.
 import type { SourceReference } from "../../../domain/study-material";
 import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
@@ -7,9 +8,7 @@ import { containsTerm, type KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
 import type { TextUnit } from "./text-units";
 
-/** What cards, questions and guide sections share: how they are scored, linked and worded. */
-
-export const BLANK = "_____";
+const BLANK = "_____";
 /** A unit is a usable fact between these lengths, in words. */
 const SHORTEST_FACT_WORDS = 6;
 const LONGEST_FACT_WORDS = 40;
@@ -95,6 +94,9 @@ function proximity(a: KeyTerm, b: KeyTerm): number {
 
 const lastLetters = (term: KeyTerm) => term.words[term.words.length - 1].slice(-3);
 
+/** Similarities already worked out, per term object (so they go when the analysis goes). */
+const similarities = new WeakMap<KeyTerm, Map<KeyTerm, number>>();
+
 /**
  * How alike two terms are as answers, 0-1: same number of words and similar length, both acronyms or both
  * words, the same ending ("-sis", "-ase"), a shared word ("lactic acid fermentation" / "alcoholic
@@ -107,9 +109,6 @@ export function similarity(a: KeyTerm, b: KeyTerm): number {
   if (value === undefined) known.set(b, (value = computeSimilarity(a, b)));
   return value;
 }
-
-/** Similarities already worked out, per term object (so they go when the analysis goes). */
-const similarities = new WeakMap<KeyTerm, Map<KeyTerm, number>>();
 
 function computeSimilarity(a: KeyTerm, b: KeyTerm): number {
   const words = 1 - Math.abs(a.words.length - b.words.length) / Math.max(a.words.length, b.words.length);
@@ -134,24 +133,28 @@ export function chooseDistractors(
   profile: DifficultyProfile,
   options: { count: number; visibleText: string; plural: boolean },
 ): KeyTerm[] | null {
-  const answerForm = optionForm(answer, options.plural).toLowerCase();
-  let pool = text.terms
-    .filter((term) => !overlaps(term, answer) && !term.pattern.test(options.visibleText) && optionForm(term, options.plural).toLowerCase() !== answerForm)
+  const formOf = (term: KeyTerm) => optionForm(term, options.plural).toLowerCase();
+  const answerForm = formOf(answer);
+  const byKey = (a: { term: KeyTerm }, b: { term: KeyTerm }) => compareText(a.term.key, b.term.key);
+  const mostSimilarFirst = text.terms
+    .filter((term) => !overlaps(term, answer) && !term.pattern.test(options.visibleText) && formOf(term) !== answerForm)
     .map((term) => ({ term, similarity: similarity(answer, term) }))
-    .sort((a, b) => b.similarity - a.similarity || compareText(a.term.key, b.term.key));
+    .sort((a, b) => b.similarity - a.similarity || byKey(a, b));
 
+  let pool = mostSimilarFirst;
   if (profile.distractors === "least similar") {
-    const familiar = [...pool].sort((a, b) => b.term.weight - a.term.weight || compareText(a.term.key, b.term.key)).slice(0, Math.max(options.count * 2, Math.ceil(pool.length / 2)));
-    pool = familiar.sort((a, b) => a.similarity - b.similarity || compareText(a.term.key, b.term.key)).concat(pool.filter((entry) => !familiar.includes(entry)));
+    const familiarCount = Math.max(options.count * 2, Math.ceil(pool.length / 2));
+    const familiar = [...pool].sort((a, b) => b.term.weight - a.term.weight || byKey(a, b)).slice(0, familiarCount);
+    const leastSimilarFirst = familiar.sort((a, b) => a.similarity - b.similarity || byKey(a, b));
+    pool = leastSimilarFirst.concat(pool.filter((entry) => !familiar.includes(entry)));
   } else if (profile.distractors === "spread") {
-    const everyOther = pool.filter((_, index) => index % 2 === 0);
-    pool = everyOther.concat(pool.filter((_, index) => index % 2 === 1));
+    pool = pool.filter((_, index) => index % 2 === 0).concat(pool.filter((_, index) => index % 2 === 1));
   }
 
   const chosen: KeyTerm[] = [];
   const forms = new Set([answerForm]);
   for (const { term } of pool) {
-    const form = optionForm(term, options.plural).toLowerCase();
+    const form = formOf(term);
     if (forms.has(form) || chosen.some((other) => overlaps(other, term))) continue;
     chosen.push(term);
     forms.add(form);

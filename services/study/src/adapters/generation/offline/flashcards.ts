@@ -1,6 +1,7 @@
 import type { GeneratedFlashcard } from "../../../domain/study-material";
 import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
+import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
 import { blankOut, candidateScore, definedName, isFact, sourceOf, termOf, termToAskAbout } from "./exercises";
 import type { KeyTerm } from "./key-terms";
@@ -33,10 +34,12 @@ function definitionCard(text: StudyText, profile: DifficultyProfile, definition:
   const term = termOf(text, definition);
   const unit = text.units[definition.unitId];
   const description = `${capitalize(definition.description)}.`;
+  const name = definedName(term, definition);
   const card = profile.reverseDefinitions
-    ? { front: `Which term is this? ${description}`, back: `${capitalize(definedName(term, definition))}. ${definition.statement}`, source: sourceOf(unit) }
-    : { front: definitionFront(definedName(term, definition), definition), back: description, source: sourceOf(unit) };
-  return { kind: "definition", unitId: unit.id, termKey: term.key, text: card.front, score: candidateScore(text, profile, profile.kindWeights.definition, term, unit), card };
+    ? { front: `Which term is this? ${description}`, back: `${capitalize(name)}. ${definition.statement}`, source: sourceOf(unit) }
+    : { front: definitionFront(name, definition), back: description, source: sourceOf(unit) };
+  const score = candidateScore(text, profile, profile.kindWeights.definition, term, unit);
+  return { kind: "definition", unitId: unit.id, termKey: term.key, text: card.front, score, card };
 }
 
 /** The unit with a key term blanked out; the back gives the term and the whole sentence. */
@@ -45,7 +48,8 @@ function clozeCard(text: StudyText, profile: DifficultyProfile, unit: TextUnit):
   const cloze = term && blankOut(unit.statement, term);
   if (!term || !cloze) return null;
   const card = { front: cloze.blanked, back: `${cloze.answer} — ${unit.statement}`, source: sourceOf(unit) };
-  return { kind: "cloze", unitId: unit.id, termKey: term.key, text: card.front, score: candidateScore(text, profile, profile.kindWeights.cloze, term, unit), card };
+  const score = candidateScore(text, profile, profile.kindWeights.cloze, term, unit);
+  return { kind: "cloze", unitId: unit.id, termKey: term.key, text: card.front, score, card };
 }
 
 /** Fallback for terms no other card asks about: the term, and the most informative thing the notes say about it. */
@@ -75,6 +79,6 @@ export function buildFlashcards(text: StudyText, profile: DifficultyProfile, cou
   const asked = new Set(cards.map((card) => card.termKey));
   const fallback = text.terms.filter((term) => !asked.has(term.key)).flatMap((term) => contextCard(text, profile, term) ?? []);
   return [...cards, ...selectDiverse(fallback, count - cards.length)]
-    .sort((a, b) => a.unitId - b.unitId || a.kind.localeCompare(b.kind, "en"))
+    .sort((a, b) => a.unitId - b.unitId || compareText(a.kind, b.kind))
     .map(({ kind, card }) => ({ kind, card }));
 }

@@ -9,13 +9,15 @@ export interface KeyTerm {
   /** Lower-case words, plurals folded: "electron transport chain". */
   key: string;
   words: string[];
-  /** As the text usually writes it ("ATP synthase", "cells" folded to "cell" → shown as written most often in the singular). */
+  /** As the text writes it, in the singular when it has one ("ATP synthase", "enzyme"). */
   display: string;
   /** The plural as written, when the text uses one ("enzymes"). */
   pluralDisplay: string | null;
   /** For running text: with "the" when the text mostly says it so ("the Krebs cycle"). */
   inProse: string;
   isAcronym: boolean;
+  /** Has a word outside everyday English ("glycolysis", "asthenosphere"): surely subject matter. */
+  specialist: boolean;
   /** Ranking score relative to the best term: 1 for the best, (0, 1] for the rest. */
   weight: number;
   /** 0 for the most frequent key term … 1 for the least frequent. */
@@ -32,13 +34,18 @@ const MIN_UNITS = 2;
 const MAX_TERM_WORDS = 4;
 /** A shorter phrase found almost only inside a longer one ("transport" in "electron transport chain") is not a term of its own. */
 const SUBSUMED_SHARE = 1.25;
-/** A noun heading kept phrases is dropped unless it occurs in more than this many times their units. */
+/** A noun heading kept phrases is dropped unless it occurs in more than this many times as many units as they do. */
 const HEAD_SHARE = 2;
 /** Each further word of a phrase makes it this much more salient: phrases are rarer but more specific. */
 const PHRASE_BONUS = 0.5;
 const DEFINED_BONUS = 1.5;
 /** Terms that run through several notes are course themes. */
 const CROSS_NOTE_BONUS = 0.25;
+/**
+ * A term with a word outside everyday English ("glycolysis", "asthenosphere") is subject matter more surely
+ * than one made of common words ("change", "price"): an IDF stand-in, everyday English as the background.
+ */
+const SPECIALIST_BONUS = 1.3;
 
 interface Candidate {
   key: string;
@@ -48,6 +55,9 @@ interface Candidate {
   /** Written form → occurrences, split by whether the form started its unit (and may be capitalised only for that). */
   forms: Map<string, { inside: number; initial: number }>;
   isAcronym: boolean;
+  /** Tagged a proper noun somewhere (a name keeps its capital at a sentence start). */
+  isProperNoun: boolean;
+  specialist: boolean;
   defined: boolean;
   /** Mentions as a whole noun phrase (not as the modifier of a longer one: "electron" in "electron transport chain"). */
   mentions: number;
@@ -55,18 +65,33 @@ interface Candidate {
   mentionsAfterThe: number;
 }
 
+/** The words as written, joined by their hyphens or by spaces. */
 function surfaceOf(tokens: readonly Token[], start: number, end: number): string {
-  let text = "";
-  for (let index = start; index < end; index += 1) text += tokens[index].text + (index < end - 1 ? (tokens[index].hyphenatedToNext ? "-" : " ") : "");
-  return text;
+  return tokens
+    .slice(start, end)
+    .map((token, index) => token.text + (index < end - start - 1 ? (token.hyphenatedToNext ? "-" : " ") : ""))
+    .join("");
 }
 
+/** Counts one mention of the phrase tokens[start, end); `endsRun` when it is not the modifier of a longer phrase. */
 function addCandidate(candidates: Map<string, Candidate>, tokens: readonly Token[], [start, end]: [number, number], endsRun: boolean, unit: TextUnit): void {
   const words = tokens.slice(start, end).map((token) => token.normal);
   const key = words.join(" ");
   let candidate = candidates.get(key);
   if (!candidate) {
-    candidate = { key, words, unitIds: new Set(), noteIndexes: new Set(), forms: new Map(), isAcronym: false, defined: false, mentions: 0, mentionsAfterThe: 0 };
+    candidate = {
+      key,
+      words,
+      unitIds: new Set(),
+      noteIndexes: new Set(),
+      forms: new Map(),
+      isAcronym: false,
+      isProperNoun: false,
+      specialist: tokens.slice(start, end).some((token) => !token.common),
+      defined: false,
+      mentions: 0,
+      mentionsAfterThe: 0,
+    };
     candidates.set(key, candidate);
   }
   candidate.unitIds.add(unit.id);
@@ -81,6 +106,7 @@ function addCandidate(candidates: Map<string, Candidate>, tokens: readonly Token
   else counts.inside += 1;
   candidate.forms.set(surface, counts);
   if (tokens.slice(start, end).some((token) => token.tags.has("Acronym") || /^[A-Z0-9]{2,}$/.test(token.text))) candidate.isAcronym = true;
+  if (tokens.slice(start, end).some((token) => token.tags.has("ProperNoun"))) candidate.isProperNoun = true;
 }
 
 /**
@@ -106,8 +132,11 @@ function collectCandidates(candidates: Map<string, Candidate>, tokens: readonly 
     for (let end = runStart + 1; end <= runEnd; end += 1) {
       if (!isTermHead(tokens[end - 1])) continue;
       for (let start = end - 1; start >= Math.max(runStart, end - MAX_TERM_WORDS); start -= 1) {
+        const first = tokens[start];
         const startsAfterHyphen = start > 0 && tokens[start - 1].hyphenatedToNext;
-        if (!startsAfterHyphen && canStartTerm(tokens[start]) && (isNominal(tokens[start]) || tokens[start].hyphenatedToNext)) addCandidate(candidates, tokens, [start, end], end === runEnd, unit);
+        if (!startsAfterHyphen && canStartTerm(first) && (isNominal(first) || first.hyphenatedToNext)) {
+          addCandidate(candidates, tokens, [start, end], end === runEnd, unit);
+        }
       }
     }
   }
@@ -137,7 +166,9 @@ function displayForm(candidate: Candidate): string {
   const inside = best.variants.filter(([, counts]) => counts.inside > 0);
   if (inside.length) return inside.sort(([a, x], [b, y]) => capitals(b) - capitals(a) || y.inside - x.inside || compareText(a, b))[0][0];
   const [form] = best.variants.sort(([a, x], [b, y]) => y.initial - x.initial || compareText(a, b))[0];
-  return /^\p{Lu}\p{Ll}*(?:\s|$)/u.test(form) && !candidate.isAcronym ? form.charAt(0).toLowerCase() + form.slice(1) : form;
+  // A capital further on ("Elinor Dashwood", "Norland Park") marks a name: the first capital is not just the sentence's.
+  const looksLikeName = capitals(form) > 1 || candidate.isProperNoun;
+  return /^\p{Lu}\p{Ll}*(?:\s|$)/u.test(form) && !candidate.isAcronym && !looksLikeName ? form.charAt(0).toLowerCase() + form.slice(1) : form;
 }
 
 function pluralForm(candidate: Candidate, display: string): string | null {
@@ -179,7 +210,8 @@ function subPhraseKeys(words: readonly string[]): string[] {
 
 /**
  * The text's key terms, best first. Candidates are compromise noun phrases (see collectCandidates) counted
- * by the units that mention them; score = units × phrase-length bonus × defined bonus × cross-note bonus.
+ * by the units that mention them; score = units × phrase-length bonus × defined bonus × specialist bonus ×
+ * cross-note bonus.
  * Sub-phrases that hardly occur outside a longer candidate are dropped in its favour. Ties are broken by the
  * term's key, alphabetically, so the ranking is stable.
  */
@@ -207,11 +239,15 @@ export function extractKeyTerms(
   }
 
   // A noun that heads kept phrases mostly stands for them ("the chain" for "the electron transport chain").
+  const unitsOfPhrasesByHead = new Map<string, number>();
+  for (const phrase of kept) {
+    if (phrase.words.length === 1 || subsumed.has(phrase.key)) continue;
+    const head = phrase.words[phrase.words.length - 1];
+    unitsOfPhrasesByHead.set(head, (unitsOfPhrasesByHead.get(head) ?? 0) + phrase.unitIds.size);
+  }
   for (const word of kept) {
-    if (word.words.length > 1 || word.defined || subsumed.has(word.key)) continue;
-    const headed = kept.filter((phrase) => phrase.words.length > 1 && !subsumed.has(phrase.key) && phrase.words[phrase.words.length - 1] === word.key);
-    const phraseUnits = headed.reduce((sum, phrase) => sum + phrase.unitIds.size, 0);
-    if (phraseUnits > 0 && word.unitIds.size <= HEAD_SHARE * phraseUnits) subsumed.add(word.key);
+    const phraseUnits = unitsOfPhrasesByHead.get(word.key) ?? 0;
+    if (word.words.length === 1 && !word.defined && phraseUnits > 0 && word.unitIds.size <= HEAD_SHARE * phraseUnits) subsumed.add(word.key);
   }
 
   const scored = kept
@@ -222,6 +258,7 @@ export function extractKeyTerms(
         candidate.unitIds.size *
         (1 + PHRASE_BONUS * (candidate.words.length - 1)) *
         (candidate.defined ? DEFINED_BONUS : 1) *
+        (candidate.specialist ? SPECIALIST_BONUS : 1) *
         (1 + CROSS_NOTE_BONUS * (candidate.noteIndexes.size - 1)),
     }))
     .sort((a, b) => b.score - a.score || compareText(a.candidate.key, b.candidate.key))
@@ -239,6 +276,7 @@ export function extractKeyTerms(
       pluralDisplay: pluralForm(candidate, display),
       inProse: candidate.mentions > 0 && candidate.mentionsAfterThe * 2 >= candidate.mentions ? `the ${display}` : display,
       isAcronym: candidate.isAcronym,
+      specialist: candidate.specialist,
       weight: score / best,
       rarity: 0,
       unitIds: units.filter((unit) => pattern.test(unit.text)).map((unit) => unit.id),

@@ -54,9 +54,10 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
     if (!cards.length) throw nothingToAsk("flashcards");
     const count = (kind: FlashcardKind) => cards.filter((card) => card.kind === kind).length;
     const kinds = [plural(count("definition"), "definition"), `${count("cloze")} fill-in-the-blank`, plural(count("context"), "key-term review")];
+    const madeKinds = listInProse(kinds.filter((kind) => !kind.startsWith("0 ")));
     const set: GeneratedFlashcardSet = {
       title: `${materialTitle(input)} — Flashcards`,
-      description: `${plural(cards.length, "card")} on ${coveredTerms(text)}: ${listInProse(kinds.filter((kind) => !kind.startsWith("0 ")))} (${input.difficulty.toLowerCase()} level).`,
+      description: `${plural(cards.length, "card")} on ${coveredTerms(text)}: ${madeKinds} (${input.difficulty.toLowerCase()} level).`,
       cards: cards.map(({ card }) => card),
     };
     assertValidFlashcardSet(set);

@@ -3,10 +3,22 @@ import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
 import { hashText, seededShuffle } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
+import {
+  blankOut,
+  candidateScore,
+  chooseDistractors,
+  definedName,
+  isFact,
+  isPluralForm,
+  optionForm,
+  sourceOf,
+  swapTerm,
+  termOf,
+  termToAskAbout,
+} from "./exercises";
 import type { KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
 import { selectDiverse, type Candidate } from "./selection";
-import { blankOut, candidateScore, chooseDistractors, definedName, isFact, isPluralForm, optionForm, sourceOf, swapTerm, termOf, termToAskAbout } from "./exercises";
 import type { TextUnit } from "./text-units";
 
 const DISTRACTORS = 3;

@@ -2,25 +2,27 @@ import type { GeneratedStudyGuide, GeneratedStudySection, SourceNote } from "../
 import type { StudyText } from "./analysis";
 import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
+import { isFact, overlaps, similarity, sourceOf, standaloneTerms, termOf } from "./exercises";
 import type { KeyTerm } from "./key-terms";
 import { capitalize, formatTimestamp, listInProse } from "./prose";
-import { isFact, overlaps, similarity, sourceOf, standaloneTerms } from "./exercises";
 import { topicBlocks } from "./topic-segmentation";
 
 const TITLE_TERMS = 3;
 /** A further title term must score at least this share of the block's best term. */
 const TITLE_TERM_SHARE = 0.5;
-/** A term the block defines is what the block is about. */
+/** A term the block defines, or a technical one, says what the block is about better than an everyday word. */
 const DEFINED_TITLE_BONUS = 1.5;
+const SPECIALIST_TITLE_BONUS = 1.5;
 /** A sentence sharing more than this share of its content words with a chosen one repeats it. */
 const REDUNDANT_OVERLAP = 0.6;
 const MIN_OVERVIEW_SENTENCES = 4;
 const MAX_OVERVIEW_SENTENCES = 8;
-/** The opening sentences of a note state its topic: their overview score counts this much more. */
+/** The opening sentences of a note state its topic: their overview score counts up to this much more... */
 const LEAD_BONUS = 0.3;
+/** ...fading to nothing at this share of the note. */
+const LEAD_SHARE = 0.2;
 /** A sentence that defines a key term says what the material is about. */
 const DEFINITION_BONUS = 1.3;
-const LEAD_SHARE = 0.2;
 const GUIDE_KEY_TERMS = 12;
 const DRILL_TERMS = 5;
 /** Terms considered for "Compare A and B": the best-ranked ones. */
@@ -46,7 +48,7 @@ function blocksOf(text: StudyText): number[][] {
 
 /**
  * Each block's dominant terms: units of the block mentioning them (on their own, not inside a longer term) ×
- * how few blocks mention them (TF-IDF over blocks) × overall weight, defined terms favoured.
+ * how few blocks mention them (TF-IDF over blocks) × overall weight, defined and technical terms favoured.
  */
 function titleTerms(text: StudyText, blocks: number[][]): KeyTerm[][] {
   const mentions = blocks.map((ids) => {
@@ -60,7 +62,12 @@ function titleTerms(text: StudyText, blocks: number[][]): KeyTerm[][] {
     const ranked = [...counts]
       .map(([term, count]) => ({
         term,
-        score: count * Math.log(1 + blocks.length / (blocksWith.get(term) ?? 1)) * (0.5 + term.weight) * (term.defined ? DEFINED_TITLE_BONUS : 1),
+        score:
+          count *
+          Math.log((1 + blocks.length) / (blocksWith.get(term) ?? 1)) *
+          (0.5 + term.weight) *
+          (term.defined ? DEFINED_TITLE_BONUS : 1) *
+          (term.specialist ? SPECIALIST_TITLE_BONUS : 1),
       }))
       .sort((a, b) => b.score - a.score || compareText(a.term.key, b.term.key));
     const chosen: KeyTerm[] = [];
@@ -109,7 +116,7 @@ function section(text: StudyText, profile: DifficultyProfile, block: Block, titl
     content: bullets.map((id) => `- ${withTermsInBold(text, id, block.titleTerms)}`).join("\n"),
     subsections: text.definitions
       .filter((definition) => inBlock.has(definition.unitId))
-      .map((definition) => ({ title: capitalize(text.terms.find((term) => term.key === definition.termKey)?.display ?? definition.term), content: definition.statement })),
+      .map((definition) => ({ title: capitalize(termOf(text, definition).display), content: definition.statement })),
     source: sourceOf(text.units[block.unitIds[0]]),
   };
 }
@@ -161,18 +168,30 @@ function learningObjectives(text: StudyText, profile: DifficultyProfile, blocks:
   return objectives.length ? objectives : [`Explain what the notes say about ${text.terms[0].inProse}.`];
 }
 
-function studyTips(text: StudyText, profile: DifficultyProfile, notes: readonly SourceNote[], blocks: readonly Block[], titles: readonly string[], pairs: readonly [KeyTerm, KeyTerm][]): string[] {
+/** Tips from the material: which terms to drill, where to start, what not to confuse, where to replay, when to review. */
+function studyTips(
+  text: StudyText,
+  profile: DifficultyProfile,
+  notes: readonly SourceNote[],
+  sections: readonly { block: Block; title: string }[],
+  pairs: readonly [KeyTerm, KeyTerm][],
+): string[] {
   const tips: string[] = [];
   const defined = text.terms.filter((term) => term.defined).slice(0, DRILL_TERMS);
-  if (defined.length) tips.push(`Drill the defined terms with flashcards until you can state each definition: ${listInProse(defined.map((term) => term.inProse))}.`);
-  if (blocks.length > 1) {
-    const largest = blocks.reduce((best, block, index) => (block.unitIds.length > blocks[best].unitIds.length ? index : best), 0);
-    tips.push(`The notes spend the most time on "${titles[largest]}": start your review with that section.`);
+  if (defined.length) {
+    tips.push(`Drill the defined terms with flashcards until you can state each definition: ${listInProse(defined.map((term) => term.inProse))}.`);
   }
-  if (pairs.length) tips.push(`${capitalize(pairs[0][0].inProse)} and ${pairs[0][1].inProse} are easy to mix up: write one sentence that tells them apart.`);
+  if (sections.length > 1) {
+    const largest = sections.reduce((best, section) => (section.block.unitIds.length > best.block.unitIds.length ? section : best));
+    tips.push(`The notes spend the most time on "${largest.title}": start your review with that section.`);
+  }
+  if (pairs.length) {
+    const [a, b] = pairs[0];
+    tips.push(`${capitalize(a.inProse)} and ${b.inProse} are easy to mix up: write one sentence that tells them apart.`);
+  }
   const top = text.terms[0];
   const firstMention = text.units[top.unitIds[0]];
-  if (firstMention?.startTime !== null && firstMention !== undefined) {
+  if (firstMention && firstMention.startTime !== null) {
     const note = notes.find((candidate) => candidate.noteId === firstMention.noteId);
     tips.push(`Replay "${note?.title ?? "the recording"}" from ${formatTimestamp(firstMention.startTime)}, where ${top.inProse} first comes up.`);
   }
@@ -197,14 +216,14 @@ export function buildStudyGuide(text: StudyText, profile: DifficultyProfile, tit
     return repeats > 1 ? `${named} (${repeats})` : named;
   });
   const pairs = comparablePairs(text);
-  const keyTerms = text.terms.slice(0, GUIDE_KEY_TERMS).map((term) => term.display);
+  const covered = listInProse(text.terms.slice(0, 3).map((term) => term.inProse));
   return {
     title: `${title} — Study Guide`,
-    description: `A study guide to ${title} in ${blocks.length} ${blocks.length === 1 ? "section" : "sections"}, covering ${listInProse(text.terms.slice(0, 3).map((term) => term.inProse))}.`,
+    description: `A study guide to ${title} in ${blocks.length} ${blocks.length === 1 ? "section" : "sections"}, covering ${covered}.`,
     overview: overview(text, blocks),
-    keyTerms,
+    keyTerms: text.terms.slice(0, GUIDE_KEY_TERMS).map((term) => term.display),
     learningObjectives: learningObjectives(text, profile, blocks, pairs),
-    studyTips: studyTips(text, profile, notes, blocks, titles, pairs),
+    studyTips: studyTips(text, profile, notes, blocks.map((block, index) => ({ block, title: titles[index] })), pairs),
     sections: blocks.map((block, index) => section(text, profile, block, titles[index])),
   };
 }

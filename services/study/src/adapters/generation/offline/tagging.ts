@@ -16,7 +16,12 @@ export interface Token {
   hyphenatedToNext: boolean;
   /** Followed by punctuation that ends a phrase (comma, period, colon...). */
   endsPhrase: boolean;
+  /** In compromise's lexicon of everyday English; technical words ("glycolysis", "NADH") are not. */
+  common: boolean;
 }
+
+/** compromise's dictionary of everyday English (word → tag); words outside it are tagged by guesswork. */
+const lexicon: Readonly<Record<string, unknown>> = (nlp.model() as { one?: { lexicon?: Record<string, unknown> } }).one?.lexicon ?? {};
 
 /** How many units are tagged between two yields to the event loop. */
 const UNITS_PER_BATCH = 40;
@@ -52,8 +57,6 @@ function withNounsRepaired(tokens: Token[]): Token[] {
   return tokens.map((token, index) => (mistagged[index] ? asNoun(token) : token));
 }
 
-const lexicon: Readonly<Record<string, unknown>> = (nlp.model() as { one?: { lexicon?: Record<string, unknown> } }).one?.lexicon ?? {};
-
 /**
  * One sense per discourse: a word compromise does not know (so tagged by guess) that the text uses as a
  * noun at least as often as it seems to use it as a verb is a noun everywhere ("Pyruvate oxidation …").
@@ -61,7 +64,7 @@ const lexicon: Readonly<Record<string, unknown>> = (nlp.model() as { one?: { lex
 function withGuessesMadeConsistent(tokensByUnit: Token[][]): Token[][] {
   const uses = new Map<string, { noun: number; verb: number }>();
   for (const token of tokensByUnit.flat()) {
-    if (Object.hasOwn(lexicon, token.lower)) continue;
+    if (token.common) continue;
     const count = uses.get(token.lower) ?? { noun: 0, verb: 0 };
     if (token.tags.has("Noun")) count.noun += 1;
     else if (isGuessedVerb(token)) count.verb += 1;
@@ -85,6 +88,7 @@ function tokenOf(term: { text: string; pre: string; post: string; tags?: Set<str
     tags,
     hyphenatedToNext: after === "-" || after === "–",
     endsPhrase: after.length > 0 && after !== "-" && after !== "–",
+    common: Object.hasOwn(lexicon, lower) || Object.hasOwn(lexicon, normalizeTerm(lower)),
   };
 }
 

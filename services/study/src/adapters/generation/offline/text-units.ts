@@ -32,7 +32,7 @@ const SEGMENT_SEARCH_WORDS = 200;
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 /** Words a statement drops from its start: hesitations and discourse markers (see asStatement). */
-const FILLER_WORDS = new Set(["um", "umm", "uh", "uhm", "erm", "hmm", "so", "and", "okay", "ok", "now", "alright", "all", "anyway", "then", "but", "right", "well"]);
+const FILLER_WORDS = new Set(["um", "umm", "uh", "uhm", "erm", "hmm", "so", "and", "okay", "ok", "now", "alright", "anyway", "then", "but", "right", "well"]);
 const HESITATION = /(^|[\s,])(?:um+|uh+|uhm|erm|hmm+)(?=[\s,.!?]|$),?/giu;
 /** Fillers that open spoken sentences; "right" and "well" only with a comma ("Right atrium", "Well-known"). */
 const DISCOURSE_MARKER = /^(?:(?:so|and|okay|ok|now|alright|all right|anyway|then|but)\b,?|(?:right|well),)\s+/i;
@@ -47,7 +47,8 @@ function wordsOf(text: string): Word[] {
   return Array.from(text.matchAll(WORD), (match) => ({ lower: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length }));
 }
 
-export function withoutHesitations(text: string): string {
+/** The text without "um", "uh" and the commas around them. */
+function withoutHesitations(text: string): string {
   return text
     .replace(HESITATION, "$1")
     .replace(/\s+,/g, ",")
@@ -57,12 +58,10 @@ export function withoutHesitations(text: string): string {
     .trim();
 }
 
-export function asStatement(text: string): string {
+/** "Okay, so the cell …" → "The cell …". */
+function asStatement(text: string): string {
   let statement = text;
-  for (let previous = ""; previous !== statement; ) {
-    previous = statement;
-    statement = statement.replace(DISCOURSE_MARKER, "");
-  }
+  while (DISCOURSE_MARKER.test(statement)) statement = statement.replace(DISCOURSE_MARKER, "");
   return capitalize(statement);
 }
 

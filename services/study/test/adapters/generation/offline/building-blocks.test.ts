@@ -14,6 +14,7 @@ function keyTerm(words: string[], display = words.join(" ")): KeyTerm {
     pluralDisplay: null,
     inProse: display,
     isAcronym: false,
+    specialist: false,
     weight: 1,
     rarity: 0,
     unitIds: [],

@@ -94,6 +94,26 @@ describe("OfflineStudyMaterialGenerator", () => {
       }
     });
 
+    it("fills up with term → context cards when the sentences run out, never repeating a front", async () => {
+      const transcript =
+        "Photosynthesis happens in the chloroplast. The chloroplast contains chlorophyll. Chlorophyll absorbs red and blue light. " +
+        "Light energy splits water in the thylakoid membrane. The thylakoid membrane makes ATP and NADPH. " +
+        "The Calvin cycle uses ATP and NADPH to fix carbon dioxide. The Calvin cycle runs in the stroma of the chloroplast. " +
+        "The stroma surrounds the thylakoid membrane. Carbon dioxide enters the leaf through the stomata. The stomata close when the plant loses too much water.";
+      const short: SourceNote = { noteId: "short", title: "Photosynthesis", transcript, segments: [], userNotes: [] };
+      const sentences = (await analyseNotes([short])).units.length;
+      const set = await generator.generateFlashcards({ ...generationInput([short]), cardCount: 20 });
+      expect(() => assertValidFlashcardSet(set)).not.toThrow();
+      expect(set.cards.length).toBeGreaterThan(sentences);
+      expect(set.cards.length).toBeLessThanOrEqual(20);
+      expect(new Set(set.cards.map((card) => card.front)).size).toBe(set.cards.length);
+      const context = set.cards.filter((card) => card.front.startsWith("What do your notes say about "));
+      expect(context.length).toBeGreaterThan(0);
+      for (const card of context) expect(transcriptSays(short, card.back)).toBe(true);
+      expect(set.cards.every((card) => card.source?.startTime === null)).toBe(true);
+      expect(set.description).toMatch(/key-term review/);
+    });
+
     it("links every card to its note and to the start of a transcript segment", async () => {
       const set = await generator.generateFlashcards({ ...generationInput([lecture]), cardCount: 50 });
       for (const card of set.cards) segmentOf(lecture, card.source);
