@@ -1,15 +1,19 @@
-import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { openAsBlob } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { cookieFrom, httpClient, startTestStack, type TestStack } from "@study/testkit";
+import {
+  httpClient,
+  librivoxClip,
+  requireStatus,
+  runFfmpeg,
+  signUpWithCourse,
+  startTestStack,
+  uploadMultipart,
+  type TestStack,
+  type UploadFile,
+} from "@study/testkit";
 
-const run = promisify(execFile);
-const CLIP = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav";
 const MB = 1024 * 1024;
 
 /** Resident memory of a process (Linux), in bytes. */
@@ -46,7 +50,7 @@ describe("stored files end to end", () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "files-e2e-"));
     storageDirectory = join(folder, "storage");
-    await run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", CLIP, join(folder, "lecture.mp3")]);
+    await runFfmpeg(["-i", librivoxClip("0880"), join(folder, "lecture.mp3")]);
     lecture = await readFile(join(folder, "lecture.mp3"));
     stack = await startTestStack({ without: ["media-worker"], env: { MEDIA_STORAGE_DIR: storageDirectory } });
     api = httpClient(stack.gatewayUrl);
@@ -58,24 +62,11 @@ describe("stored files end to end", () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  async function signUp(name: string) {
-    const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-    const response = await api("POST", "/api/auth/signup", { body: { name, email, password: "correct horse battery" } });
-    expect(response.status).toBe(200);
-    const token = response.body.session.token as string;
-    const course = await api("POST", "/api/courses", { token, body: { name: "Literature" } });
-    expect(course.status).toBe(201);
-    return { token, cookie: cookieFrom(response.headers, "better-auth.session_token")!, courseId: course.body.data.id as string };
-  }
+  const signUp = (name: string) => signUpWithCourse(api, { name, courseName: "Literature" });
 
-  async function upload(token: string, path: string, fields: Record<string, string>, file: { path: string; name: string; type: string }) {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    form.append("file", new File([await openAsBlob(file.path)], file.name, { type: file.type }));
-    const response = await fetch(`${stack.gatewayUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-    expect(response.status).toBe(201);
-    return (await response.json()).data;
-  }
+  /** Uploads a file that must be accepted (201), and returns what was created. */
+  const upload = async (token: string, path: string, fields: Record<string, string>, file: UploadFile) =>
+    requireStatus(await uploadMultipart(stack.gatewayUrl, token, path, fields, file), 201, `POST ${path}`).body.data;
 
   const uploadLecture = (user: { token: string; courseId: string }) =>
     upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, { path: join(folder, "lecture.mp3"), name: "lecture.mp3", type: "audio/mpeg" });

@@ -1,16 +1,23 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { openAsBlob } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { eventually, httpClient, startMediaServer, startTestStack, type LocalMediaServer, type TestStack } from "@study/testkit";
+import {
+  eventually,
+  httpClient,
+  librivoxClip,
+  runFfmpeg,
+  signUpWithCourse,
+  startMediaServer,
+  startTestStack,
+  uploadMultipart,
+  waitForJob,
+  type LocalMediaServer,
+  type TestStack,
+  type UploadFile,
+} from "@study/testkit";
 
-const run = promisify(execFile);
-const LIBRIVOX = "/usr/share/pocketsphinx/test/data/librivox";
-const clip = (id: string) => `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-${id}.wav`;
 /**
  * MEDIA_MAX_UPLOAD_BYTES of the test stack: big enough that buffering an over-limit upload would show in memory
  * (streaming it costs a fixed ~25-35 MB of allocator and GC slack per process, whatever the size).
@@ -104,27 +111,26 @@ describe("imports end to end", () => {
     workDirectory = join(folder, "work");
     storageDirectory = join(folder, "storage");
     await mkdir(served);
-    const ffmpeg = (args: string[]) => run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...args]);
     // ~14 s of speech as MP3: three clips one after the other.
     const concat = (ids: string[]) => [
-      ...ids.flatMap((id) => ["-i", clip(id)]),
+      ...ids.flatMap((id) => ["-i", librivoxClip(id)]),
       "-filter_complex",
       `${ids.map((_, index) => `[${index}:a]`).join("")}concat=n=${ids.length}:v=0:a=1[out]`,
       "-map",
       "[out]",
     ];
     await Promise.all([
-      ffmpeg([...concat(["0880", "0890", "0920"]), join(served, "lecture.mp3")]),
-      ffmpeg(["-i", clip("0880"), join(served, "short.mp3")]),
+      runFfmpeg([...concat(["0880", "0890", "0920"]), join(served, "lecture.mp3")]),
+      runFfmpeg(["-i", librivoxClip("0880"), join(served, "short.mp3")]),
       // Long enough (≈ 25 s at speed 1) to be interrupted while transcribing.
-      ffmpeg([...concat(["0870", "0880", "0890", "0920", "0930"]), join(served, "long.mp3")]),
+      runFfmpeg([...concat(["0870", "0880", "0890", "0920", "0930"]), join(served, "long.mp3")]),
       // A "video": a still picture over speech, H.264 + AAC in MP4.
-      ffmpeg([
-        ...["-f", "lavfi", "-i", "color=c=navy:s=160x120:r=10", "-i", clip("0880")],
+      runFfmpeg([
+        ...["-f", "lavfi", "-i", "color=c=navy:s=160x120:r=10", "-i", librivoxClip("0880")],
         ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", join(served, "lecture.mp4")],
       ]),
       writeFile(join(served, "notes.txt"), "not audio at all\n".repeat(100)),
-      ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=16x16", "-frames:v", "1", join(served, "slide.png")]),
+      runFfmpeg(["-f", "lavfi", "-i", "color=c=red:s=16x16", "-frames:v", "1", join(served, "slide.png")]),
     ]);
     allowed = await startMediaServer({ root: served });
     notAllowed = await startMediaServer({ root: served });
@@ -149,55 +155,20 @@ describe("imports end to end", () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  async function signUp(name: string) {
-    const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-    const response = await api("POST", "/api/auth/signup", { body: { name, email, password: "correct horse battery" } });
-    expect(response.status).toBe(200);
-    const token = response.body.session.token as string;
-    const course = await api("POST", "/api/courses", { token, body: { name: "English Literature" } });
-    expect(course.status).toBe(201);
-    return { token, userId: response.body.user.id as string, courseId: course.body.data.id as string };
-  }
-
-  type Job = { id: string; status: string; progress: number; errorMessage: string | null; note: { id: string } | null };
+  const signUp = (name: string) => signUpWithCourse(api, { name });
 
   /** Polls the job until it finished, recording every progress value seen. */
-  async function finished(token: string, jobId: string, seen: number[] = [], timeoutMs = 40_000): Promise<Job> {
-    return eventually(
-      async () => {
-        const response = await api("GET", `/api/jobs/${jobId}`, { token });
-        expect(response.status).toBe(200);
-        const job = response.body.data as Job;
-        if (seen[seen.length - 1] !== job.progress) seen.push(job.progress);
-        return ["COMPLETED", "FAILED", "CANCELLED"].includes(job.status) ? job : undefined;
-      },
-      timeoutMs,
-      100,
-    );
-  }
+  const finished = (token: string, jobId: string, seen?: number[]) => waitForJob(api, token, jobId, { seen });
 
-  async function until(token: string, jobId: string, condition: (job: Job) => boolean, timeoutMs = 20_000): Promise<Job> {
-    return eventually(
-      async () => {
-        const job = (await api("GET", `/api/jobs/${jobId}`, { token })).body.data as Job;
-        return condition(job) ? job : undefined;
-      },
-      timeoutMs,
-      50,
-    );
-  }
+  /** The job once it is IN_PROGRESS and past the setup stage (transcribing). */
+  const transcribing = (token: string, jobId: string) =>
+    waitForJob(api, token, jobId, { until: (job) => job.status === "IN_PROGRESS" && job.progress >= 25, timeoutMs: 20_000, intervalMs: 50 });
 
   /** The per-job temporary folders of every worker process (`<work dir>/worker-<pid>/job-…`). */
   /** Every stored object (and partial file) of the local storage. */
   const storedFiles = async () => (await readdir(storageDirectory, { recursive: true, withFileTypes: true }).catch(() => [])).filter((entry) => entry.isFile()).map((entry) => entry.name);
 
-  async function upload(token: string, path: string, fields: Record<string, string>, file: { path: string; name: string; type: string }) {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    form.append("file", new File([await openAsBlob(file.path)], file.name, { type: file.type }));
-    const response = await fetch(`${stack.gatewayUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-    return { status: response.status, body: (await response.json()) as any };
-  }
+  const upload = (token: string, path: string, fields: Record<string, string>, file: UploadFile) => uploadMultipart(stack.gatewayUrl, token, path, fields, file);
 
   /** Reads the job's Server-Sent Events until the stream ends. */
   async function followEvents(token: string, jobId: string): Promise<{ status: string; progress: number; stage: string | null }[]> {
@@ -328,7 +299,7 @@ describe("imports end to end", () => {
     const created = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId } });
     const noteId = created.body.data.note.id as string;
     const served = join(folder, "served");
-    const attach = (fields: Record<string, string>, file: { path: string; name: string; type: string }, token = user.token) =>
+    const attach = (fields: Record<string, string>, file: UploadFile, token = user.token) =>
       upload(token, `/api/notes/${noteId}/attachments`, fields, file);
 
     const png = await attach({ timestamp: "12.5", description: "The cell diagram" }, { path: join(served, "slide.png"), name: "slide.png", type: "image/png" });
@@ -490,12 +461,12 @@ describe("imports end to end", () => {
     });
     expect(response.status).toBe(201);
     const jobId = response.body.data.importJob.id as string;
-    await until(user.token, jobId, (job) => job.status === "IN_PROGRESS" && job.progress >= 25);
+    await transcribing(user.token, jobId);
     expect((await workFolders()).length).toBe(1);
     const cancelled = await api("POST", `/api/jobs/${jobId}/cancel`, { token: user.token });
     expect(cancelled.status).toBe(200);
     await eventually(async () => (await workFolders()).length === 0, 10_000);
-    const job = (await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data as Job;
+    const job = (await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data;
     expect(job).toMatchObject({ status: "CANCELLED", errorMessage: "Cancelled by user" });
     // The worker takes the next import at once.
     const next = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId } });
@@ -509,7 +480,7 @@ describe("imports end to end", () => {
       body: { url: allowed.urlOf("/long.mp3"), courseId: user.courseId, speedMultiplier: 2 },
     });
     const jobId = response.body.data.importJob.id as string;
-    await until(user.token, jobId, (job) => job.status === "IN_PROGRESS" && job.progress >= 25);
+    await transcribing(user.token, jobId);
     await stack.stop("media-worker");
     expect((await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data.status).toBe("IN_PROGRESS");
     // While no worker runs, the broker holds both imports: the interrupted one (back in the queue) and a new one.

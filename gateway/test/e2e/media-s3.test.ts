@@ -1,15 +1,22 @@
-import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import { openAsBlob } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { eventually, httpClient, startS3Server, startTestStack, type LocalS3Server, type TestStack } from "@study/testkit";
+import {
+  eventually,
+  httpClient,
+  librivoxClip,
+  requireStatus,
+  runFfmpeg,
+  signUpWithCourse,
+  startS3Server,
+  startTestStack,
+  uploadMultipart,
+  waitForJob,
+  type LocalS3Server,
+  type TestStack,
+  type UploadFile,
+} from "@study/testkit";
 
-const run = promisify(execFile);
-const LIBRIVOX = "/usr/share/pocketsphinx/test/data/librivox";
-const clip = (id: string) => `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-${id}.wav`;
 const BUCKET = "study-media";
 
 /**
@@ -28,11 +35,10 @@ describe("media on S3 end to end", () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "media-s3-e2e-"));
     localStorageDirectory = join(folder, "unused-local-storage");
-    const ffmpeg = (args: string[]) => run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...args]);
     await Promise.all([
       // ≈ 9 s of speech as MP3.
-      ffmpeg(["-i", clip("0880"), "-i", clip("0890"), "-filter_complex", "[0:a][1:a]concat=n=2:v=0:a=1[out]", "-map", "[out]", join(folder, "lecture.mp3")]),
-      ffmpeg(["-i", clip("0920"), join(folder, "short.mp3")]),
+      runFfmpeg(["-i", librivoxClip("0880"), "-i", librivoxClip("0890"), "-filter_complex", "[0:a][1:a]concat=n=2:v=0:a=1[out]", "-map", "[out]", join(folder, "lecture.mp3")]),
+      runFfmpeg(["-i", librivoxClip("0920"), join(folder, "short.mp3")]),
       writeFile(join(folder, "reading.txt"), "Chapter 1: The family of Dashwood had long been settled in Sussex.\n"),
     ]);
     lecture = await readFile(join(folder, "lecture.mp3"));
@@ -58,30 +64,11 @@ describe("media on S3 end to end", () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  async function signUp(name: string) {
-    const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-    const response = await api("POST", "/api/auth/signup", { body: { name, email, password: "correct horse battery" } });
-    expect(response.status).toBe(200);
-    const token = response.body.session.token as string;
-    const course = await api("POST", "/api/courses", { token, body: { name: "English Literature" } });
-    expect(course.status).toBe(201);
-    return { token, courseId: course.body.data.id as string };
-  }
+  const signUp = (name: string) => signUpWithCourse(api, { name });
 
-  async function upload(token: string, path: string, fields: Record<string, string>, file: { path: string; name: string; type: string }) {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    form.append("file", new File([await openAsBlob(file.path)], file.name, { type: file.type }));
-    const response = await fetch(`${stack.gatewayUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-    expect(response.status).toBe(201);
-    return (await response.json()).data;
-  }
-
-  const completed = (token: string, jobId: string) =>
-    eventually(async () => {
-      const job = (await api("GET", `/api/jobs/${jobId}`, { token })).body.data as { status: string; errorMessage: string | null };
-      return job.status === "PENDING" || job.status === "IN_PROGRESS" ? undefined : job;
-    }, 40_000);
+  /** Uploads a file that must be accepted (201), and returns what was created. */
+  const upload = async (token: string, path: string, fields: Record<string, string>, file: UploadFile) =>
+    requireStatus(await uploadMultipart(stack.gatewayUrl, token, path, fields, file), 201, `POST ${path}`).body.data;
 
   const download = (url: string, token: string, headers: Record<string, string> = {}) =>
     fetch(`${stack.gatewayUrl}${url}`, { headers: { authorization: `Bearer ${token}`, ...headers } });
@@ -100,7 +87,7 @@ describe("media on S3 end to end", () => {
     expect(object.body.equals(lecture)).toBe(true);
     expect(object.contentType).toBe("audio/mpeg");
 
-    expect(await completed(user.token, importJob.id)).toMatchObject({ status: "COMPLETED", errorMessage: null });
+    expect(await waitForJob(api, user.token, importJob.id)).toMatchObject({ status: "COMPLETED", errorMessage: null });
     const full = (await api("GET", `/api/notes/${note.id}`, { token: user.token })).body.data;
     expect(full.metadata.wordCount).toBeGreaterThan(5);
     expect(full.metadata.duration).toBeGreaterThan(8);
@@ -139,7 +126,7 @@ describe("media on S3 end to end", () => {
     expect(served.status).toBe(200);
     expect(await served.text()).toBe(await readFile(join(folder, "reading.txt"), "utf8"));
 
-    await completed(user.token, importJob.id);
+    await waitForJob(api, user.token, importJob.id);
     expect((await api("DELETE", `/api/notes/${note.id}`, { token: user.token })).status).toBe(200);
     expect((await download(note.audioUrl, user.token)).status).toBe(404);
     await eventually(async () => !s3.objectKeys(BUCKET).some((key) => key === uploadInfo.s3Key || key === attachmentKey), 10_000);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { media } from "@study/contracts";
 import { createClient } from "@study/grpc";
-import { eventually, httpClient, startTestStack, type TestStack } from "@study/testkit";
+import { eventually, httpClient, signUpUser, startTestStack, type TestStack } from "@study/testkit";
 import { Client } from "pg";
 
 /**
@@ -29,12 +29,7 @@ describe("notes and import jobs end to end", () => {
     await stack?.stopAll();
   });
 
-  async function signUp(name: string) {
-    const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-    const response = await api("POST", "/api/auth/signup", { body: { name, email, password: "correct horse battery" } });
-    expect(response.status).toBe(200);
-    return { token: response.body.session.token as string, userId: response.body.user.id as string };
-  }
+  const signUp = (name: string) => signUpUser(api, { name });
 
   async function createCourse(token: string, body: Record<string, string>) {
     const response = await api("POST", "/api/courses", { token, body });

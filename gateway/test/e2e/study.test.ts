@@ -1,17 +1,10 @@
-import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { openAsBlob } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { eventually, httpClient, startTestStack, type TestStack } from "@study/testkit";
+import { eventually, httpClient, librivoxClip, runFfmpeg, signUpWithCourse, startTestStack, uploadMultipart, waitForJob, type TestStack } from "@study/testkit";
 import { unzipSync } from "fflate";
 import initSqlJs from "sql.js";
-
-const run = promisify(execFile);
-const LIBRIVOX = "/usr/share/pocketsphinx/test/data/librivox";
-const clip = (id: string) => `${LIBRIVOX}/sense_and_sensibility_01_austen_64kb-${id}.wav`;
 
 /** Text user notes a student typed during the lecture: with the transcript, what the material is made from. */
 const USER_NOTES = [
@@ -31,36 +24,17 @@ describe("study material through the gateway: generation from a transcribed lect
   let owner: { token: string; courseId: string; noteId: string };
   let stranger: { token: string; courseId: string };
 
-  async function signUp(name: string) {
-    const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-    const response = await api("POST", "/api/auth/signup", { body: { name, email, password: "correct horse battery" } });
-    expect(response.status).toBe(200);
-    const token = response.body.session.token as string;
-    const course = await api("POST", "/api/courses", { token, body: { name: "English Literature" } });
-    expect(course.status).toBe(201);
-    return { token, courseId: course.body.data.id as string };
-  }
+  const signUp = (name: string) => signUpWithCourse(api, { name });
 
   async function uploadLecture(token: string, courseId: string): Promise<{ noteId: string; jobId: string }> {
-    const form = new FormData();
-    form.append("courseId", courseId);
-    form.append("speedMultiplier", "1");
-    form.append("file", new File([await openAsBlob(lecture)], "austen-lecture.mp3", { type: "audio/mpeg" }));
-    const response = await fetch(`${stack.gatewayUrl}/api/notes/upload/audio`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-    const body = (await response.json()) as any;
-    expect(response.status).toBe(201);
+    const file = { path: lecture, name: "austen-lecture.mp3", type: "audio/mpeg" };
+    const { status, body } = await uploadMultipart(stack.gatewayUrl, token, "/api/notes/upload/audio", { courseId, speedMultiplier: "1" }, file);
+    expect(status).toBe(201);
     return { noteId: body.data.note.id, jobId: body.data.importJob.id };
   }
 
   async function transcribed(token: string, jobId: string) {
-    const job = await eventually(
-      async () => {
-        const { body } = await api("GET", `/api/jobs/${jobId}`, { token });
-        return ["COMPLETED", "FAILED", "CANCELLED"].includes(body.data.status) ? body.data : undefined;
-      },
-      60_000,
-      200,
-    );
+    const job = await waitForJob(api, token, jobId, { timeoutMs: 60_000, intervalMs: 200 });
     expect(job.status).toBe("COMPLETED");
   }
 
@@ -68,8 +42,8 @@ describe("study material through the gateway: generation from a transcribed lect
     folder = await mkdtemp(join(tmpdir(), "study-e2e-"));
     lecture = join(folder, "lecture.mp3");
     // Three clips of real recorded speech (~15 s) as one mp3.
-    const inputs = ["0870", "0880", "0890"].flatMap((id) => ["-i", clip(id)]);
-    await run("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", ...inputs, "-filter_complex", "concat=n=3:v=0:a=1", "-c:a", "libmp3lame", "-b:a", "64k", lecture]);
+    const inputs = ["0870", "0880", "0890"].flatMap((id) => ["-i", librivoxClip(id)]);
+    await runFfmpeg([...inputs, "-filter_complex", "concat=n=3:v=0:a=1", "-c:a", "libmp3lame", "-b:a", "64k", lecture]);
     stack = await startTestStack({ env: { MEDIA_STORAGE_DIR: join(folder, "storage"), MEDIA_WORK_DIR: join(folder, "work") } });
     api = httpClient(stack.gatewayUrl);
 

@@ -1,13 +1,21 @@
-import { execFile } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { eventually, httpClient, startMediaServer, startTestStack, type LocalMediaServer, type MediaRoute, type TestStack } from "@study/testkit";
+import {
+  eventually,
+  httpClient,
+  librivoxClip,
+  runFfmpeg,
+  signUpWithCourse,
+  startMediaServer,
+  startTestStack,
+  waitForJob,
+  type ImportJobView,
+  type LocalMediaServer,
+  type MediaRoute,
+  type TestStack,
+} from "@study/testkit";
 
-const run = promisify(execFile);
-const CLIP = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav";
 /** Starts of one import before it fails (MEDIA_MAX_ATTEMPTS of this stack). */
 const MAX_ATTEMPTS = 2;
 
@@ -45,7 +53,7 @@ describe("a media worker killed mid-import", () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "worker-crash-e2e-"));
     workDirectory = join(folder, "work");
-    await run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", CLIP, join(folder, "clip.mp3")]);
+    await runFfmpeg(["-i", librivoxClip("0880"), join(folder, "clip.mp3")]);
     clip = await readFile(join(folder, "clip.mp3"));
     server = await startMediaServer();
     stack = await startTestStack({
@@ -65,18 +73,9 @@ describe("a media worker killed mid-import", () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  async function signUp(name: string) {
-    const email = `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-    const response = await api("POST", "/api/auth/signup", { body: { name, email, password: "correct horse battery" } });
-    expect(response.status).toBe(200);
-    const token = response.body.session.token as string;
-    const course = await api("POST", "/api/courses", { token, body: { name: "English Literature" } });
-    expect(course.status).toBe(201);
-    return { token, courseId: course.body.data.id as string };
-  }
+  const signUp = (name: string) => signUpWithCourse(api, { name });
 
-  type Job = { status: string; errorMessage: string | null; progress: number };
-  const jobOf = async (token: string, jobId: string) => (await api("GET", `/api/jobs/${jobId}`, { token })).body.data as Job;
+  const jobOf = async (token: string, jobId: string) => (await api("GET", `/api/jobs/${jobId}`, { token })).body.data as ImportJobView;
   const downloadsOf = (path: string) => server.requests.filter((request) => request.method === "GET" && request.path === path).length;
 
   /** Imports the held file and waits until the worker is downloading it (job IN_PROGRESS). */
@@ -98,11 +97,7 @@ describe("a media worker killed mid-import", () => {
     return folderOfKilled;
   }
 
-  const finished = (token: string, jobId: string) =>
-    eventually(async () => {
-      const job = await jobOf(token, jobId);
-      return ["COMPLETED", "FAILED", "CANCELLED"].includes(job.status) ? job : undefined;
-    }, 30_000);
+  const finished = (token: string, jobId: string) => waitForJob(api, token, jobId, { timeoutMs: 30_000 });
 
   it("restarts the import in the restarted worker and completes it; the dead worker's temporary files are removed", async () => {
     const user = await signUp("Survivor");

@@ -3,9 +3,10 @@ import { constants } from "node:fs";
 import { mkdtemp, open, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { librivoxClip, runFfmpeg } from "@study/testkit";
 import { FfmpegAudioProcessor } from "../../../src/adapters/audio/ffmpeg-audio-processor";
 import { ExternalToolError } from "../../../src/adapters/audio/run-tool";
-import { librivoxClip, makeMedia, readWav, zeroCrossingsPerSecond } from "./fixtures";
+import { readWav, zeroCrossingsPerSecond } from "./fixtures";
 
 const processor = new FfmpegAudioProcessor();
 let directory: string;
@@ -18,8 +19,8 @@ beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), "audio-processor-"));
   tone = join(directory, "tone.flac");
   videoOnly = join(directory, "video-only.mkv");
-  await makeMedia(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=4", "-ac", "2", "-c:a", "flac", tone]);
-  await makeMedia(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=1", "-c:v", "ffv1", videoOnly]);
+  await runFfmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=4", "-ac", "2", "-c:a", "flac", tone]);
+  await runFfmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=1", "-c:v", "ffv1", videoOnly]);
 });
 
 afterAll(async () => {

@@ -1,17 +1,4 @@
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
-
-/** Real recorded speech from Debian's pocketsphinx-testdata (16 kHz mono WAV, with reference transcripts). */
-export const LIBRIVOX_DIRECTORY = "/usr/share/pocketsphinx/test/data/librivox";
-export const librivoxClip = (id: string) => `${LIBRIVOX_DIRECTORY}/sense_and_sensibility_01_austen_64kb-${id}.wav`;
-
-/** Runs ffmpeg to make a test input (quiet; throws with its stderr on failure). */
-export async function makeMedia(args: string[]): Promise<void> {
-  await run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", ...args]);
-}
 
 export interface WavFile {
   format: number;

@@ -3,10 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createOpenAiClient } from "@study/ai";
 import { AppError } from "@study/platform/errors";
+import { librivoxClip } from "@study/testkit";
 import { openAiErrorBody, startOpenAiPeer, type OpenAiPeer, type PeerReply, type PeerRequest } from "../../../../../libs/ai/test/support/openai-peer";
 import { FfmpegAudioProcessor } from "../../../src/adapters/audio/ffmpeg-audio-processor";
 import { OpenAiTranscriber, type OpenAiTranscriberOptions } from "../../../src/adapters/transcription/openai-transcriber";
-import { librivoxClip, parseWav, readWav } from "../audio/fixtures";
+import { parseWav, readWav } from "../audio/fixtures";
 
 const CLIP = librivoxClip("0870"); // 7.1 s, 227 244 bytes
 const audioProcessor = new FfmpegAudioProcessor();

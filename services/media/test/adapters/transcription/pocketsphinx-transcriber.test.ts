@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contentWords } from "@study/ai";
+import { LIBRIVOX_DIRECTORY, librivoxClip, runFfmpeg } from "@study/testkit";
 import type { Transcript } from "../../../src/application/ports/transcriber.port";
 import { FfmpegAudioProcessor } from "../../../src/adapters/audio/ffmpeg-audio-processor";
 import { ExternalToolError } from "../../../src/adapters/audio/run-tool";
@@ -11,7 +12,6 @@ import {
   segmentWords,
   type RecognisedWord,
 } from "../../../src/adapters/transcription/pocketsphinx-transcriber";
-import { LIBRIVOX_DIRECTORY, librivoxClip, makeMedia } from "../audio/fixtures";
 import { librivoxReferences, scoringWords, wordEdits, wordErrorRate } from "./word-error-rate";
 
 const transcriber = new PocketsphinxTranscriber({ audioProcessor: new FfmpegAudioProcessor() });
@@ -81,7 +81,7 @@ describe("PocketsphinxTranscriber on real speech", () => {
     const clips = [...(await librivoxReferences()).keys()];
     const inputs = Array.from({ length: 4 }, () => clips).flat();
     const long = join(directory, "long.wav");
-    await makeMedia([
+    await runFfmpeg([
       ...inputs.flatMap((clip) => ["-i", clip]),
       "-filter_complex", `${inputs.map((_, index) => `[${index}:a]`).join("")}concat=n=${inputs.length}:v=0:a=1`,
       "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", "-fflags", "+bitexact", "-flags:a", "+bitexact", long,
@@ -115,7 +115,7 @@ describe("PocketsphinxTranscriber on real speech", () => {
 
   it("fails with pocketsphinx's own error for audio it cannot decode", async () => {
     const narrowband = join(directory, "8khz.wav");
-    await makeMedia(["-f", "lavfi", "-i", "sine=duration=1:sample_rate=8000", "-c:a", "pcm_s16le", "-fflags", "+bitexact", narrowband]);
+    await runFfmpeg(["-f", "lavfi", "-i", "sine=duration=1:sample_rate=8000", "-c:a", "pcm_s16le", "-fflags", "+bitexact", narrowband]);
     const failure = transcriber.transcribe(narrowband);
     await expect(failure).rejects.toBeInstanceOf(ExternalToolError);
     await expect(failure).rejects.toThrow(/^pocketsphinx_continuous failed with exit code 1: ERROR: .*sample rate \[8000\], but decoder expects \[16000\]/);

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { LIBRIVOX_DIRECTORY } from "../audio/fixtures";
+import { LIBRIVOX_DIRECTORY } from "@study/testkit";
 
 /**
  * Scoring normalisation: lower case, punctuation removed, and the spelling variants a recogniser may

@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { AppError } from "@study/platform/errors";
-import { startMediaServer, type LocalMediaServer } from "@study/testkit";
+import { librivoxClip, runFfmpeg, startMediaServer, type LocalMediaServer } from "@study/testkit";
 import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { YtDlpVideoSource } from "../../../src/adapters/video/yt-dlp-video-source";
 import { detectAudioFormat } from "../../../src/domain/audio-format";
 
 const run = promisify(execFile);
 /** Real recorded speech shipped by Debian's pocketsphinx-testdata ("he was not an ill disposed young man"). */
-const SPEECH = "/usr/share/pocketsphinx/test/data/librivox/sense_and_sensibility_01_austen_64kb-0880.wav";
+const SPEECH = librivoxClip("0880");
 
 let workDirectory: string;
 let media: LocalMediaServer;
@@ -51,8 +51,7 @@ beforeAll(async () => {
   const served = join(workDirectory, "served");
   await mkdir(served);
   // A lecture "video": a still picture over real speech, H.264 + AAC in MP4.
-  await run("ffmpeg", [
-    ...["-hide_banner", "-loglevel", "error", "-y"],
+  await runFfmpeg([
     ...["-f", "lavfi", "-i", "color=c=navy:s=160x120:r=10", "-i", SPEECH],
     ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", join(served, "lecture.mp4")],
   ]);
