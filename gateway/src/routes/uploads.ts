@@ -20,6 +20,8 @@ export interface UploadSettings {
 
 /** Largest answer read from the upload endpoint (JSON records, never the file). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
+/** How long the rest of a refused upload is read (and discarded) before the connection is cut. */
+const REFUSED_BODY_LINGER_MS = 10_000;
 
 interface Forwarded {
   status: number;
@@ -102,6 +104,23 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         })
       : null;
 
+  /**
+   * The client may still be sending a refused body (an early 413). Closing the socket under a sender makes the
+   * kernel reset the connection, which can discard the answer before the client read it; so, once answered,
+   * the rest is read and thrown away (no memory kept), and the connection is cut after REFUSED_BODY_LINGER_MS.
+   */
+  function discardRestOfBody(req: Request, res: Response): void {
+    res.once("finish", () => {
+      if (req.complete) return;
+      req.unpipe();
+      req.resume();
+      const cut = setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS);
+      cut.unref();
+      req.once("end", () => clearTimeout(cut));
+      req.once("close", () => clearTimeout(cut));
+    });
+  }
+
   async function forward(req: Request, res: Response, path: string): Promise<Forwarded> {
     if (!proxy) throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Uploads are not available: the upload endpoint is not configured");
     const answer = await new Promise<Forwarded>((resolve, reject) => {
@@ -117,8 +136,7 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
       throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "The upload service is not reachable", { cause: error });
     });
     if (answer.body.error) {
-      // The client may still be sending a refused body: do not keep the connection to read it.
-      res.setHeader("connection", "close");
+      discardRestOfBody(req, res);
       const { kind, code, message, details } = answer.body.error;
       throw new AppError(kind, code, message, { details });
     }

@@ -59,7 +59,14 @@ function streamMultipart(
       response.on("end", () => settle({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8") || "null") }));
       response.on("error", () => undefined);
     });
-    request.on("error", (error) => (options.abortAfterBytes !== undefined ? settle("aborted") : settled || reject(error)));
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      if (options.abortAfterBytes !== undefined) return settle("aborted");
+      if (settled) return;
+      // A server that answers early (413) closes while the body is still being sent: the write fails, but its
+      // answer may still be arriving, as a browser or curl would read it. Give it a moment before failing.
+      if (error.code === "EPIPE" || error.code === "ECONNRESET") setTimeout(() => settled || reject(error), 2_000).unref();
+      else reject(error);
+    });
     const preamble =
       Object.entries(fields)
         .map(([name, value]) => `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
