@@ -1,6 +1,6 @@
-import type { ClientRequest, IncomingMessage } from "node:http";
+import { Agent, type ClientRequest, type IncomingMessage } from "node:http";
 import { media as api } from "@study/contracts";
-import { AppError, internalRequestHeaders, type ErrorKind } from "@study/platform";
+import { AppError, drainAfterEarlyAnswer, internalRequestHeaders, type ErrorKind } from "@study/platform";
 import type { Request, Response } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
 import { z } from "zod";
@@ -20,8 +20,6 @@ export interface UploadSettings {
 
 /** Largest answer read from the upload endpoint (JSON records, never the file). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
-/** How long the rest of a refused upload is read (and discarded) before the connection is cut. */
-const REFUSED_BODY_LINGER_MS = 10_000;
 
 interface Forwarded {
   status: number;
@@ -62,6 +60,9 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
       ? createProxyMiddleware<Request, Response>({
           target: settings.MEDIA_UPLOAD_URL,
           changeOrigin: true,
+          // Without an agent http-proxy asks media to close after answering, and media would then close under a
+          // body still being sent, resetting the connection before its early answer (413) is read here.
+          agent: new Agent({ keepAlive: true }),
           selfHandleResponse: true,
           proxyTimeout: settings.UPLOAD_TIMEOUT_MS,
           timeout: settings.UPLOAD_TIMEOUT_MS,
@@ -83,6 +84,9 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
                 if (length <= MAX_ANSWER_BYTES) chunks.push(chunk);
               });
               proxyRes.on("end", () => {
+                // Answered before the whole body was sent (refused): stop sending to media.
+                const upstream = (proxyRes as unknown as { req: ClientRequest }).req;
+                if (!upstream.writableFinished) upstream.destroy();
                 try {
                   waiting.resolve({ status: proxyRes.statusCode ?? 502, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
                 } catch (error) {
@@ -104,23 +108,6 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         })
       : null;
 
-  /**
-   * The client may still be sending a refused body (an early 413). Closing the socket under a sender makes the
-   * kernel reset the connection, which can discard the answer before the client read it; so, once answered,
-   * the rest is read and thrown away (no memory kept), and the connection is cut after REFUSED_BODY_LINGER_MS.
-   */
-  function discardRestOfBody(req: Request, res: Response): void {
-    res.once("finish", () => {
-      if (req.complete) return;
-      req.unpipe();
-      req.resume();
-      const cut = setTimeout(() => req.socket.destroy(), REFUSED_BODY_LINGER_MS);
-      cut.unref();
-      req.once("end", () => clearTimeout(cut));
-      req.once("close", () => clearTimeout(cut));
-    });
-  }
-
   async function forward(req: Request, res: Response, path: string): Promise<Forwarded> {
     if (!proxy) throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Uploads are not available: the upload endpoint is not configured");
     const answer = await new Promise<Forwarded>((resolve, reject) => {
@@ -136,7 +123,8 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
       throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "The upload service is not reachable", { cause: error });
     });
     if (answer.body.error) {
-      discardRestOfBody(req, res);
+      // The client may still be sending the refused body (an early 413): read and discard the rest.
+      drainAfterEarlyAnswer(req, res);
       const { kind, code, message, details } = answer.body.error;
       throw new AppError(kind, code, message, { details });
     }

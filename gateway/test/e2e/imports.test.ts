@@ -40,13 +40,19 @@ function streamMultipart(
   token: string,
   fields: Record<string, string>,
   file: { name: string; type: string; head: Buffer; fillBytes: number },
-  options: { abortAfterBytes?: number } = {},
+  options: { abortAfterBytes?: number; connectionClose?: boolean } = {},
 ): Promise<{ status: number; body: any } | "aborted"> {
   const boundary = `----e2e${randomUUID()}`;
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, {
       method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": `multipart/form-data; boundary=${boundary}`, "transfer-encoding": "chunked" },
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+        "transfer-encoding": "chunked",
+        ...(options.connectionClose ? { connection: "close" } : {}),
+      },
+      ...(options.connectionClose ? { agent: false } : {}),
     });
     let settled = false;
     const settle = (value: { status: number; body: any } | "aborted") => {
@@ -342,6 +348,16 @@ describe("imports end to end", () => {
       fillBytes: 10 * MB,
     });
     expect(huge).toMatchObject({ status: 413, body: { code: "FILE_TOO_LARGE" } });
+    // A client without keep-alive (Connection: close) reads the early 413 too: the gateway keeps the connection
+    // open and discards the rest of the body instead of closing under the sender.
+    const hugeWithoutKeepAlive = await streamMultipart(
+      `${stack.gatewayUrl}/api/notes/${noteId}/attachments`,
+      user.token,
+      { timestamp: "3" },
+      { name: "poster.png", type: "image/png", head, fillBytes: 12 * MB },
+      { connectionClose: true },
+    );
+    expect(hugeWithoutKeepAlive).toMatchObject({ status: 413, body: { code: "FILE_TOO_LARGE" } });
     const other = await signUp("Stranger");
     const foreign = await attach({ timestamp: "1" }, { path: join(served, "slide.png"), name: "slide.png", type: "image/png" }, other.token);
     expect(foreign.status).toBe(404);

@@ -5,3 +5,4 @@ export * from "./logger";
 export * from "./trace-context";
 export * from "./ids";
 export * from "./internal-request";
+export * from "./early-answer";

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import busboy from "busboy";
-import { AppError, HTTP_STATUS_BY_KIND, verifyInternalRequest, type Logger } from "@study/platform";
+import { AppError, drainAfterEarlyAnswer, HTTP_STATUS_BY_KIND, verifyInternalRequest, type Logger } from "@study/platform";
 import type { FileRoute } from "./file-route";
 
 /** One uploaded file, already stored. */
@@ -59,10 +59,16 @@ function errorBody(error: AppError) {
   return { error: { kind: error.kind, code: error.code, message: error.message, details: error.details } };
 }
 
-function send(response: ServerResponse, status: number, body: unknown, close = false): void {
+function send(response: ServerResponse, status: number, body: unknown): void {
   if (response.headersSent) return;
-  response.writeHead(status, { "content-type": "application/json", ...(close ? { connection: "close" } : {}) });
+  response.writeHead(status, { "content-type": "application/json" });
   response.end(JSON.stringify(body));
+}
+
+/** Refuses an upload at once, while its body may still be arriving (the rest is read and discarded). */
+function refuse(request: IncomingMessage, response: ServerResponse, error: AppError): void {
+  drainAfterEarlyAnswer(request, response);
+  send(response, HTTP_STATUS_BY_KIND[error.kind], errorBody(error));
 }
 
 function match(pattern: string, path: string): Record<string, string> | null {
@@ -159,9 +165,9 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       .find((candidate) => candidate.params !== null);
     if (!found || request.method !== "POST") return send(response, 404, errorBody(AppError.notFound("Route")));
     const userId = verifyInternalRequest(options.secret, request.headers, { method: request.method, path: request.url ?? "/" });
-    if (!userId) return send(response, 401, errorBody(AppError.unauthenticated("Upload requests must come through the gateway")), true);
+    if (!userId) return refuse(request, response, AppError.unauthenticated("Upload requests must come through the gateway"));
     if (!/^multipart\/form-data/i.test(request.headers["content-type"] ?? "")) {
-      return send(response, 400, errorBody(AppError.validation("Expected multipart/form-data", [{ field: "file", message: "is required" }])), true);
+      return refuse(request, response, AppError.validation("Expected multipart/form-data", [{ field: "file", message: "is required" }]));
     }
     await receive(request, response, userId, found.route, found.params!);
   }
@@ -207,7 +213,7 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       // Browsers send file names as raw UTF-8 (busboy would read them as Latin-1).
       parser = busboy({ headers: request.headers, defParamCharset: "utf8", limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
     } catch (error) {
-      return send(response, 400, errorBody(AppError.validation(`Invalid multipart request: ${(error as Error).message}`)), true);
+      return refuse(request, response, AppError.validation(`Invalid multipart request: ${(error as Error).message}`));
     }
     parser.on("field", (name, value) => {
       fields[name] = value;
@@ -293,15 +299,8 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       if (appError?.code === "UPLOAD_INTERRUPTED") return;
       if (!appError) logger.error({ err: error }, "upload failed");
       const answer = appError ?? AppError.internal();
-      // Answer at once, while the body may still be arriving. The rest of it is read and discarded (closing
-      // the socket under a sender can reset it before the answer is read); the gateway stops the sender, and
-      // the connection is cut after 10 s in any case.
-      request.unpipe(parser);
-      request.resume();
-      send(response, HTTP_STATUS_BY_KIND[answer.kind], errorBody(answer));
-      const cut = setTimeout(() => request.destroy(), 10_000);
-      cut.unref();
-      request.once("close", () => clearTimeout(cut));
+      // Answer at once, while the body may still be arriving; the gateway stops the sender.
+      refuse(request, response, answer);
     }
   }
 
