@@ -54,6 +54,20 @@ describe("CSV flashcard export", () => {
     ]);
   });
 
+  it("writes cells that a spreadsheet would run as formulas as text (leading apostrophe), leaving other text alone", async () => {
+    const cards = [
+      { id: "f1", front: "=HYPERLINK(\"http://evil.example\",\"click\")", back: "+1 555 0100", order: 0, source: null },
+      { id: "f2", front: "-5 °C is the melting point?", back: "@SUM(A1:A9)", order: 1, source: null },
+      { id: "f3", front: "\t=1+1", back: "a = b + c", order: 2, source: null },
+    ];
+    const { content } = await exporter.export({ ...deck, cards });
+    expect(parseWithPython(content).slice(1)).toEqual([
+      ["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+1 555 0100", "", ""],
+      ["'-5 °C is the melting point?", "'@SUM(A1:A9)", "", ""],
+      ["'\t=1+1", "a = b + c", "", ""],
+    ]);
+  });
+
   it("writes only the header for a set without cards, and falls back to a generic file name", async () => {
     const file = await exporter.export({ ...deck, title: "日本語", cards: [] });
     expect(file.fileName).toBe("flashcards.csv");
