@@ -5,7 +5,7 @@ import express, { type Express } from "express";
 import helmet from "helmet";
 import swaggerUi from "swagger-ui-express";
 import { z } from "zod";
-import type { Auth } from "./auth/auth";
+import { sessionTimings, type Auth } from "./auth/auth";
 import type { SignInLockout } from "./auth/lockout";
 import { emailRoutes } from "./auth/email-routes";
 import { oauthRoutes } from "./auth/oauth-routes";
@@ -127,7 +127,7 @@ export function createApp(deps: GatewayDependencies): Express {
   app.use(cors({ origin: (origin, allow) => allow(null, origin !== undefined && trusted.has(origin)), credentials: true }));
   app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
 
-  const sessions = sessionResolver(deps.auth, deps.db);
+  const sessions = sessionResolver(deps.auth, deps.db, { secret: config.AUTH_SECRET, ...sessionTimings(config) });
   const registry = apiRegistry(deps, sessions);
   if (config.ENABLE_SWAGGER) app.use("/docs/", swaggerUi.serveFiles(registry.openApiDocument(API_INFO)));
   registry.mount(app, sessions.requireSession);

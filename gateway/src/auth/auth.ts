@@ -11,6 +11,12 @@ import { identityProviderPlugin, oauthAccountOptions, oauthErrorUrl } from "./oa
 /** Header through which the gateway tells the auth library the client's address (set from req.ip, never trusted from the client). */
 export const CLIENT_IP_HEADER = "x-study-client-ip";
 
+/** Session lifetime and renewal age in seconds, as the auth library and the gateway's session lookup both use them. */
+export const sessionTimings = (config: GatewayConfig) => ({
+  expiresInSeconds: config.SESSION_EXPIRES_IN_DAYS * 24 * 3600,
+  renewAfterSeconds: config.SESSION_RENEW_AFTER_HOURS * 3600,
+});
+
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
@@ -88,8 +94,8 @@ export function createAuth(pool: Pool, config: GatewayConfig, hooks: AuthHooks) 
       },
     },
     session: {
-      expiresIn: config.SESSION_EXPIRES_IN_DAYS * 24 * 3600,
-      updateAge: config.SESSION_RENEW_AFTER_HOURS * 3600,
+      expiresIn: sessionTimings(config).expiresInSeconds,
+      updateAge: sessionTimings(config).renewAfterSeconds,
     },
     advanced: {
       database: { generateId: () => randomUUID() },

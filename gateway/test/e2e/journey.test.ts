@@ -222,6 +222,39 @@ describe("end to end through the gateway", () => {
     }
   });
 
+  it("checks the signature of a cookie or signed Bearer token, and renews a session only when it is due", async () => {
+    const { response, token } = await signUp("Ivy");
+    const cookie = cookieFrom(response.headers, "better-auth.session_token")!;
+    // The cookie holds the signed token (token.signature, URL-encoded); clients may send it as a Bearer token.
+    const signedToken = decodeURIComponent(cookie.split(/=(.*)/s)[1]);
+    expect(signedToken.startsWith(`${token}.`)).toBe(true);
+    expect((await api("GET", "/api/courses", { cookie })).status).toBe(200);
+    expect((await api("GET", "/api/courses", { token: signedToken })).status).toBe(200);
+    const tamper = (value: string) => value.replace(/.(%3D|=)?$/, (last) => (last.startsWith("A") ? "B" : "A") + last.slice(1));
+    const [cookieName, cookieValue] = cookie.split(/=(.*)/s);
+    expect((await api("GET", "/api/courses", { cookie: `${cookieName}=${tamper(cookieValue)}` })).body.code).toBe("UNAUTHORIZED");
+    expect((await api("GET", "/api/courses", { token: tamper(signedToken) })).body.code).toBe("UNAUTHORIZED");
+
+    const db = new Client({ connectionString: stack.databaseUrl("gateway") });
+    await db.connect();
+    try {
+      const expiry = async () => ((await db.query(`SELECT "expiresAt" FROM "session" WHERE token = $1`, [token])).rows[0].expiresAt as Date).getTime();
+      // Fresh (renewed less than SESSION_RENEW_AFTER_HOURS = 24 h ago): used without a write.
+      const fresh = await expiry();
+      expect((await api("GET", "/api/courses", { token })).status).toBe(200);
+      expect(await expiry()).toBe(fresh);
+      // Last renewed 25 h ago (the default lifetime is 30 days): the use renews it to 30 days from now.
+      await db.query(`UPDATE "session" SET "expiresAt" = now() + interval '30 days' - interval '25 hours' WHERE token = $1`, [token]);
+      const before = await expiry();
+      expect((await api("GET", "/api/courses", { token })).status).toBe(200);
+      const renewed = await expiry();
+      expect(renewed - before).toBeGreaterThan(24 * 3600 * 1000);
+      expect(Math.abs(renewed - (Date.now() + 30 * 24 * 3600 * 1000))).toBeLessThan(60_000);
+    } finally {
+      await db.end();
+    }
+  });
+
   it("reports health of the gateway and every service, and redirects / to the client", async () => {
     const health = await api("GET", "/health");
     expect(health.status).toBe(200);
