@@ -43,8 +43,10 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
    */
   MEDIA_UPLOAD_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(z.url({ protocol: /^https?$/ }).optional()),
   INTERNAL_UPLOAD_SECRET: z.string().trim().optional().transform((v) => v || undefined).pipe(z.string().min(32, "must be at least 32 characters").optional()),
-  /** Time limit of one upload through the gateway. */
-  UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(15 * 60_000),
+  /** The spec's upload connection timeout: an upload whose client sends nothing for this long ends (CONNECTION_TIMEOUT). */
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5 * 60_000),
+  /** The spec's upload request timeout: the whole upload, media's answer included, must end within it (CONNECTION_TIMEOUT). */
+  UPLOAD_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(10 * 60_000),
   /** Express "trust proxy": which hops may set X-Forwarded-For (client IP recorded on sessions). */
   TRUST_PROXY: z.string().default("loopback"),
   /** Sign-in / sign-up attempts per client address per minute (each endpoint counted on its own). */

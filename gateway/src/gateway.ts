@@ -55,6 +55,8 @@ export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSig
     const listening = app.listen(config.PORT, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
   server.keepAliveTimeout = 65_000;
+  // Node cuts any request after 5 minutes by default; uploads have their own limits (UPLOAD_*_TIMEOUT_MS).
+  server.requestTimeout = Math.max(300_000, config.UPLOAD_REQUEST_TIMEOUT_MS + 30_000);
   lifecycle.onStop("http server", () => new Promise((resolve) => server.close(() => resolve(undefined))));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;

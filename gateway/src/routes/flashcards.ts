@@ -124,6 +124,10 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
       responses: {
         201: { description: "The set and its cards (new, or the existing one for the same note content)", schema: dataEnvelope(generatedSchema) },
         404: { description: "No such course or note of the caller (NOT_FOUND)", schema: errorEnvelope },
+        400: {
+          description: "Invalid input (VALIDATION_ERROR with details), or the notes hold too little text to generate from (NOT_ENOUGH_CONTENT)",
+          schema: errorEnvelope,
+        },
         409: { description: "A note is not transcribed yet (NOTE_NOT_TRANSCRIBED)", schema: errorEnvelope },
       },
       async handler({ body, res }) {

@@ -60,7 +60,7 @@ export const importJobCompactSchema = z
   .object({
     id: z.string(),
     status: z.enum(["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"]),
-    type: z.enum(["VIDEO_IMPORT", "AUDIO_IMPORT", "AUDIO_UPLOAD"]),
+    type: z.enum(["video_import", "audio_import", "audio_upload"]),
     noteId: z.string().nullable(),
   })
   .meta({ id: "ImportJobCompact" });
@@ -70,7 +70,8 @@ export function importJobJson(job: api.ImportJob) {
   return {
     id: job.id,
     status: statusName(api.jobStatusToJSON(job.status), "JOB_STATUS"),
-    type: statusName(api.importTypeToJSON(job.type), "IMPORT_TYPE"),
+    // The spec writes the compact job's type in lower case (video_import, audio_import, audio_upload).
+    type: statusName(api.importTypeToJSON(job.type), "IMPORT_TYPE").toLowerCase(),
     noteId: job.noteId ?? null,
   };
 }

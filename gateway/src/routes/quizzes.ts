@@ -24,7 +24,8 @@ const generateBody = z.strictObject({
   questionCount: z.number("must be a number").int("must be an integer").min(1, "must be at least 1").max(50, "must be at most 50").optional().describe("Default 10"),
 });
 const validateBody = z.strictObject({
-  quizId: z.string("is required").trim().min(1, "is required").max(100),
+  // The spec answers 400 for an invalid quiz id (quiz ids are UUIDs); a well-formed unknown one is 404.
+  quizId: z.string("is required").trim().min(1, "is required").pipe(z.uuid("must be a quiz id (UUID)")),
   responses: z
     .array(
       z.strictObject({
@@ -134,6 +135,10 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       responses: {
         201: { description: "The quiz and its questions (new, or the existing one for the same note content)", schema: dataEnvelope(generatedSchema) },
         404: { description: "No such course or note of the caller (NOT_FOUND)", schema: errorEnvelope },
+        400: {
+          description: "Invalid input (VALIDATION_ERROR with details), or the notes hold too little text to generate from (NOT_ENOUGH_CONTENT)",
+          schema: errorEnvelope,
+        },
         409: { description: "A note is not transcribed yet (NOTE_NOT_TRANSCRIBED)", schema: errorEnvelope },
       },
       async handler({ body, res }) {

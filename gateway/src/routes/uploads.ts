@@ -15,8 +15,11 @@ import { courseJson, coursesById, noteJson, noteSchema } from "./notes";
 export interface UploadSettings {
   MEDIA_UPLOAD_URL?: string;
   INTERNAL_UPLOAD_SECRET?: string;
-  UPLOAD_TIMEOUT_MS: number;
+  UPLOAD_IDLE_TIMEOUT_MS: number;
+  UPLOAD_REQUEST_TIMEOUT_MS: number;
 }
+
+const minutes = (ms: number) => (ms >= 60_000 ? `${+(ms / 60_000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} seconds`);
 
 /** Largest answer read from the upload endpoint (JSON records, never the file). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -28,6 +31,8 @@ interface Forwarded {
 
 interface Pending {
   path: string;
+  /** The request to media, once made (stopped when the upload times out). */
+  upstream?: ClientRequest;
   resolve(answer: Forwarded): void;
   reject(error: unknown): void;
 }
@@ -64,11 +69,13 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
           // body still being sent, resetting the connection before its early answer (413) is read here.
           agent: new Agent({ keepAlive: true }),
           selfHandleResponse: true,
-          proxyTimeout: settings.UPLOAD_TIMEOUT_MS,
-          timeout: settings.UPLOAD_TIMEOUT_MS,
+          // A backstop: `forward` ends a slow upload first, with CONNECTION_TIMEOUT.
+          proxyTimeout: settings.UPLOAD_REQUEST_TIMEOUT_MS + 5_000,
           pathRewrite: (_path, req) => pending.get(req)?.path ?? "/unknown",
           on: {
             proxyReq(proxyReq: ClientRequest, req, res) {
+              const waiting = pending.get(req);
+              if (waiting) waiting.upstream = proxyReq;
               for (const header of ["authorization", "cookie", "x-study-user-id", "x-study-timestamp", "x-study-signature"]) proxyReq.removeHeader(header);
               const userId = currentAuth(res as Response).user.id;
               const headers = internalRequestHeaders(settings.INTERNAL_UPLOAD_SECRET!, { userId, method: proxyReq.method, path: proxyReq.path });
@@ -111,13 +118,30 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
   async function forward(req: Request, res: Response, path: string): Promise<Forwarded> {
     if (!proxy) throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Uploads are not available: the upload endpoint is not configured");
     const answer = await new Promise<Forwarded>((resolve, reject) => {
-      pending.set(req, { path, resolve, reject });
+      const waiting: Pending = { path, resolve, reject };
+      pending.set(req, waiting);
+      // The spec's upload timeouts: the client goes quiet for too long while sending, or the whole upload takes
+      // too long. Media sees its request stop, as for a client that went away, and keeps nothing.
+      const timedOut = (message: string) => () => {
+        waiting.upstream?.destroy();
+        reject(new AppError("timeout", "CONNECTION_TIMEOUT", message));
+      };
+      const idleMinutes = minutes(settings.UPLOAD_IDLE_TIMEOUT_MS);
+      req.setTimeout(settings.UPLOAD_IDLE_TIMEOUT_MS, timedOut(`The upload stalled: nothing was received for ${idleMinutes}`));
+      // Only while the client sends: once the body is in, the wait is for media, bounded by the overall limit.
+      req.once("end", () => req.setTimeout(0));
+      const overall = setTimeout(
+        timedOut(`The upload took longer than ${minutes(settings.UPLOAD_REQUEST_TIMEOUT_MS)}`),
+        settings.UPLOAD_REQUEST_TIMEOUT_MS,
+      );
+      res.once("close", () => clearTimeout(overall));
       // http-proxy reports nothing when the client itself goes away: settle here, so no request waits forever.
       req.once("close", () => {
         if (!req.complete) reject(new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted"));
       });
       void proxy(req, res, (error?: unknown) => reject(error ?? new Error("the upload was not forwarded")));
     }).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === "CONNECTION_TIMEOUT") drainAfterEarlyAnswer(req, res);
       if (error instanceof AppError) throw error;
       if (req.destroyed || req.readableAborted) throw new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted");
       throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "The upload service is not reachable", { cause: error });
@@ -148,6 +172,7 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         400: { description: "Not a supported audio file (UNEXPECTED_FILE) or invalid fields (VALIDATION_ERROR)", schema: errorEnvelope },
         404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
         413: { description: "The file is over the limit (FILE_TOO_LARGE); nothing is kept", schema: errorEnvelope },
+        504: { description: "The client sent nothing for UPLOAD_IDLE_TIMEOUT_MS, or the upload took over UPLOAD_REQUEST_TIMEOUT_MS (CONNECTION_TIMEOUT); nothing is kept", schema: errorEnvelope },
       },
       async handler({ req, res }) {
         const { body } = await forward(req, res, "/uploads/audio");
@@ -177,6 +202,7 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         400: { description: "Unsupported type (UNEXPECTED_FILE), missing or invalid timestamp (VALIDATION_ERROR)", schema: errorEnvelope },
         404: { description: "No such note of the caller (NOT_FOUND)", schema: errorEnvelope },
         413: { description: "The file is over its category's limit (FILE_TOO_LARGE)", schema: errorEnvelope },
+        504: { description: "The client sent nothing for UPLOAD_IDLE_TIMEOUT_MS, or the upload took over UPLOAD_REQUEST_TIMEOUT_MS (CONNECTION_TIMEOUT); nothing is kept", schema: errorEnvelope },
       },
       async handler({ req, res, params }) {
         const { body } = await forward(req, res, `/uploads/notes/${encodeURIComponent(params.id)}/attachments`);

@@ -210,7 +210,7 @@ describe("imports end to end", () => {
     const { note, importJob, uploadInfo } = response.body.data;
     expect(note).toMatchObject({ title: "lecture.mp3", transcriptionStatus: "PENDING", courseId: user.courseId, course: { id: user.courseId } });
     expect(note.metadata).toMatchObject({ source: "upload", mimeType: "audio/mpeg", originalFilename: "lecture.mp3" });
-    expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "AUDIO_UPLOAD", noteId: note.id });
+    expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "audio_upload", noteId: note.id });
     expect(uploadInfo).toEqual({ filename: "lecture.mp3", size: expect.any(Number), mimeType: "audio/mpeg", s3Key: expect.stringMatching(/^uploads\/audio\//) });
     expect(uploadInfo.size).toBeGreaterThan(20_000);
 
@@ -379,7 +379,7 @@ describe("imports end to end", () => {
     expect(response.status).toBe(201);
     const { note, importJob } = response.body.data;
     expect(note).toMatchObject({ title: "Audio Import: lecture.mp3", transcriptionStatus: "PENDING", courseId: user.courseId });
-    expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "AUDIO_IMPORT", noteId: note.id });
+    expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "audio_import", noteId: note.id });
 
     const seen: number[] = [];
     const job = await finished(user.token, importJob.id, seen);
@@ -448,7 +448,7 @@ describe("imports end to end", () => {
     expect(response.status).toBe(201);
     const { note, importJob, videoInfo } = response.body.data;
     expect(videoInfo).toEqual({ title: expect.any(String), duration: expect.any(Number), description: expect.any(String), uploader: expect.any(String) });
-    expect(importJob).toMatchObject({ status: "PENDING", type: "VIDEO_IMPORT" });
+    expect(importJob).toMatchObject({ status: "PENDING", type: "video_import" });
     expect(note.metadata.source).toBe("video");
     const job = await finished(user.token, importJob.id);
     expect(job).toMatchObject({ status: "COMPLETED" });

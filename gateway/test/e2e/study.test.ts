@@ -276,6 +276,10 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(missing.status).toBe(400);
     expect(missing.body.details).toEqual(expect.arrayContaining([{ field: "courseId", message: "is required" }, { field: "noteIds", message: "must name at least one note" }]));
     expect((await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: quiz.id, responses: "all of them" } })).status).toBe(400);
+    const malformedQuizId = await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: "not-a-quiz", responses: [] } });
+    expect(malformedQuizId.status).toBe(400);
+    expect(malformedQuizId.body.details).toEqual([{ field: "quizId", message: "must be a quiz id (UUID)" }]);
+    expect((await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: randomUUID(), responses: [] } })).status).toBe(404);
     expect((await api("GET", "/api/flashcards", {})).status).toBe(401);
   });
 

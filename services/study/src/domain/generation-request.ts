@@ -29,7 +29,9 @@ export function assertValidGenerationRequest(request: GenerationRequest): void {
 
   const empty = request.notes.filter((note) => !note.transcript.trim() && !note.userNotes.some((entry) => entry.contentType === "text"));
   if (empty.length) {
-    throw new AppError("precondition", "NOTE_NOT_TRANSCRIBED", `Note ${empty[0].noteId} has no transcript to study from yet`);
+    // The gateway has already refused notes still being transcribed (409 NOTE_NOT_TRANSCRIBED): this one was
+    // transcribed but holds no words, and has no typed notes either.
+    throw new AppError("precondition", "NOT_ENOUGH_CONTENT", `Note ${empty[0].noteId} has neither a transcript nor text notes to study from`);
   }
 }
 

@@ -43,12 +43,12 @@ describe("the deduplication fingerprint", () => {
 describe("generation requests", () => {
   const request = { userId: "u", courseId: "c", courseName: "Biology", difficulty: "MEDIUM" as const };
 
-  it("refuses no notes, repeated notes and untranscribed notes", () => {
+  it("refuses no notes, repeated notes and notes without any text", () => {
     expect(() => assertValidGenerationRequest({ ...request, notes: [] })).toThrow(expect.objectContaining({ code: "VALIDATION_ERROR" }));
     expect(() => assertValidGenerationRequest({ ...request, notes: [note("a", "x"), note("a", "x")] })).toThrow(
       expect.objectContaining({ details: [{ field: "noteIds", message: "must not repeat a note" }] }),
     );
-    expect(() => assertValidGenerationRequest({ ...request, notes: [note("a", "  ")] })).toThrow(expect.objectContaining({ code: "NOTE_NOT_TRANSCRIBED" }));
+    expect(() => assertValidGenerationRequest({ ...request, notes: [note("a", "  ")] })).toThrow(expect.objectContaining({ kind: "precondition", code: "NOT_ENOUGH_CONTENT" }));
   });
 
   it("accepts a note with only text user notes", () => {

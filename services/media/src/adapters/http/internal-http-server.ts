@@ -304,6 +304,11 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
     }
   }
 
+  // Node cuts a request after 5 minutes by default, shorter than the spec's 10-minute uploads. The gateway bounds
+  // each upload (UPLOAD_*_TIMEOUT_MS) and stops forwarding a late one, which ends here as an interrupted upload;
+  // an idle connection is still closed after 15 minutes.
+  server.requestTimeout = 0;
+  server.timeout = 15 * 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host ?? "0.0.0.0", () => resolve());
