@@ -93,6 +93,16 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const page = await client.listCourses({ userId: "erin", page: { limit: 2, offset: 2 } });
     expect(page.courses.map((c) => c.name)).toEqual(["A"]);
     expect(page.page).toEqual({ limit: 2, offset: 2, total: 3, hasMore: false });
+    const firstPage = await client.listCourses({ userId: "erin", page: { limit: 2, offset: 0 } });
+    expect(firstPage.courses.map((c) => c.name)).toEqual(["C", "B"]);
+    expect(firstPage.page).toEqual({ limit: 2, offset: 0, total: 3, hasMore: true });
+    // Past the end: no rows, the total still right.
+    expect((await client.listCourses({ userId: "erin", page: { limit: 2, offset: 10 } })).page).toEqual({ limit: 2, offset: 10, total: 3, hasMore: false });
+    expect((await client.listCourses({ userId: "nobody", page: { limit: 2, offset: 0 } })).page).toEqual({ limit: 2, offset: 0, total: 0, hasMore: false });
+    await client.createCourse({ userId: "erin", name: "Spring one", semester: "Spring 2027" });
+    const spring = await client.listCourses({ userId: "erin", semester: "Spring 2027", page: { limit: 10, offset: 0 } });
+    expect(spring.courses.map((c) => c.name)).toEqual(["Spring one"]);
+    expect(spring.page.total).toBe(1);
     expect(await refusal(client.listCourses({ userId: "erin", page: { limit: 101, offset: 0 } }))).toMatchObject({ code: "VALIDATION_ERROR" });
   });
 });
