@@ -19,7 +19,6 @@ export class GenerateFlashcards {
     return generateOnce({
       kind: "flashcards",
       request,
-      count: cardCount,
       repository: this.sets,
       createdEvent: flashcardSetCreated,
       build: async (origin) => {

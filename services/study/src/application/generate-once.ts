@@ -13,13 +13,12 @@ export interface GenerationOutcome<M> {
 }
 
 /**
- * The deduplicated generation every kind shares: the same user, course and note content (and options) return
- * the stored material; otherwise `build` generates new material, which is stored with its Created event.
+ * The deduplicated generation every kind shares: the same user, course and note content return the stored
+ * material, whatever options were asked for; otherwise `build` generates new material, which is stored with its Created event.
  */
 export async function generateOnce<M extends MaterialOrigin>(options: {
   kind: MaterialKind;
   request: GenerationRequest;
-  count?: number;
   repository: MaterialRepository<M>;
   build: (origin: Omit<MaterialOrigin, "title" | "description">) => Promise<M>;
   createdEvent: (material: M) => EventEnvelope;
@@ -27,7 +26,7 @@ export async function generateOnce<M extends MaterialOrigin>(options: {
   const { request, repository } = options;
   requireUserId(request.userId);
   assertValidGenerationRequest(request);
-  const contentHash = generationFingerprint(options.kind, request.notes, { difficulty: request.difficulty, count: options.count });
+  const contentHash = generationFingerprint(options.kind, request.notes);
   const existing = await repository.findByFingerprint(request.userId, request.courseId, contentHash);
   if (existing) return { material: existing, created: false };
 

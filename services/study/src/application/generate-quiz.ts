@@ -18,7 +18,6 @@ export class GenerateQuiz {
     return generateOnce({
       kind: "quiz",
       request,
-      count,
       repository: this.quizzes,
       createdEvent: quizCreated,
       build: async (origin) => {

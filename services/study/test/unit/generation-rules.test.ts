@@ -17,26 +17,23 @@ describe("the deduplication fingerprint", () => {
 
   it("is the same for the same notes in any order and ignores titles", () => {
     const renamed = { ...a, title: "Renamed" };
-    expect(generationFingerprint("quiz", [a, b], { difficulty: "MEDIUM", count: 10 })).toBe(
-      generationFingerprint("quiz", [b, renamed], { difficulty: "MEDIUM", count: 10 }),
-    );
+    expect(generationFingerprint("quiz", [a, b])).toBe(generationFingerprint("quiz", [b, renamed]));
   });
 
-  it("changes with the transcript, a text user note, the kind, the difficulty and the count", () => {
-    const base = generationFingerprint("quiz", [a], { difficulty: "MEDIUM", count: 10 });
+  it("changes with the transcript, a text user note, the notes and the kind", () => {
+    const base = generationFingerprint("quiz", [a]);
     const variants = [
-      generationFingerprint("quiz", [{ ...a, transcript: `${a.transcript} More.` }], { difficulty: "MEDIUM", count: 10 }),
-      generationFingerprint("quiz", [{ ...a, userNotes: [{ timestamp: 3, content: "exam!", contentType: "text" }] }], { difficulty: "MEDIUM", count: 10 }),
-      generationFingerprint("flashcards", [a], { difficulty: "MEDIUM", count: 10 }),
-      generationFingerprint("quiz", [a], { difficulty: "HARD", count: 10 }),
-      generationFingerprint("quiz", [a], { difficulty: "MEDIUM", count: 5 }),
+      generationFingerprint("quiz", [{ ...a, transcript: `${a.transcript} More.` }]),
+      generationFingerprint("quiz", [{ ...a, userNotes: [{ timestamp: 3, content: "exam!", contentType: "text" }] }]),
+      generationFingerprint("quiz", [a, b]),
+      generationFingerprint("flashcards", [a]),
     ];
-    expect(new Set([base, ...variants]).size).toBe(6);
+    expect(new Set([base, ...variants]).size).toBe(5);
   });
 
   it("ignores url and file user notes (they carry no text to study)", () => {
     const withLink = { ...a, userNotes: [{ timestamp: 1, content: "https://example.org", contentType: "url" }] };
-    expect(generationFingerprint("quiz", [withLink], { difficulty: "EASY" })).toBe(generationFingerprint("quiz", [a], { difficulty: "EASY" }));
+    expect(generationFingerprint("quiz", [withLink])).toBe(generationFingerprint("quiz", [a]));
   });
 });
 
