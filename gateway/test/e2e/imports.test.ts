@@ -414,9 +414,16 @@ describe("imports end to end", () => {
     expect(await workFolders()).toEqual([]);
   }, 45_000);
 
-  it("refuses a download from a server that is not allow-listed: the job fails with the reason", async () => {
+  it("refuses an audio URL on a server that is not allow-listed at once, and a redirect to one in the worker", async () => {
     const user = await signUp("Mallory");
-    const response = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: notAllowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    const direct = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: notAllowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    expect(direct.status).toBe(400);
+    expect(direct.body).toMatchObject({ success: false, code: "URL_NOT_ALLOWED", details: [{ field: "url", message: expect.stringMatching(/loopback/) }] });
+    expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
+
+    // The allowed server redirects to the other one: only the download can see that, and it refuses the hop.
+    allowed.route("/moved.mp3", (_request, response) => void response.writeHead(302, { location: notAllowed.urlOf("/short.mp3") }).end());
+    const response = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/moved.mp3"), courseId: user.courseId } });
     expect(response.status).toBe(201);
     const job = await finished(user.token, response.body.data.importJob.id);
     expect(job.status).toBe("FAILED");

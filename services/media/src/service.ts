@@ -46,7 +46,8 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
     await startDomainEventsConsumer({ connection: amqp, db, exchange: config.EVENT_EXCHANGE, logger, deleteCourseNotes: new DeleteCourseNotes(notes) });
 
     const getNote = new GetNote(notes);
-    const createImport = new CreateImport(jobs);
+    const downloadUrls = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST);
+    const createImport = new CreateImport(jobs, downloadUrls);
     const getJob = new GetJob(jobs);
     const implementation = mediaGrpcService(
       {
@@ -63,7 +64,7 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
         }),
         cancelJob: new CancelJob(jobs, getJob),
         deleteJob: new DeleteJob(jobs, getJob),
-        getVideoInfo: new GetVideoInfo(new YtDlpVideoSource({ policy: OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST) })),
+        getVideoInfo: new GetVideoInfo(new YtDlpVideoSource({ policy: downloadUrls })),
       },
       logger,
     );

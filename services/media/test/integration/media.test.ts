@@ -30,7 +30,14 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     capture = await captureEvents(testRabbitMqUrl(), exchange, "media.#");
     service = await startService(mediaService, {
       handleSignals: false,
-      env: { DATABASE_URL: databaseUrl, RABBITMQ_URL: testRabbitMqUrl(), GRPC_PORT: "0", EVENT_EXCHANGE: exchange, LOG_LEVEL: "silent" },
+      env: {
+        DATABASE_URL: databaseUrl,
+        RABBITMQ_URL: testRabbitMqUrl(),
+        GRPC_PORT: "0",
+        EVENT_EXCHANGE: exchange,
+        LOG_LEVEL: "silent",
+        MEDIA_DOWNLOAD_ALLOWLIST: "127.0.0.1:9",
+      },
     });
     client = createClient(api.MediaServiceClient, api.MediaServiceService, `127.0.0.1:${service.grpcPort}`);
     // The pipeline's use cases, as the media worker will run them (not exposed over gRPC).
@@ -162,6 +169,15 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(
       await refusal(client.createImport({ userId, type: ImportType.IMPORT_TYPE_AUDIO_UPLOAD, title: "Big", courseId: randomUUID(), storageKey: "k", speedMultiplier: 2, fileSize: 151 * 1024 * 1024 })),
     ).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE" });
+    // An audio URL the service may not download from (SSRF policy; MEDIA_DOWNLOAD_ALLOWLIST names 127.0.0.1:9 only).
+    for (const [sourceUrl, kind] of [
+      ["http://10.1.2.3/lecture.mp3", "private"],
+      ["http://127.0.0.1:8080/lecture.mp3", "loopback"],
+      ["http://169.254.169.254/latest/meta-data", "cloud metadata"],
+    ]) {
+      const refused = await refusal(client.createImport({ userId, type: ImportType.IMPORT_TYPE_AUDIO_IMPORT, title: "Audio", courseId: randomUUID(), sourceUrl, speedMultiplier: 2 }));
+      expect(refused).toMatchObject({ kind: "validation", code: "URL_NOT_ALLOWED", details: [{ field: "url", message: expect.stringContaining(`a ${kind} address`) }] });
+    }
     expect((await client.listNotes({ userId })).notes).toEqual([]);
     expect((await client.listJobs({ userId, status: 0, source: 0, sortBy: 0, sortOrder: 0 })).jobs).toEqual([]);
   });
@@ -386,7 +402,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       type: ImportType.IMPORT_TYPE_AUDIO_IMPORT,
       title: "B",
       courseId: randomUUID(),
-      sourceUrl: "https://cdn.example.com/b.mp3",
+      sourceUrl: "http://127.0.0.1:9/b.mp3",
       speedMultiplier: 2,
     });
     const c = await importVideo(userId, "C");
