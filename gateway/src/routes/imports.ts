@@ -105,6 +105,10 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
           description: "The note (PENDING), its import job and the video's metadata",
           schema: dataEnvelope(z.object({ note: noteSchema, importJob: importJobCompactSchema, videoInfo: videoInfoSchema })),
         },
+        400: {
+          description: "Invalid input (VALIDATION_ERROR), an address the service may not download from (URL_NOT_ALLOWED) or an unknown host (HOST_NOT_FOUND)",
+          schema: errorEnvelope,
+        },
         404: notFound,
       },
       async handler({ body, res }) {
@@ -135,13 +139,16 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
       description:
         "The format comes from `mimeType`, else from the URL's file extension; a named format outside the spec's list is " +
         "400 UNEXPECTED_FILE. A URL without an extension is accepted and checked by content when downloaded. Loopback, " +
-        "private, link-local and metadata addresses are refused by the worker (the job FAILS with the reason) unless " +
-        "MEDIA_DOWNLOAD_ALLOWLIST names them.",
+        "private, link-local and metadata addresses are refused (400 URL_NOT_ALLOWED) unless MEDIA_DOWNLOAD_ALLOWLIST " +
+        "names them; a redirect to one is refused by the download (the job FAILS with the reason).",
       auth: true,
       body: audioBody,
       responses: {
         201: { description: "The note (PENDING) and its import job", schema: dataEnvelope(z.object({ note: noteSchema, importJob: importJobCompactSchema })) },
-        400: { description: "Invalid input (VALIDATION_ERROR) or an unsupported format (UNEXPECTED_FILE)", schema: errorEnvelope },
+        400: {
+          description: "Invalid input (VALIDATION_ERROR), an unsupported format (UNEXPECTED_FILE), an address the service may not download from (URL_NOT_ALLOWED) or an unknown host (HOST_NOT_FOUND)",
+          schema: errorEnvelope,
+        },
         404: notFound,
       },
       async handler({ body, res }) {
