@@ -16,7 +16,8 @@ describe("notes and import jobs end to end", () => {
 
   beforeAll(async () => {
     // No media worker: the jobs seeded here must stay as the test writes them.
-    stack = await startTestStack({ without: ["media-worker"] });
+    // The audio URL seeded below is checked against the download policy when the import is created.
+    stack = await startTestStack({ without: ["media-worker"], env: { MEDIA_DOWNLOAD_ALLOWLIST: "127.0.0.1:9" } });
     api = httpClient(stack.gatewayUrl);
     mediaClient = createClient(media.MediaServiceClient, media.MediaServiceService, stack.serviceAddresses.media);
     mediaDb = new Client({ connectionString: stack.databaseUrl("media") });
@@ -200,7 +201,7 @@ describe("notes and import jobs end to end", () => {
       type: media.ImportType.IMPORT_TYPE_AUDIO_IMPORT,
       title: "B",
       courseId: physics.id,
-      sourceUrl: "https://cdn.example.com/b.mp3",
+      sourceUrl: "http://127.0.0.1:9/b.mp3",
       speedMultiplier: 1,
       mimeType: "audio/mpeg",
     });
