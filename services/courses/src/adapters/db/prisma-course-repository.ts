@@ -24,14 +24,14 @@ export class PrismaCourseRepository implements CourseRepository {
    */
   async listOwned(userId: string, query: { limit: number; offset: number; semester?: string }): Promise<CoursePage> {
     const semester = query.semester ?? null;
-    const rows = await this.prisma.$queryRaw<(CourseRow & { total: bigint })[]>`
-      SELECT id, user_id, name, code, color, emoji, professor, semester, description, created_at, updated_at,
-             count(*) OVER () AS total
+    const rows = await this.prisma.$queryRaw<(Course & { total: bigint })[]>`
+      SELECT id, user_id AS "userId", name, code, color, emoji, professor, semester, description,
+             created_at AS "createdAt", updated_at AS "updatedAt", count(*) OVER () AS total
       FROM course
       WHERE user_id = ${userId} AND (${semester}::text IS NULL OR semester = ${semester}::text)
       ORDER BY created_at DESC, id ASC
       LIMIT ${query.limit} OFFSET ${query.offset}`;
-    if (rows.length > 0) return { courses: rows.map(courseFromRow), total: Number(rows[0].total) };
+    if (rows.length > 0) return { courses: rows.map(({ total: _total, ...course }) => course), total: Number(rows[0].total) };
     const total = query.offset === 0 ? 0 : await this.prisma.course.count({ where: { userId, ...(query.semester ? { semester: query.semester } : {}) } });
     return { courses: [], total };
   }
@@ -58,32 +58,3 @@ export class PrismaCourseRepository implements CourseRepository {
   }
 }
 
-interface CourseRow {
-  id: string;
-  user_id: string;
-  name: string;
-  code: string | null;
-  color: string | null;
-  emoji: string | null;
-  professor: string | null;
-  semester: string | null;
-  description: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-function courseFromRow(row: CourseRow): Course {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    name: row.name,
-    code: row.code,
-    color: row.color,
-    emoji: row.emoji,
-    professor: row.professor,
-    semester: row.semester,
-    description: row.description,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
