@@ -31,6 +31,7 @@ import { freePort, startInfrastructure, waitFor, type Infrastructure } from "@st
 import { childrenOf, cpuSeconds, machineBusySeconds, ourCpuSeconds, peakRssMiB, resetPeakRss } from "./pipeline/proc";
 import { makeTestAudio, type TestAudio, type TestFormat } from "./pipeline/test-audio";
 import { TIMINGS_FILE_VARIABLE, type TimingRecord } from "./pipeline/timing-record";
+import { cleanupOnExit } from "./cleanup";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
@@ -460,18 +461,7 @@ async function main(): Promise<void> {
     logs.push(line);
     if (logs.length > 500) logs.shift();
   };
-  const cleanups: Array<() => Promise<unknown> | unknown> = [() => rmSync(baseDir, { recursive: true, force: true, maxRetries: 3 })];
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
-      for (const step of cleanups.reverse()) await Promise.resolve(step()).catch((error: Error) => say(`while cleaning up: ${error.message}`));
-    })());
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      say(`${signal}: stopping…`);
-      void cleanup().then(() => process.exit(130));
-    });
-  }
+  const { steps: cleanups, cleanup } = cleanupOnExit(say, () => rmSync(baseDir, { recursive: true, force: true, maxRetries: 3 }));
 
   try {
     say(`making the test audio (${LOOPS.map((n) => `${n}×`).join(", ")} 24.7 s of speech; ${FORMATS.join(", ")}) …`);

@@ -28,6 +28,7 @@ import { courses as coursesApi } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { freePort, startInfrastructure, startStack, type Infrastructure, type RunningStack } from "@study/testkit";
 import { formatSummary, summariseProfile } from "./profile";
+import { cleanupOnExit } from "./cleanup";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
@@ -515,18 +516,7 @@ async function main(): Promise<void> {
       rmSync(baseDir, { recursive: true, force: true, maxRetries: 3 });
     }
   };
-  const cleanups: Array<() => Promise<unknown> | unknown> = [removeBaseDir];
-  let cleaning: Promise<void> | undefined;
-  const cleanup = () =>
-    (cleaning ??= (async () => {
-      for (const step of cleanups.reverse()) await Promise.resolve(step()).catch((error: Error) => say(`while cleaning up: ${error.message}`));
-    })());
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      say(`${signal}: stopping…`);
-      void cleanup().then(() => process.exit(130));
-    });
-  }
+  const { steps: cleanups, cleanup } = cleanupOnExit(say, removeBaseDir);
 
   try {
     const began = Date.now();
