@@ -59,18 +59,22 @@ export interface SessionSettings {
   renewAfterSeconds: number;
 }
 
+/** Marks a request that presented a signed value with a wrong signature: refused, not looked up anywhere. */
+const REFUSED = Symbol("refused");
+
 /**
- * The token of a signed value `token.signature` (HMAC-SHA256 with the auth secret, base64 or base64url, as the
- * auth library writes it in its cookie and its `set-auth-token` header), or null when the signature is wrong.
+ * The token of a signed value `token.signature`, or REFUSED when the signature is wrong. The auth library signs
+ * with HMAC-SHA256 and writes the signature in padded base64 (44 characters); only that exact text is accepted.
+ * Comparing decoded bytes would also accept texts that differ in base64's unused low bits of the last character.
  */
-function verifiedSignedToken(value: string, secret: string): string | null {
+function verifiedSignedToken(value: string, secret: string): string | typeof REFUSED {
   const decoded = value.includes("%") ? safeDecode(value) : value;
   const dot = decoded?.lastIndexOf(".") ?? -1;
-  if (!decoded || dot < 1) return null;
+  if (!decoded || dot < 1) return REFUSED;
   const token = decoded.slice(0, dot);
-  const signature = Buffer.from(decoded.slice(dot + 1), "base64");
-  const expected = createHmac("sha256", secret).update(token).digest();
-  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
+  const signature = Buffer.from(decoded.slice(dot + 1));
+  const expected = Buffer.from(createHmac("sha256", secret).update(token).digest("base64"));
+  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : REFUSED;
 }
 
 function safeDecode(value: string): string | null {
@@ -81,8 +85,11 @@ function safeDecode(value: string): string | null {
   }
 }
 
-/** The session token the request proves: a raw Bearer token, or a correctly signed Bearer token or cookie. */
-function provenToken(req: Request, secret: string): string | null {
+/**
+ * The session token the request proves: a raw Bearer token, or a correctly signed Bearer token or cookie;
+ * null when it presents none.
+ */
+function provenToken(req: Request, secret: string): string | typeof REFUSED | null {
   const header = req.header("authorization");
   if (header?.toLowerCase().startsWith("bearer ")) {
     const token = header.slice(7).trim();
@@ -126,13 +133,15 @@ const SESSION_WITH_USER = `
  *
  * Every request reads the session from the database (a revoked session is refused at once), but the common case
  * costs one HMAC and one query: a valid session that is not yet due for renewal is answered here. Everything
- * else (unknown token, bad signature, expired, due for renewal) goes through the auth library, which renews,
+ * else (unknown token, expired, due for renewal) goes through the auth library, which renews,
  * deletes expired sessions and decides exactly as it does for its own endpoints. The library's lookup costs
  * several HMACs and queries per request; it was half of the gateway's CPU (docs/PERFORMANCE.md).
  */
 export function sessionResolver(auth: Auth, db: SqlClient, settings: SessionSettings) {
-  async function fromDatabase(req: Request): Promise<AuthState | null> {
+  /** The session when this request can be answered here; REFUSED for a wrong signature; null to ask the library. */
+  async function fromDatabase(req: Request): Promise<AuthState | typeof REFUSED | null> {
     const token = provenToken(req, settings.secret);
+    if (token === REFUSED) return REFUSED;
     if (!token) return null;
     const [row] = await db.$queryRawUnsafe<SessionRow[]>(SESSION_WITH_USER, token);
     if (!row) return null;
@@ -166,6 +175,8 @@ export function sessionResolver(auth: Auth, db: SqlClient, settings: SessionSett
   async function resolve(req: Request): Promise<AuthState | null> {
     if (!req.header("authorization") && !req.header("cookie")) return null;
     const fast = await fromDatabase(req);
+    // The library would accept a signature whose last character differs in unused bits; a wrong one stops here.
+    if (fast === REFUSED) return null;
     if (fast) return fast;
     const result = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
     return (result as AuthState | null) ?? null;
