@@ -37,6 +37,13 @@ export interface ConsumerOptions<Tx extends SqlClient> {
    * it must be idempotent itself), and the inbox row is written after it succeeded.
    */
   inbox?: "transaction" | "after";
+  /**
+   * Called when a handler's failures dead-letter an event, before the message moves to the DLQ: the place to
+   * record the give-up where a user sees it (e.g. fail the import job the event asked for), so that nothing
+   * waits forever on an event that will not be handled. Its own failure is logged; the event is dead-lettered
+   * anyway (and a replay runs the handler again).
+   */
+  onDeadLetter?: (envelope: EventEnvelope, lastError: string) => Promise<void>;
 }
 
 export function queueNames(exchange: string, consumer: string) {
@@ -146,6 +153,9 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
       const reason = error instanceof Error ? error.message : String(error);
       if (attempt >= maxAttempts) {
         options.logger.error({ err: error, event: envelope.type, eventId: envelope.id, attempt }, "event dead-lettered");
+        await options.onDeadLetter?.(envelope, reason).catch((hookError: unknown) =>
+          options.logger.error({ err: hookError, event: envelope.type, eventId: envelope.id }, "dead-letter hook failed"),
+        );
         await moveTo(channel, message, names.dead, attempt, reason);
       } else {
         options.logger.warn({ err: error, event: envelope.type, eventId: envelope.id, attempt }, "event handler failed; will retry");

@@ -53,14 +53,17 @@ describe("consumer with inbox, retries and dead letters", () => {
   }
 
   /** A consumer on a fresh exchange, with a publisher and an admin view of its queues. */
-  async function consumerFixture(handlers: (consumer: string) => EventHandlers<SqlClient>) {
+  async function consumerFixture(
+    handlers: (consumer: string) => EventHandlers<SqlClient>,
+    onDeadLetter?: (envelope: EventEnvelope, lastError: string) => Promise<void>,
+  ) {
     const exchange = `test.${uniqueSuffix()}`;
     const consumer = `c${uniqueSuffix()}`;
     const names = queueNames(exchange, consumer);
     const amqp = new AmqpConnection(testRabbitMqUrl(), logger, consumer);
     await amqp.start(5_000);
     const { db, outcomes } = recordingDb();
-    await startConsumer({ connection: amqp, consumer, db, handlers: handlers(consumer), logger, exchange, maxAttempts: 3, retryDelaysMs: [50] });
+    await startConsumer({ connection: amqp, consumer, db, handlers: handlers(consumer), logger, exchange, maxAttempts: 3, retryDelaysMs: [50], onDeadLetter });
     const publisher = new EventPublisher(amqp, exchange);
     cleanups.push(async () => {
       await amqp.close();
@@ -143,14 +146,20 @@ describe("consumer with inbox, retries and dead letters", () => {
   it("retries a failing handler, dead-letters it after maxAttempts without half-written effects, and replays it", async () => {
     let fixed = false;
     const attempts: number[] = [];
-    const f = await consumerFixture((consumer) => ({
-      courseCreated: async (_payload, envelope, tx) => {
-        attempts.push(Date.now());
-        // The effect is written first, then the handler fails: the transaction must undo it.
-        await writeEffect(tx, consumer, envelope, `attempt ${attempts.length}`);
-        if (!fixed) throw new Error(`grading service rejected ${envelope.id}`);
+    const givenUp: { eventId: string; lastError: string; attemptsSoFar: number }[] = [];
+    const f = await consumerFixture(
+      (consumer) => ({
+        courseCreated: async (_payload, envelope, tx) => {
+          attempts.push(Date.now());
+          // The effect is written first, then the handler fails: the transaction must undo it.
+          await writeEffect(tx, consumer, envelope, `attempt ${attempts.length}`);
+          if (!fixed) throw new Error(`grading service rejected ${envelope.id}`);
+        },
+      }),
+      async (envelope, lastError) => {
+        givenUp.push({ eventId: envelope.id, lastError, attemptsSoFar: attempts.length });
       },
-    }));
+    );
     const event = courseCreated("poison");
     await f.publish(event);
 
@@ -165,6 +174,8 @@ describe("consumer with inbox, retries and dead letters", () => {
       lastError: `grading service rejected ${event.id}`,
     });
     expect(attempts).toHaveLength(3);
+    // The dead-letter hook ran once, after the last attempt, with the last error.
+    expect(givenUp).toEqual([{ eventId: event.id, lastError: `grading service rejected ${event.id}`, attemptsSoFar: 3 }]);
     // Each retry went through the retry queue's delay (50 ms).
     for (let i = 1; i < attempts.length; i++) expect(attempts[i] - attempts[i - 1]).toBeGreaterThanOrEqual(40);
     expect(f.outcomes).toEqual([]);
@@ -185,6 +196,30 @@ describe("consumer with inbox, retries and dead letters", () => {
     expect(await inbox(f.consumer)).toEqual([{ event_id: event.id, type: "courses.course.created.v1" }]);
     expect(await f.deadLetters()).toEqual([]);
     expect(await replayDeadLetters(admin, f.exchange, f.consumer)).toBe(0);
+  });
+
+  it("dead-letters the event even when the dead-letter hook itself fails", async () => {
+    let hookCalls = 0;
+    const f = await consumerFixture(
+      () => ({
+        courseCreated: async () => {
+          throw new Error("always fails");
+        },
+      }),
+      async () => {
+        hookCalls++;
+        throw new Error("the database is down too");
+      },
+    );
+    const event = courseCreated("hook-fails");
+    await f.publish(event);
+    const [letter] = await eventually(async () => {
+      const letters = await f.deadLetters();
+      return letters.length > 0 ? letters : undefined;
+    });
+    expect(letter).toMatchObject({ eventId: event.id, attempts: 3, lastError: "always fails" });
+    expect(hookCalls).toBe(1);
+    expect(await f.queueDepth(f.names.main)).toBe(0);
   });
 
   it("handles exactly once a handler that fails twice and then succeeds (no dead letter)", async () => {

@@ -53,12 +53,13 @@ async function main(): Promise<void> {
   const workRoot = config.MEDIA_WORK_DIR ?? join(tmpdir(), "study-media-work");
   await removeFoldersOfDeadWorkers(workRoot, logger);
   const workDirectory = join(workRoot, `worker-${process.pid}`);
+  const failJob = new FailJob(jobs);
   const processImport = new ProcessImport({
     jobs,
     startJob: new StartJob(jobs),
     reportProgress: new ReportProgress(jobs),
     completeJob: new CompleteJob(jobs),
-    failJob: new FailJob(jobs),
+    failJob,
     storage,
     downloader: new SafeHttpDownloader({ policy }),
     videoSource: new YtDlpVideoSource({ policy, maxFileSizeBytes: config.MEDIA_MAX_DOWNLOAD_BYTES }),
@@ -78,9 +79,11 @@ async function main(): Promise<void> {
     exchange: config.EVENT_EXCHANGE,
     logger,
     processImport,
+    failJob,
     storage,
     concurrency: config.MEDIA_WORKER_CONCURRENCY,
     shutdown: shutdown.signal,
+    maxImportAttempts: config.MEDIA_MAX_ATTEMPTS,
   });
   lifecycle.onStop("running imports", async () => {
     shutdown.abort();

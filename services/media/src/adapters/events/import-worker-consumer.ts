@@ -1,6 +1,7 @@
 import { startConsumer, type AmqpConnection } from "@study/events";
-import type { Logger } from "@study/platform";
+import { AppError, type Logger } from "@study/platform";
 import type { FileStorage } from "../../application/ports/file-storage.port";
+import type { FailJob } from "../../application/fail-job";
 import type { ProcessImport } from "../../application/process-import";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 
@@ -13,12 +14,21 @@ export interface ImportWorkerConsumerOptions {
   exchange: string;
   logger: Logger;
   processImport: ProcessImport;
+  /** Fails an import whose work message is dead-lettered (the broker gave up on it). */
+  failJob: FailJob;
   storage: FileStorage;
   /** Imports run at once by this process (the channel's prefetch). */
   concurrency: number;
   /** Aborted when the process shuts down: running imports stop and their messages stay unacked. */
   shutdown: AbortSignal;
+  /** The pipeline's own limit of starts per import (MEDIA_MAX_ATTEMPTS): the broker's must be larger. */
+  maxImportAttempts: number;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
+
+/** Shown to the user when the broker gave up on an import (infrastructure trouble, not the file's fault). */
+export const GIVEN_UP_MESSAGE = "Processing failed because of a server problem; please import the file again";
 
 /**
  * The media worker's consumer: `media.import.requested.v1` runs the import pipeline (outside any database
@@ -35,6 +45,23 @@ export function startImportWorkerConsumer(options: ImportWorkerConsumerOptions):
     logger: options.logger,
     prefetch: options.concurrency,
     inbox: "after",
+    // Every start of an import is one delivery, so with two deliveries to spare the pipeline's own limit
+    // ("interrupted too many times") is reached before the broker dead-letters the message.
+    maxAttempts: options.maxImportAttempts + 2,
+    retryDelaysMs: options.retryDelaysMs,
+    // A dead-lettered import (e.g. the database failed on every delivery) would otherwise stay PENDING or
+    // IN_PROGRESS for ever: fail it so the user learns it (a failed or finished job refuses and is left as it is).
+    onDeadLetter: async (envelope) => {
+      if (envelope.payload?.$case !== "importRequested") return;
+      const { jobId } = envelope.payload.value;
+      await options.failJob.execute(jobId, GIVEN_UP_MESSAGE).then(
+        () => options.logger.warn({ jobId }, "import given up after repeated failures; job failed"),
+        (error: unknown) => {
+          if (error instanceof AppError && (error.code === "JOB_ALREADY_FINISHED" || error.kind === "not_found")) return;
+          throw error;
+        },
+      );
+    },
     handlers: {
       importRequested: async (event) => {
         const outcome = await options.processImport.run(event.jobId, options.shutdown);
