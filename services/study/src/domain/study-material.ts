@@ -147,7 +147,7 @@ export function assertValidQuiz(quiz: GeneratedQuiz): void {
   if (problems.length) throw invalidGeneration("quiz", problems);
 }
 
-/** Checks a generated study guide: a title, an overview and at least one section with content. */
+/** Checks a generated study guide: a title, an overview, at least one section with content, no empty subsection. */
 export function assertValidStudyGuide(guide: GeneratedStudyGuide): void {
   const problems: FieldViolation[] = [];
   if (blank(guide.title)) problems.push({ field: "title", message: "is empty" });
@@ -156,6 +156,12 @@ export function assertValidStudyGuide(guide: GeneratedStudyGuide): void {
   guide.sections.forEach((section, index) => {
     if (blank(section.title)) problems.push({ field: `sections[${index}].title`, message: "is empty" });
     if (blank(section.content)) problems.push({ field: `sections[${index}].content`, message: "is empty" });
+    // A subsection becomes a heading with its text in the markdown: both must say something.
+    (section.subsections ?? []).forEach((subsection, subIndex) => {
+      const at = `sections[${index}].subsections[${subIndex}]`;
+      if (blank(subsection.title)) problems.push({ field: `${at}.title`, message: "is empty" });
+      if (blank(subsection.content)) problems.push({ field: `${at}.content`, message: "is empty" });
+    });
   });
   if (problems.length) throw invalidGeneration("study guide", problems);
 }

@@ -1,7 +1,7 @@
 import { generationFingerprint } from "../../src/domain/generation-fingerprint";
 import { assertValidGenerationRequest, flashcardCount } from "../../src/domain/generation-request";
 import { renderStudyGuideMarkdown } from "../../src/domain/study-guide";
-import { assertValidQuiz, type SourceNote } from "../../src/domain/study-material";
+import { assertValidQuiz, assertValidStudyGuide, type SourceNote } from "../../src/domain/study-material";
 
 const note = (noteId: string, transcript: string, userNotes: SourceNote["userNotes"] = []): SourceNote => ({
   noteId,
@@ -92,6 +92,35 @@ describe("generated material rules", () => {
           { field: "questions[1].options", message: "a multiple-choice question needs four distinct options" },
           { field: "questions[2].correctAnswer", message: "is not one of the options" },
           { field: "questions[3].options", message: 'a true/false question has the options "True" and "False"' },
+        ],
+      }),
+    );
+  });
+});
+
+describe("generated study guide rules", () => {
+  const guide = {
+    title: "Cell transport",
+    description: "",
+    overview: "How substances cross membranes.",
+    keyTerms: ["osmosis"],
+    learningObjectives: [],
+    studyTips: [],
+    sections: [{ title: "Passive transport", content: "Diffusion needs no energy.", subsections: [{ title: "Osmosis", content: "Water moves." }], source: null }],
+  };
+
+  it("accepts a guide whose sections and subsections all have a title and text", () => {
+    expect(() => assertValidStudyGuide(guide)).not.toThrow();
+  });
+
+  it("refuses an empty subsection title or text (it would be an empty heading in the markdown)", () => {
+    const broken = { ...guide, sections: [{ ...guide.sections[0], subsections: [{ title: " ", content: "Water moves." }, { title: "Osmosis", content: "" }] }] };
+    expect(() => assertValidStudyGuide(broken)).toThrow(
+      expect.objectContaining({
+        code: "GENERATION_INVALID",
+        details: [
+          { field: "sections[0].subsections[0].title", message: "is empty" },
+          { field: "sections[0].subsections[1].content", message: "is empty" },
         ],
       }),
     );

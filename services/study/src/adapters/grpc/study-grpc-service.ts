@@ -81,10 +81,26 @@ function generationRequest(request: api.GenerationRequest | undefined): Generati
   };
 }
 
-/** Aborted when the caller gives up (deadline, cancellation), so a long generation stops with it. */
-function callSignal(call: ServerUnaryCall<unknown, unknown>): AbortSignal {
+/** Time kept between the generation's own give-up and the caller's deadline, for the answer to travel back. */
+const DEADLINE_MARGIN_MS = 1_000;
+
+/**
+ * Aborted when the caller gives up (cancellation), so a long generation stops with it, and just before the
+ * call's deadline: a model that is still writing then ends the call as UPSTREAM_TIMEOUT ("the AI service did
+ * not answer in time") instead of the caller's bare deadline, and its request is not left running.
+ */
+export function callSignal(call: Pick<ServerUnaryCall<unknown, unknown>, "on" | "getDeadline">): AbortSignal {
   const controller = new AbortController();
   call.on("cancelled", () => controller.abort(new AppError("timeout", "GENERATION_CANCELLED", "The caller gave up waiting for the generation")));
+  const deadline = call.getDeadline();
+  const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
+  if (Number.isFinite(deadlineMs)) {
+    // AbortSignal.timeout's timer does not hold the process and is collected with the signals once the call is
+    // over; the call's own signal keeps it referenced until then.
+    const nearDeadline = AbortSignal.timeout(Math.max(0, deadlineMs - Date.now() - DEADLINE_MARGIN_MS));
+    nearDeadline.addEventListener("abort", () => controller.abort(new AppError("timeout", "UPSTREAM_TIMEOUT", "The AI service did not answer in time")));
+    controller.signal.addEventListener("abort", () => void nearDeadline);
+  }
   return controller.signal;
 }
 

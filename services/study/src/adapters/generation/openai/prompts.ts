@@ -17,7 +17,7 @@ const COMMON_RULES = [
   "Use only information from the notes, and write in the notes' language.",
   "Transcripts come from speech recognition and may contain misheard words; follow the evident meaning.",
   "Every passage of the notes starts with a tag such as [note <id>, t=<seconds>]. Cite the passage each item is based on:",
-  "sourceNoteId is the note id from its tag, sourceStartTime its t= value, or null when the tag has no t= (a user note or an untimed transcript).",
+  "sourceNoteId is the note id from its tag, sourceStartTime its t= value, or null when the tag has no t= (an untimed transcript).",
 ];
 
 function difficultyRule(difficulty: Difficulty): string {

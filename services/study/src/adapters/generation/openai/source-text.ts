@@ -53,7 +53,7 @@ function noteLines(note: SourceNote): SourceLine[] {
   }
   // URL and file annotations carry no studyable text.
   for (const userNote of note.userNotes) {
-    if (userNote.contentType === "text" && userNote.content.trim()) lines.push(passage(", user note", userNote.content));
+    if (userNote.contentType === "text" && userNote.content.trim()) lines.push(passage(`, user note, t=${formatSeconds(userNote.timestamp)}`, userNote.content));
   }
   return lines;
 }
@@ -77,8 +77,8 @@ export function evenlySpacedWithin(lengths: number[], budget: number): number[] 
 }
 
 /**
- * The notes as tagged lines, `[note <id>, t=<seconds>] <segment text>` (untimed passages and user notes carry
- * no t=), under a header per note, within `maxChars`: when they are longer, evenly spaced passages are kept.
+ * The notes as tagged lines, `[note <id>, t=<seconds>] <segment text>` (`[note <id>, user note, t=<seconds>]`
+ * for the user's own notes; untimed passages carry no t=), under a header per note, within `maxChars`: when they are longer, evenly spaced passages are kept.
  */
 export function renderSourceText(notes: SourceNote[], maxChars: number): SourceText {
   const lines = notes.flatMap(noteLines);
@@ -91,26 +91,73 @@ export function renderSourceText(notes: SourceNote[], maxChars: number): SourceT
   };
 }
 
+/** A passage a generated item can point back to: its note, its time on the timeline (if any), its words. */
+interface CitablePassage {
+  noteId: string;
+  startTime: number | null;
+  words: Set<string>;
+}
+
+/** Lower-case words of four letters or more: enough to tell passages apart without matching on "the"/"and". */
+function contentWords(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/\p{L}[\p{L}\p{N}'-]{3,}/gu) ?? []);
+}
+
 /**
  * Turns the note id and time the model cites into a SourceReference on the real timeline: the time snaps to
- * the start of the note's segment it falls in (the last start at or before it, as shown in the prompt), an
- * unknown note gives no reference at all.
+ * the start of the note's segment it falls in (the last start at or before it, as shown in the prompt). When
+ * the model cites no time, or a note id that is not one of the notes, the item's own text is matched against
+ * the passages (segments and text user notes) and the one sharing the most words is taken; failing that, the
+ * cited note (or the first note) without a time. So every item links to a note, as the offline generator's do.
  */
 export class SourceIndex {
   private readonly segmentStarts = new Map<string, number[]>();
+  private readonly passages: CitablePassage[] = [];
+  private readonly firstNoteId: string | undefined;
 
   constructor(notes: SourceNote[]) {
-    for (const note of notes) this.segmentStarts.set(note.noteId, note.segments.map((segment) => segment.startTime).sort((a, b) => a - b));
+    this.firstNoteId = notes[0]?.noteId;
+    for (const note of notes) {
+      this.segmentStarts.set(note.noteId, note.segments.map((segment) => segment.startTime).sort((a, b) => a - b));
+      for (const segment of note.segments) this.passages.push({ noteId: note.noteId, startTime: segment.startTime, words: contentWords(segment.text) });
+      for (const userNote of note.userNotes) {
+        if (userNote.contentType !== "text") continue;
+        this.passages.push({ noteId: note.noteId, startTime: this.snap(note.noteId, userNote.timestamp), words: contentWords(userNote.content) });
+      }
+    }
   }
 
-  resolve(noteId: string | null, startTime: number | null): SourceReference | null {
+  /** `itemText`: the item's own words (a card's front and back, a question with its answer, a section's text). */
+  resolve(noteId: string | null, startTime: number | null, itemText = ""): SourceReference | null {
     // The model sometimes copies the tag's "note " prefix along with the id.
-    const id = noteId?.trim().replace(/^note\s+/i, "");
-    const starts = id === undefined ? undefined : this.segmentStarts.get(id);
-    if (id === undefined || starts === undefined) return null;
-    if (startTime === null || starts.length === 0) return { noteId: id, startTime: null };
-    const shownTime = roundedToShownPrecision(startTime);
-    const containing = starts.filter((start) => roundedToShownPrecision(start) <= shownTime).at(-1);
-    return { noteId: id, startTime: containing ?? starts[0] };
+    const cited = noteId?.trim().replace(/^note\s+/i, "");
+    const known = cited !== undefined && this.segmentStarts.has(cited) ? cited : undefined;
+    if (known !== undefined && startTime !== null) return { noteId: known, startTime: this.snap(known, startTime) };
+    const matched = this.bestMatch(itemText, known);
+    if (matched) return { noteId: matched.noteId, startTime: matched.startTime };
+    const fallback = known ?? this.firstNoteId;
+    return fallback === undefined ? null : { noteId: fallback, startTime: null };
+  }
+
+  /** The start of the note's segment that `seconds` falls in; null for a note without timing. */
+  private snap(noteId: string, seconds: number): number | null {
+    const starts = this.segmentStarts.get(noteId) ?? [];
+    if (starts.length === 0) return null;
+    const shownTime = roundedToShownPrecision(seconds);
+    return starts.filter((start) => roundedToShownPrecision(start) <= shownTime).at(-1) ?? starts[0];
+  }
+
+  /** The passage (of `onlyNote`, when given) sharing the most content words with the text; the earliest on a tie. */
+  private bestMatch(text: string, onlyNote?: string): CitablePassage | undefined {
+    const words = contentWords(text);
+    let best: CitablePassage | undefined;
+    let bestShared = 0;
+    for (const passage of this.passages) {
+      if (onlyNote !== undefined && passage.noteId !== onlyNote) continue;
+      let shared = 0;
+      for (const word of words) if (passage.words.has(word)) shared++;
+      if (shared > bestShared) [best, bestShared] = [passage, shared];
+    }
+    return best;
   }
 }

@@ -187,7 +187,7 @@ describe("OpenAiStudyMaterialGenerator", () => {
         `[note ${LECTURE.noteId}, t=0.0] Light is absorbed by chlorophyll.`,
         `[note ${LECTURE.noteId}, t=12.5] Water is split, releasing oxygen.`,
         `[note ${LECTURE.noteId}, t=30.0] Glucose stores the energy.`,
-        `[note ${LECTURE.noteId}, user note] Oxygen comes from water, not CO2!`,
+        `[note ${LECTURE.noteId}, user note, t=14.0] Oxygen comes from water, not CO2!`,
         `Note ${READING.noteId}: Calvin cycle reading`,
         `[note ${READING.noteId}] The Calvin cycle fixes carbon dioxide into sugar.`,
       ].join("\n"),
@@ -201,7 +201,8 @@ describe("OpenAiStudyMaterialGenerator", () => {
         { front: "Where does the released oxygen come from?", back: "From split water.", source: { noteId: LECTURE.noteId, startTime: 12.5 } },
         { front: "What stores the energy?", back: "Glucose.", source: { noteId: LECTURE.noteId, startTime: 30.04 } },
         { front: "What does the Calvin cycle fix?", back: "Carbon dioxide.", source: { noteId: READING.noteId, startTime: null } },
-        { front: "Who discovered it?", back: "Unknown.", source: null },
+        // An unknown note id and no shared words with any passage: the first note, without a time.
+        { front: "Who discovered it?", back: "Unknown.", source: { noteId: LECTURE.noteId, startTime: null } },
       ],
     });
   });
@@ -239,7 +240,8 @@ describe("OpenAiStudyMaterialGenerator", () => {
           options: ["True", "False"],
           correctAnswer: "False",
           explanation: "It comes from split water.",
-          source: { noteId: LECTURE.noteId, startTime: null },
+          // Cited without a time: its words match the user note at 14 s, in the segment that starts at 12.5 s.
+          source: { noteId: LECTURE.noteId, startTime: 12.5 },
         },
       ],
     });

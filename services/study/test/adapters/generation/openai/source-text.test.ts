@@ -79,8 +79,41 @@ describe("SourceIndex", () => {
     expect(sources.resolve(" note n2 ", null)).toEqual({ noteId: "n2", startTime: null });
   });
 
-  it("gives no reference for an unknown or missing note id", () => {
-    expect(sources.resolve("n3", 1)).toBeNull();
-    expect(sources.resolve(null, 1)).toBeNull();
+  it("falls back to the first note without a time for an unknown or missing note id whose text matches nothing", () => {
+    expect(sources.resolve("n3", 1)).toEqual({ noteId: "n1", startTime: null });
+    expect(sources.resolve(null, 1, "nothing alike")).toEqual({ noteId: "n1", startTime: null });
+    expect(new SourceIndex([]).resolve("n1", 1)).toBeNull();
+  });
+
+  describe("when the model cites no time or an unknown note, matches the item's words against the passages", () => {
+    const lecture = new SourceIndex([
+      note("lecture", {
+        segments: [
+          { text: "Glycolysis splits glucose into two pyruvate molecules.", startTime: 0, endTime: 8 },
+          { text: "The Krebs cycle runs in the mitochondrial matrix.", startTime: 8, endTime: 15.5 },
+          { text: "The electron transport chain makes most of the ATP.", startTime: 15.5, endTime: 24 },
+        ],
+        userNotes: [
+          { timestamp: 17, content: "Oxygen is the final electron acceptor.", contentType: "text" },
+          { timestamp: 2, content: "https://example.com/glycolysis-pyruvate-diagram", contentType: "url" },
+        ],
+      }),
+      note("reading", { transcript: "Fermentation regenerates NAD+ without oxygen." }),
+    ]);
+
+    it("takes the segment sharing the most words", () => {
+      expect(lecture.resolve("lecture", null, "Where does the Krebs cycle run? In the mitochondrial matrix.")).toEqual({ noteId: "lecture", startTime: 8 });
+      expect(lecture.resolve("no-such-note", 3, "What does glycolysis make from glucose? Pyruvate.")).toEqual({ noteId: "lecture", startTime: 0 });
+      expect(lecture.resolve(null, null, "Which chain makes most of the ATP?")).toEqual({ noteId: "lecture", startTime: 15.5 });
+    });
+
+    it("matches text user notes (at the segment playing at their time), not URL ones", () => {
+      expect(lecture.resolve(null, null, "What is the final electron acceptor? Oxygen.")).toEqual({ noteId: "lecture", startTime: 15.5 });
+      expect(lecture.resolve(null, null, "example diagram")).toEqual({ noteId: "lecture", startTime: null });
+    });
+
+    it("keeps a cited note and looks only within it", () => {
+      expect(lecture.resolve("reading", null, "Glycolysis splits glucose")).toEqual({ noteId: "reading", startTime: null });
+    });
   });
 });
