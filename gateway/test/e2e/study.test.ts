@@ -151,6 +151,13 @@ describe("study material through the gateway: generation from a transcribed lect
 
     const byNote = await api("GET", `/api/notes/${owner.noteId}/quizzes`, { token: owner.token });
     expect(byNote.body.data).toEqual([expect.objectContaining({ id: quiz.id, noteId: owner.noteId, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture.mp3" } })]);
+
+    const got = await api("GET", `/api/quizzes/${quiz.id}`, { token: owner.token });
+    expect(got.status).toBe(200);
+    expect(got.body.data).toMatchObject({ id: quiz.id, difficulty: "HARD", course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture.mp3" } });
+    expect(got.body.data.questions.map((question: any) => [question.id, question.order, question.quizId])).toEqual(
+      questions.map((question: any, index: number) => [question.id, index, quiz.id]),
+    );
   });
 
   it("generates a study guide: markdown (shape A) on generation and lists, the structured shape B by id", async () => {
@@ -175,6 +182,10 @@ describe("study material through the gateway: generation from a transcribed lect
 
     const byNote = await api("GET", `/api/notes/${owner.noteId}/study-guides`, { token: owner.token });
     expect(byNote.body.data.map((entry: any) => entry.id)).toEqual([guide.id]);
+    const list = await api("GET", `/api/study-guides?courseId=${owner.courseId}`, { token: owner.token });
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ id: guide.id, content: guide.content, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture.mp3" } }),
+    ]);
     expect((await generate("study-guides", {})).body.data.id).toBe(guide.id);
   });
 
@@ -259,8 +270,12 @@ describe("study material through the gateway: generation from a transcribed lect
     const validate = await api("POST", "/api/quizzes/validate", { token: stranger.token, body: { quizId: quiz.id, responses: [] } });
     expect(validate.status).toBe(404);
     // The stranger's own course with the owner's note; the owner's course with the stranger's token.
-    expect((await api("POST", "/api/quizzes/generate", { token: stranger.token, body: { courseId: stranger.courseId, noteIds: [owner.noteId] } })).status).toBe(404);
-    expect((await api("POST", "/api/quizzes/generate", { token: stranger.token, body: { courseId: owner.courseId, noteIds: [owner.noteId] } })).status).toBe(404);
+    for (const kind of ["flashcards", "quizzes", "study-guides"]) {
+      for (const courseId of [stranger.courseId, owner.courseId]) {
+        const response = await api("POST", `/api/${kind}/generate`, { token: stranger.token, body: { courseId, noteIds: [owner.noteId] } });
+        expect([kind, courseId, response.status, response.body.code]).toEqual([kind, courseId, 404, "NOT_FOUND"]);
+      }
+    }
     expect((await api("GET", "/api/flashcards", { token: stranger.token })).body.data).toEqual([]);
 
     const malformed = await api("POST", "/api/flashcards/generate", { token: owner.token, body: { courseId: owner.courseId, noteIds: ["not-a-note"], cardCount: 0 } });
@@ -313,6 +328,18 @@ describe("study material through the gateway: generation from a transcribed lect
     const set = (await generate("flashcards", { cardCount: 8 })).body.data.flashcardSet;
     expect((await api("DELETE", `/api/flashcards/${set.id}`, { token: owner.token })).status).toBe(200);
     expect((await api("GET", `/api/flashcards/${set.id}`, { token: owner.token })).status).toBe(404);
+    const quiz = (await generate("quizzes", {})).body.data.quiz;
+    const deletedQuiz = await api("DELETE", `/api/quizzes/${quiz.id}`, { token: owner.token });
+    expect([deletedQuiz.status, deletedQuiz.body.success]).toEqual([200, true]);
+    expect((await api("GET", `/api/quizzes/${quiz.id}`, { token: owner.token })).status).toBe(404);
+    expect((await api("GET", `/api/quizzes/${quiz.id}/attempts`, { token: owner.token })).status).toBe(404);
+    const guide = (await generate("study-guides", {})).body.data;
+    expect((await api("DELETE", `/api/study-guides/${guide.id}`, { token: owner.token })).status).toBe(200);
+    expect((await api("GET", `/api/study-guides/${guide.id}`, { token: owner.token })).status).toBe(404);
+    expect((await api("DELETE", `/api/study-guides/${guide.id}`, { token: owner.token })).status).toBe(404);
+    // Once deleted, the same note content generates new material rather than returning the deleted one.
+    const regenerated = (await generate("study-guides", {})).body.data;
+    expect(regenerated.id).not.toBe(guide.id);
 
     expect((await api("DELETE", `/api/courses/${owner.courseId}`, { token: owner.token })).status).toBe(200);
     await eventually(async () => {
