@@ -5,6 +5,7 @@ import { AppError } from "@study/platform/errors";
 import type { VideoInfo, VideoSource } from "../../application/ports/video-source.port";
 import type { OutboundUrlPolicy } from "../download/outbound-url-policy";
 import { formatBytes } from "../download/safe-http-downloader";
+import { OutboundPolicyProxy } from "./outbound-policy-proxy";
 
 export interface YtDlpVideoSourceOptions {
   /** Checked before yt-dlp sees a URL (the same policy as the HTTP downloader). */
@@ -35,12 +36,17 @@ const templateSafe = (path: string) => path.replace(/%/g, "%%");
  * A video platform through yt-dlp (Debian's 2023.03 build and later): `--dump-json` for metadata and
  * `-x --audio-format mp3` (yt-dlp runs ffmpeg) for the audio track.
  *
- * The URL must first pass the OutboundUrlPolicy, like the HTTP downloader's. That check cannot pin yt-dlp's
- * own connections (yt-dlp resolves names itself, follows redirects and may call a platform's APIs), so the
- * policy here keeps users from pointing the service at internal addresses directly, not against a hostile
- * DNS server; an egress firewall is the complete answer. yt-dlp runs with `--ignore-config` so no config
- * file on the host changes its behaviour, one video per URL (`--no-playlist --playlist-items 1`), and `--`
- * before the URL.
+ * The URL must first pass the OutboundUrlPolicy, like the HTTP downloader's. yt-dlp resolves names and follows
+ * redirects itself, so each run also gets its own OutboundPolicyProxy on loopback (`--proxy`, and the
+ * `http_proxy`/`https_proxy` environment for the ffmpeg it starts, `no_proxy` removed): every request yt-dlp
+ * or its ffmpeg makes — the page, each redirect, API calls, the media, HTTPS as `CONNECT` — is checked by the
+ * policy and connected to the checked address only. A refused request makes yt-dlp fail, and the adapter
+ * then reports the policy's own message (`URL not allowed: …`). `--downloader native` keeps downloads in
+ * yt-dlp (HLS and DASH included) rather than in external tools (yt-dlp still gives a live HLS stream to
+ * ffmpeg, which honours the proxy environment for http and https). What remains outside the proxy is traffic
+ * that is not HTTP: a format on rtmp://, rtsp:// or mms:// would go to rtmpdump, mpv/mplayer (the project
+ * installs none of them) or ffmpeg, which connect directly; an egress firewall stays the complete answer. yt-dlp runs with `--ignore-config` so no config file on the host changes its behaviour,
+ * one video per URL (`--no-playlist --playlist-items 1`), and `--` before the URL.
  *
  * Missing metadata is mapped to neutral values: the file's id as title, duration 0 (unknown; a direct media
  * link carries none — the audio pipeline measures the extracted file), empty description and uploader.
@@ -108,10 +114,33 @@ export class YtDlpVideoSource implements VideoSource {
     }
   }
 
+  /**
+   * Runs yt-dlp with all of its HTTP(S) traffic through a policy proxy that lives as long as the run. When
+   * yt-dlp fails after the proxy refused a request, the refusal is the error (yt-dlp's own message would only
+   * say `HTTP Error 403`).
+   */
+  private async run(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
+    signal?.throwIfAborted();
+    const proxy = await OutboundPolicyProxy.start(this.options.policy);
+    try {
+      return await this.execute(args, proxy, timeoutMs, signal);
+    } catch (error) {
+      const refusal = proxy.refusals[0];
+      if (refusal && error instanceof AppError && error.code !== "CONNECTION_TIMEOUT" && error.code !== "VIDEO_TOOL_UNAVAILABLE") throw refusal;
+      throw error;
+    } finally {
+      await proxy.close();
+    }
+  }
+
   /** Runs yt-dlp in its own process group, so that stopping it also stops the ffmpeg it started. */
-  private run(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
+  private execute(args: string[], proxy: OutboundPolicyProxy, timeoutMs: number, signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
     signal?.throwIfAborted();
     const fullArgs = [
+      "--proxy",
+      proxy.url,
+      "--downloader",
+      "native",
       "--ignore-config",
       "--no-playlist",
       "--playlist-items",
@@ -125,7 +154,7 @@ export class YtDlpVideoSource implements VideoSource {
       ...args,
     ];
     return new Promise((resolvePromise, reject) => {
-      const child = spawn(this.binary, fullArgs, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const child = spawn(this.binary, fullArgs, { stdio: ["ignore", "pipe", "pipe"], detached: true, env: proxiedEnvironment(proxy.url) });
       const stdout: Buffer[] = [];
       const stderr: Buffer[] = [];
       let outputBytes = 0;
@@ -149,6 +178,8 @@ export class YtDlpVideoSource implements VideoSource {
       function stop(reason: "timeout" | "abort" | "output" = "output") {
         if (stoppedBecause) return;
         stoppedBecause = reason;
+        // Cut yt-dlp's connections at once, whatever it does with SIGTERM.
+        void proxy.close();
         signalGroup("SIGTERM");
         killTimer = setTimeout(() => signalGroup("SIGKILL"), KILL_GRACE_MS);
       }
@@ -185,6 +216,25 @@ export class YtDlpVideoSource implements VideoSource {
       });
     });
   }
+}
+
+const PROXY_VARIABLES = ["http_proxy", "https_proxy", "all_proxy", "no_proxy", "ftp_proxy"];
+
+/**
+ * The service's environment for yt-dlp, with every proxy setting replaced by the policy proxy: `--proxy` covers
+ * yt-dlp's own requests, these cover the ffmpeg it runs (yt-dlp sets them for ffmpeg as a downloader, but not
+ * as a post-processor), and no `no_proxy` may exempt a host.
+ */
+function proxiedEnvironment(proxyUrl: string): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!PROXY_VARIABLES.includes(name.toLowerCase())) environment[name] = value;
+  }
+  for (const name of ["http_proxy", "https_proxy"]) {
+    environment[name] = proxyUrl;
+    environment[name.toUpperCase()] = proxyUrl;
+  }
+  return environment;
 }
 
 /** yt-dlp's last `ERROR:` line, without its bug-report boilerplate, as a validation error the user can act on. */
