@@ -1,14 +1,22 @@
 import { z } from "zod";
 
-/** Query-string helpers: values arrive as strings. */
-export const intParam = (min: number, max: number, fallback: number) =>
-  z
+/** The largest value of a protobuf int32, the type of every number these parameters are forwarded in. */
+export const MAX_INT32 = 2_147_483_647;
+
+/**
+ * Query-string helpers: values arrive as strings. An integer is at most MAX_INT32 whatever `max` says: a larger
+ * one cannot be encoded into the gRPC request, so it is refused here (400) instead of failing there (500).
+ */
+export const intParam = (min: number, max: number, fallback: number) => {
+  const upper = Math.min(max, MAX_INT32);
+  return z
     .string()
     .regex(/^-?\d+$/, "must be an integer")
     .transform(Number)
-    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(upper, `must be at most ${upper}`))
     .optional()
     .transform((v) => v ?? fallback);
+};
 
 export const booleanParam = (fallback: boolean) =>
   z

@@ -5,7 +5,7 @@ import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
-import { intParam, paginationSchema } from "../http/query";
+import { intParam, MAX_INT32, paginationSchema } from "../http/query";
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 /** Optional fields: a string sets the field, null clears it (PATCH), absent leaves it as it is. */
@@ -23,7 +23,7 @@ const updateBody = z
   .refine((body) => Object.keys(body).length > 0, { message: "must change at least one field" });
 const listQuery = z.object({
   limit: intParam(1, 100, 20),
-  offset: intParam(0, Number.MAX_SAFE_INTEGER, 0),
+  offset: intParam(0, MAX_INT32, 0),
   semester: z.string().max(100).optional(),
 });
 

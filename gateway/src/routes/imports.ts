@@ -40,6 +40,15 @@ export function unexpectedFile(message: string): AppError {
 }
 
 const AUDIO_TITLE_PREFIX = "Audio Import: ";
+/** Notes' titles are 1-255 characters. */
+const MAX_TITLE_LENGTH = 255;
+
+/**
+ * The first `max` characters of `text`, counted in code points so that no emoji is cut in half. Titles made
+ * from a video's or a file's name are shortened to fit rather than refusing the import: the user did not
+ * choose their length.
+ */
+export const firstCharacters = (text: string, max: number) => [...text].slice(0, max).join("");
 const httpUrl = z
   .string("is required")
   .trim()
@@ -118,7 +127,7 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
         const { note, job } = await clients.media.createImport({
           userId,
           type: api.ImportType.IMPORT_TYPE_VIDEO_IMPORT,
-          title: videoInfo.title,
+          title: firstCharacters(videoInfo.title, MAX_TITLE_LENGTH),
           courseId: body.courseId,
           sourceUrl: body.url,
           speedMultiplier: body.speedMultiplier,
@@ -166,11 +175,12 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
         const { note, job } = await clients.media.createImport({
           userId,
           type: api.ImportType.IMPORT_TYPE_AUDIO_IMPORT,
-          title: [...`${AUDIO_TITLE_PREFIX}${fileName}`].slice(0, 255).join(""),
+          title: firstCharacters(`${AUDIO_TITLE_PREFIX}${fileName}`, MAX_TITLE_LENGTH),
           courseId: body.courseId,
           sourceUrl: body.url,
           speedMultiplier: body.speedMultiplier,
           mimeType: mimeType ?? undefined,
+          // Media shortens a longer name to 255 characters, keeping its extension.
           originalFilename: fileName,
         });
         sendData(res, 201, { note: noteJson(note!, courseJson(course)), importJob: importJobJson(job!) }, "Audio import started");

@@ -4,7 +4,7 @@ import { currentAuth } from "../auth/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage } from "../http/envelope";
-import { intParam } from "../http/query";
+import { intParam, MAX_INT32 } from "../http/query";
 import { courseEmbedSchema, courseJson, coursesById, statusName } from "./notes";
 
 const JOB_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"] as const;
@@ -15,7 +15,7 @@ const listQuery = z.object({
   status: z.enum(JOB_STATUSES, { message: `must be one of ${JOB_STATUSES.join(", ")}` }).optional(),
   source: z.enum(JOB_SOURCES, { message: "must be one of VIDEO, UPLOAD" }).optional(),
   limit: intParam(1, 100, 20),
-  offset: intParam(0, Number.MAX_SAFE_INTEGER, 0),
+  offset: intParam(0, MAX_INT32, 0),
   sortBy: z.enum(["createdAt", "updatedAt", "completedAt"], { message: "must be one of createdAt, updatedAt, completedAt" }).default("createdAt"),
   sortOrder: z.enum(["asc", "desc"], { message: "must be asc or desc" }).default("desc"),
 });

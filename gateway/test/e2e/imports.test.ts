@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
@@ -17,6 +18,7 @@ import {
   type TestStack,
   type UploadFile,
 } from "@study/testkit";
+import { Client } from "pg";
 
 /**
  * MEDIA_MAX_UPLOAD_BYTES of the test stack: big enough that buffering an over-limit upload would show in memory
@@ -25,10 +27,19 @@ import {
 const UPLOAD_LIMIT = 128 * 1024 * 1024;
 const MB = 1024 * 1024;
 
-/** Resident memory of a process (Linux), in bytes. */
-async function rssOf(pid: number | undefined): Promise<number> {
+/** Resident memory of a process (Linux) now and at its peak (VmHWM), in bytes. */
+async function memoryOf(pid: number | undefined): Promise<{ resident: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+  const kilobytes = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
+  return { resident: kilobytes("VmRSS"), peak: kilobytes("VmHWM") };
+}
+
+/**
+ * Sets a process's peak resident memory (VmHWM) back to its current resident memory (Linux: "5" to clear_refs;
+ * the tests run as root or as the processes' user), so that the next peak is that of what follows.
+ */
+async function resetPeakMemory(pid: number | undefined): Promise<void> {
+  await writeFile(`/proc/${pid}/clear_refs`, "5");
 }
 
 /**
@@ -201,6 +212,16 @@ describe("imports end to end", () => {
 
   it("uploads a recorded lecture: streamed to storage, transcribed with progress through the stages (SSE), notified", async () => {
     const user = await signUp("Uploader");
+    // Every stage the worker records, seen in the media database itself: the job row keeps only the latest one.
+    const mediaDb = new Client({ connectionString: stack.databaseUrl("media") });
+    await mediaDb.connect();
+    await mediaDb.query(`
+      CREATE TABLE IF NOT EXISTS e2e_job_stage (seq bigserial PRIMARY KEY, job_id text NOT NULL, stage text NOT NULL, progress int NOT NULL);
+      CREATE OR REPLACE FUNCTION e2e_record_job_stage() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO e2e_job_stage (job_id, stage, progress) VALUES (NEW.id::text, NEW.stage::text, NEW.progress); RETURN NEW; END $$;
+      DROP TRIGGER IF EXISTS e2e_record_job_stage ON import_job;
+      CREATE TRIGGER e2e_record_job_stage AFTER UPDATE ON import_job FOR EACH ROW
+        WHEN (NEW.stage IS NOT NULL AND NEW.stage IS DISTINCT FROM OLD.stage) EXECUTE FUNCTION e2e_record_job_stage();`);
     const response = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId, speedMultiplier: "2" }, {
       path: join(folder, "served", "lecture.mp3"),
       name: "lecture.mp3",
@@ -218,8 +239,18 @@ describe("imports end to end", () => {
     expect(events[events.length - 1]).toMatchObject({ status: "COMPLETED", progress: 100 });
     const progress = events.map((event) => event.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    // Setup takes a few hundred ms (may fall between two reads); transcription takes seconds.
-    expect(events.map((event) => event.stage)).toEqual(expect.arrayContaining(["TRANSCRIPTION", "NOTE_CREATION"]));
+    // The worker writes the first report of every stage at once (ProgressWriter), but the stream samples the job
+    // every 500 ms: setup (a few hundred ms) and content processing (the summary: milliseconds) may fall between
+    // two reads. Guaranteed over SSE: transcription (seconds), and note creation, the stage of the final event.
+    const stageOrder = ["SETUP", "TRANSCRIPTION", "CONTENT_PROCESSING", "NOTE_CREATION"];
+    const streamedStages = [...new Set(events.map((event) => event.stage).filter((stage): stage is string => stage !== null))];
+    expect(streamedStages).toEqual(expect.arrayContaining(["TRANSCRIPTION", "NOTE_CREATION"]));
+    expect(streamedStages).toEqual(stageOrder.filter((stage) => streamedStages.includes(stage)));
+    expect(events[events.length - 1].stage).toBe("NOTE_CREATION");
+    // Every one of the four stages was recorded, in order (the trigger above logged each change of stage).
+    const recorded = await mediaDb.query<{ stage: string }>("SELECT stage FROM e2e_job_stage WHERE job_id = $1 ORDER BY seq", [importJob.id]);
+    await mediaDb.end();
+    expect(recorded.rows.map((row) => row.stage)).toEqual(stageOrder);
     expect(new Set(progress).size).toBeGreaterThanOrEqual(3);
     // Each stage within its range: setup 0-25, transcription 25-75, content 75-95, note creation 95-100.
     for (const event of events.filter((entry) => entry.status === "IN_PROGRESS")) {
@@ -273,8 +304,10 @@ describe("imports end to end", () => {
     const user = await signUp("Big");
     const before = await storedFiles();
     const head = await readFile(join(folder, "served", "short.mp3"));
-    const rss = async () => ({ gateway: await rssOf(stack.pid("gateway")), media: await rssOf(stack.pid("media")) });
-    const start = await rss();
+    const processes = { gateway: stack.pid("gateway"), media: stack.pid("media") };
+    for (const pid of Object.values(processes)) await resetPeakMemory(pid);
+    const memory = async () => ({ gateway: await memoryOf(processes.gateway), media: await memoryOf(processes.media) });
+    const start = await memory();
     const response = await streamMultipart(`${stack.gatewayUrl}/api/notes/upload/audio`, user.token, { courseId: user.courseId }, {
       name: "huge.mp3",
       type: "audio/mpeg",
@@ -282,10 +315,13 @@ describe("imports end to end", () => {
       fillBytes: UPLOAD_LIMIT + 16 * MB,
     });
     expect(response).toMatchObject({ status: 413, body: { success: false, code: "FILE_TOO_LARGE" } });
-    const end = await rss();
-    // 128 MB went through both processes; holding it would show as at least that much growth.
-    expect(end.gateway - start.gateway).toBeLessThan(UPLOAD_LIMIT / 2);
-    expect(end.media - start.media).toBeLessThan(UPLOAD_LIMIT / 2);
+    const end = await memory();
+    // 128 MB went through both processes; holding it would show as at least that much growth — at the end, or
+    // at the peak (VmHWM, reset above) for memory held during the upload and released before it was measured.
+    expect(end.gateway.resident - start.gateway.resident).toBeLessThan(UPLOAD_LIMIT / 2);
+    expect(end.media.resident - start.media.resident).toBeLessThan(UPLOAD_LIMIT / 2);
+    expect(end.gateway.peak - start.gateway.resident).toBeLessThan(UPLOAD_LIMIT / 2);
+    expect(end.media.peak - start.media.resident).toBeLessThan(UPLOAD_LIMIT / 2);
     await eventually(async () => JSON.stringify(await storedFiles()) === JSON.stringify(before), 5_000);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
   }, 30_000);
@@ -461,11 +497,59 @@ describe("imports end to end", () => {
     expect(job).toMatchObject({ status: "COMPLETED" });
     const full = (await api("GET", `/api/notes/${note.id}`, { token: user.token })).body.data;
     expect(full.content).toMatch(/disposed|young|man/);
+    // The audio yt-dlp extracted (named after the video's id) is what the note describes.
+    expect(full.metadata).toMatchObject({ source: "video", mimeType: "audio/mpeg", originalFilename: "lecture.mp3", fileSize: expect.any(Number) });
+    expect(full.metadata.fileSize).toBeGreaterThan(10_000);
+    expect((await api("GET", `/api/jobs/${importJob.id}`, { token: user.token })).body.data.note.fileSize).toBe(full.metadata.fileSize);
 
     const internal = await api("POST", "/api/notes/import/video", { token: user.token, body: { url: notAllowed.urlOf("/lecture.mp4"), courseId: user.courseId } });
     expect(internal.status).toBe(400);
     expect(internal.body.code).toBe("URL_NOT_ALLOWED");
   }, 40_000);
+
+  it("shortens titles and file names longer than 255 characters instead of refusing the import", async () => {
+    const user = await signUp("Verbose");
+    const characters = (text: string) => [...text].length;
+    // Code points, not UTF-16 units: emoji at the cut must stay whole.
+    const longName = `${"🧬".repeat(150)}${"x".repeat(150)}`;
+
+    // A video page whose VideoObject (JSON-LD) names the video with 300 characters.
+    allowed.route("/long-title.html", (_request, response) => {
+      const videoObject = { "@context": "https://schema.org", "@type": "VideoObject", name: longName, contentUrl: allowed.urlOf("/lecture.mp4") };
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end(`<!DOCTYPE html><html><head><title>Lecture</title><script type="application/ld+json">${JSON.stringify(videoObject)}</script></head><body></body></html>`);
+    });
+    const video = await api("POST", "/api/notes/import/video", { token: user.token, body: { url: allowed.urlOf("/long-title.html"), courseId: user.courseId } });
+    expect(video.status).toBe(201);
+    expect(video.body.data.videoInfo.title).toBe(longName);
+    expect(video.body.data.note.title).toBe([...longName].slice(0, 255).join(""));
+
+    // An audio URL whose last path segment has 304 characters.
+    const audioPath = `/${encodeURIComponent(`${longName}.mp3`)}`;
+    allowed.route(audioPath, (_request, response) => {
+      response.writeHead(200, { "content-type": "audio/mpeg" });
+      createReadStream(join(folder, "served", "short.mp3")).pipe(response);
+    });
+    const audio = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf(audioPath), courseId: user.courseId } });
+    expect(audio.status).toBe(201);
+    expect(audio.body.data.note.title).toBe([...`Audio Import: ${longName}`].slice(0, 255).join(""));
+    expect(audio.body.data.note.metadata.originalFilename).toBe(`${[...longName].slice(0, 251).join("")}.mp3`);
+
+    // An uploaded file with a 304-character name: the title defaults to it, shortened the same way.
+    const uploaded = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, { path: join(folder, "served", "short.mp3"), name: `${longName}.mp3`, type: "audio/mpeg" });
+    expect(uploaded.status).toBe(201);
+    expect(uploaded.body.data.note.title).toBe(`${[...longName].slice(0, 251).join("")}.mp3`);
+    expect(uploaded.body.data.note.metadata.originalFilename).toBe(uploaded.body.data.note.title);
+    expect(uploaded.body.data.uploadInfo.filename).toBe(`${longName}.mp3`);
+
+    for (const created of [video, audio, uploaded]) {
+      const job = await finished(user.token, created.body.data.importJob.id);
+      expect(job).toMatchObject({ status: "COMPLETED" });
+      const note = (await api("GET", `/api/notes/${created.body.data.note.id}`, { token: user.token })).body.data;
+      expect(characters(note.title)).toBeLessThanOrEqual(255);
+      expect(characters(note.metadata.originalFilename)).toBeLessThanOrEqual(255);
+    }
+  }, 90_000);
 
   it("answers 404 for another user's course, note and job", async () => {
     const owner = await signUp("Owner");

@@ -251,6 +251,17 @@ describe("notes and import jobs end to end", () => {
     const badQuery = await api("GET", "/api/jobs?limit=0&status=DONE&sortBy=title", { token: bob.token });
     expect(badQuery.status).toBe(400);
     expect(badQuery.body.details.map((d: { field: string }) => d.field).sort()).toEqual(["limit", "sortBy", "status"]);
+    // Offsets travel in protobuf int32 fields: beyond 2147483647 they are refused here, not failed in gRPC (500).
+    for (const path of ["/api/jobs", "/api/courses"]) {
+      const lastOffset = await api("GET", `${path}?offset=2147483647`, { token: bob.token });
+      expect({ path, status: lastOffset.status }).toEqual({ path, status: 200 });
+      const tooFar = await api("GET", `${path}?offset=3000000000`, { token: bob.token });
+      expect({ path, status: tooFar.status, body: tooFar.body }).toEqual({
+        path,
+        status: 400,
+        body: expect.objectContaining({ code: "VALIDATION_ERROR", details: [{ field: "offset", message: "must be at most 2147483647" }] }),
+      });
+    }
 
     const shown = await api("GET", `/api/jobs/${a.jobId}`, { token: bob.token });
     expect(shown.status).toBe(200);
@@ -311,6 +322,8 @@ describe("notes and import jobs end to end", () => {
       ["GET", `/api/jobs/${jobId}`],
       ["POST", `/api/jobs/${jobId}/cancel`],
       ["DELETE", `/api/jobs/${jobId}`],
+      // The progress stream checks the owner before it starts: no event of another user's job.
+      ["GET", `/api/jobs/${jobId}/events`],
     ] as const) {
       const response = await api(method, path, { token: stranger.token, body });
       expect({ method, path, status: response.status, code: response.body.code }).toEqual({ method, path, status: 404, code: "NOT_FOUND" });

@@ -136,9 +136,11 @@ describe("a media worker killed mid-import", () => {
     expect(downloadsOf("/never-finishes.mp3")).toBe(MAX_ATTEMPTS);
     const note = (await api("GET", `/api/notes/${noteId}`, { token: user.token })).body.data;
     expect(note.transcriptionStatus).toBe("FAILED");
-    await eventually(async () => {
-      const list = (await api("GET", "/api/notifications", { token: user.token })).body.data.notifications as { content: string }[];
-      return list.some((entry) => entry.content.includes("Processing was interrupted too many times"));
+    // The failure is announced as an ALERT (successes and starts are SYSTEM notifications).
+    const failureNotice = await eventually(async () => {
+      const list = (await api("GET", "/api/notifications", { token: user.token })).body.data.notifications as { type: string; content: string }[];
+      return list.find((entry) => entry.content.includes("Processing was interrupted too many times"));
     }, 10_000);
+    expect(failureNotice).toMatchObject({ type: "ALERT" });
   }, 45_000);
 });

@@ -1,5 +1,5 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { AppError, type Logger } from "@study/platform";
 import { extensionOfAudioFormat, audioFormatFromFileName, audioFormatFromMimeType } from "../domain/audio-format";
 import { progressWithin, type ImportJob, type ProgressStage } from "../domain/import-job";
@@ -220,7 +220,7 @@ export class ProcessImport {
       segments,
       duration: Math.round(duration * 100) / 100,
       language: transcript.language,
-      confidence: Math.min(1, Math.max(0, transcript.confidence)),
+      confidence: transcript.confidence === undefined ? undefined : Math.min(1, Math.max(0, transcript.confidence)),
       mimeType: obtained.mimeType ?? job.mimeType ?? undefined,
       fileSize: obtained.size ?? job.fileSize ?? undefined,
       originalFilename: obtained.fileName ?? job.originalFilename ?? undefined,
@@ -244,7 +244,9 @@ export class ProcessImport {
     if (!job.sourceUrl) throw new ProcessingError("The import has no source URL");
     if (job.type === "VIDEO_IMPORT") {
       try {
-        return { path: await deps.videoSource.downloadAudio(job.sourceUrl, folder, signal), mimeType: "audio/mpeg" };
+        const path = await deps.videoSource.downloadAudio(job.sourceUrl, folder, signal);
+        // The extracted audio is the note's file: its size and name belong in the metadata as for other imports.
+        return { path, mimeType: "audio/mpeg", size: (await stat(path)).size, fileName: basename(path) };
       } catch (error) {
         if (signal.aborted) throw error;
         throw new ProcessingError(`Video download failed: ${(error as Error).message}`, error);

@@ -75,6 +75,22 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** The longest extension `shortenFileName` keeps whole ("lecture.flac"); a longer "extension" is just text. */
+const MAX_KEPT_EXTENSION_LENGTH = 10;
+
+/**
+ * A file name cut to at most `maxCharacters` characters (code points, so no emoji is split in half), keeping
+ * its extension when it has a short one: "<very long stem>.mp3" → "<stem cut short>.mp3". Names come from
+ * URLs, browsers and downloads, so their length is not the user's choice and is shortened, never refused.
+ */
+export function shortenFileName(fileName: string, maxCharacters = MAX_FILE_NAME_LENGTH): string {
+  const characters = [...fileName];
+  if (characters.length <= maxCharacters) return fileName;
+  const dot = characters.lastIndexOf(".");
+  const extension = dot > 0 && characters.length - dot <= MAX_KEPT_EXTENSION_LENGTH + 1 ? characters.slice(dot) : [];
+  return [...characters.slice(0, maxCharacters - extension.length), ...extension].join("");
+}
+
 const blankToNull = (value: string | null | undefined) => {
   const trimmed = value?.trim() ?? "";
   return trimmed.length === 0 ? null : trimmed;
@@ -97,7 +113,8 @@ export interface ValidImportRequest {
 /**
  * Checks an import request: video and audio imports need an http(s) source URL, uploads a storage key;
  * speed 1 or 2; a supported audio format when one is named; at most 150 MB. Field problems become one
- * VALIDATION_ERROR; a file over the limit is FILE_TOO_LARGE.
+ * VALIDATION_ERROR; a file over the limit is FILE_TOO_LARGE. An original file name over 255 characters is
+ * shortened (shortenFileName), not refused.
  */
 export function validateImportRequest(draft: ImportRequestDraft): ValidImportRequest {
   const violations: FieldViolation[] = [];
@@ -137,10 +154,8 @@ export function validateImportRequest(draft: ImportRequestDraft): ValidImportReq
     }
     mimeType = supported;
   }
-  const originalFilename = blankToNull(draft.originalFilename);
-  if (originalFilename !== null && [...originalFilename].length > MAX_FILE_NAME_LENGTH) {
-    violations.push({ field: "originalFilename", message: `must be at most ${MAX_FILE_NAME_LENGTH} characters` });
-  }
+  const givenFilename = blankToNull(draft.originalFilename);
+  const originalFilename = givenFilename === null ? null : shortenFileName(givenFilename).trim();
   const fileSize = draft.fileSize ?? null;
   if (fileSize !== null && (!Number.isInteger(fileSize) || fileSize < 0)) violations.push({ field: "fileSize", message: "must be a number of bytes >= 0" });
   const audioUrl = blankToNull(draft.audioUrl);

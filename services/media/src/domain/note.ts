@@ -180,8 +180,8 @@ export interface TranscriptionResult {
   /** Seconds. */
   duration: number;
   language: string;
-  /** 0-1. */
-  confidence: number;
+  /** 0-1; absent when the transcriber gave no scores (the metadata then has no confidence). */
+  confidence?: number;
   /** Set when the pipeline stored the audio or learned more about it. */
   audioUrl?: string;
   audioStorageKey?: string;
@@ -203,7 +203,7 @@ export function completeTranscription(note: Note, result: TranscriptionResult, n
       violations.push({ field: `segments.${index}`, message: "must satisfy 0 <= startTime <= endTime" });
     }
   });
-  if (!(result.confidence >= 0 && result.confidence <= 1)) violations.push({ field: "confidence", message: "must be between 0 and 1" });
+  if (result.confidence !== undefined && !(result.confidence >= 0 && result.confidence <= 1)) violations.push({ field: "confidence", message: "must be between 0 and 1" });
   if (!(result.duration >= 0)) violations.push({ field: "duration", message: "must be a number of seconds >= 0" });
   if (violations.length > 0) throw AppError.validation("Invalid transcription result", violations);
   const moved = moveTranscription(note, "COMPLETED", now);
@@ -212,8 +212,8 @@ export function completeTranscription(note: Note, result: TranscriptionResult, n
     duration: result.duration,
     wordCount: countWords(result.transcript),
     language: result.language,
-    confidence: result.confidence,
   };
+  if (result.confidence !== undefined) metadata.confidence = result.confidence;
   if (result.mimeType !== undefined) metadata.mimeType = result.mimeType;
   if (result.fileSize !== undefined) metadata.fileSize = result.fileSize;
   if (result.originalFilename !== undefined) metadata.originalFilename = result.originalFilename;

@@ -1,4 +1,4 @@
-import { createImport, MAX_AUDIO_FILE_SIZE, supportedAudioMimeType, validateImportRequest } from "../../src/domain/import-request";
+import { createImport, MAX_AUDIO_FILE_SIZE, shortenFileName, supportedAudioMimeType, validateImportRequest } from "../../src/domain/import-request";
 import { at } from "./fixtures";
 import { refusal } from "./refusal";
 
@@ -58,6 +58,16 @@ describe("an import request", () => {
     expect(createImport(ids, "c", { type: "VIDEO_IMPORT", title: "V", courseId, sourceUrl: "http://video.example.com/v" }, at).job.source).toBe("VIDEO");
   });
 
+  it("shortens an original file name over 255 characters, keeping its extension, instead of refusing the import", () => {
+    // 300 code points (450 UTF-16 units): the name of a file or URL segment, not a choice of the user.
+    const longName = `${"🎧".repeat(150)}${"a".repeat(150)}.flac`;
+    const { note, job } = createImport(ids, "bob", { type: "AUDIO_UPLOAD", title: "Recording", courseId, storageKey: "uploads/bob/1.flac", originalFilename: longName }, at);
+    const expected = `${"🎧".repeat(150)}${"a".repeat(100)}.flac`;
+    expect(note.metadata.originalFilename).toBe(expected);
+    expect(job.originalFilename).toBe(expected);
+    expect([...expected]).toHaveLength(255);
+  });
+
   it("reports every field problem at once", async () => {
     const refused = await refusal(() =>
       validateImportRequest({ type: "VIDEO_IMPORT", title: " ", courseId: "", sourceUrl: "ftp://example.com/a", storageKey: "k", speedMultiplier: 3, mimeType: "text/plain", fileSize: -1 }),
@@ -100,5 +110,26 @@ describe("an import request", () => {
     expect(supportedAudioMimeType("Audio/X-WAV")).toBe("audio/wav");
     expect(supportedAudioMimeType("audio/mp4")).toBe("audio/m4a");
     expect(supportedAudioMimeType("application/pdf")).toBeNull();
+  });
+});
+
+describe("shortenFileName", () => {
+  it("leaves names of at most 255 characters as they are", () => {
+    expect(shortenFileName("lecture.mp3")).toBe("lecture.mp3");
+    const exactly = `${"x".repeat(251)}.mp3`;
+    expect(shortenFileName(exactly)).toBe(exactly);
+  });
+
+  it("counts and cuts by code points, never splitting a surrogate pair", () => {
+    const shortened = shortenFileName("😀".repeat(300));
+    expect(shortened).toBe("😀".repeat(255));
+    expect(shortened).toHaveLength(510);
+  });
+
+  it("keeps a short extension and cuts the stem; a long or missing one is just text", () => {
+    expect(shortenFileName(`${"n".repeat(300)}.webm`, 20)).toBe(`${"n".repeat(15)}.webm`);
+    expect(shortenFileName(`${"n".repeat(300)}`, 20)).toBe("n".repeat(20));
+    expect(shortenFileName(`notes.${"e".repeat(30)}`, 20)).toBe(`notes.${"e".repeat(14)}`);
+    expect(shortenFileName(`.${"h".repeat(30)}`, 10)).toBe(`.${"h".repeat(9)}`);
   });
 });

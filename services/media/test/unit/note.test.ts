@@ -131,6 +131,13 @@ describe("a completed transcription", () => {
     expect(countWords("  one two\nthree ")).toBe(3);
   });
 
+  it("omits the confidence from the metadata when the transcriber gave none", () => {
+    const { confidence: _none, ...unscored } = result;
+    const note = completeTranscription(aNote("PROCESSING", { metadata: { source: "upload" } }), unscored, later);
+    expect(note.metadata).toEqual({ source: "upload", duration: 5, wordCount: 8, language: "en" });
+    expect("confidence" in note.metadata).toBe(false);
+  });
+
   it("takes the audio location and file facts the pipeline learned", () => {
     const note = completeTranscription(aNote("PROCESSING"), { ...result, audioUrl: "/api/files/a.mp3", audioStorageKey: "audio/a.mp3", mimeType: "audio/wav", fileSize: 99 }, later);
     expect(note).toMatchObject({ audioUrl: "/api/files/a.mp3", audioStorageKey: "audio/a.mp3", metadata: { mimeType: "audio/wav", fileSize: 99 } });

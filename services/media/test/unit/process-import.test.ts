@@ -8,6 +8,7 @@ import { FailJob } from "../../src/application/fail-job";
 import type { AudioProcessor } from "../../src/application/ports/audio-processor.port";
 import type { ImportJobRepository, JobTransition, JobWithNote } from "../../src/application/ports/import-job-repository.port";
 import type { Transcriber } from "../../src/application/ports/transcriber.port";
+import type { VideoSource } from "../../src/application/ports/video-source.port";
 import { INTERRUPTED_TOO_OFTEN, ProcessImport } from "../../src/application/process-import";
 import { ReportProgress } from "../../src/application/report-progress";
 import { StartJob } from "../../src/application/start-job";
@@ -41,7 +42,7 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
   });
   afterEach(() => rm(work, { recursive: true, force: true }));
 
-  function pipeline(state: ReturnType<typeof memoryRepository>, overrides: { transcriber?: Transcriber; audio?: Partial<AudioProcessor> } = {}) {
+  function pipeline(state: ReturnType<typeof memoryRepository>, overrides: { transcriber?: Transcriber; audio?: Partial<AudioProcessor>; videoSource?: VideoSource } = {}) {
     const jobs = state.repository;
     const audio: AudioProcessor = {
       probe: async () => ({ durationSeconds: 20, format: "mp3", hasAudio: true }),
@@ -73,7 +74,7 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
       failJob: new FailJob(jobs),
       storage: { download: async (_key: string, path: string) => writeFile(path, "mp3") } as never,
       downloader: {} as never,
-      videoSource: {} as never,
+      videoSource: overrides.videoSource ?? ({} as never),
       audio,
       transcriber,
       summarizer: { name: "fake", summarize: async () => "Cells make energy." },
@@ -102,6 +103,41 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
     const progress = state.transitions.map((transition) => transition.job.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(await readdir(work, { recursive: true })).toEqual([]);
+  });
+
+  it("records the size and name of a video's extracted audio in the note's metadata", async () => {
+    const state = memoryRepository({
+      job: aJob("PENDING", { id: JOB_ID, noteId: NOTE_ID, type: "VIDEO_IMPORT", source: "VIDEO", sourceUrl: "https://video.example.com/watch?v=42", speedMultiplier: 2 }),
+      note: aNote("PENDING", { id: NOTE_ID, metadata: { source: "video", originalUrl: "https://video.example.com/watch?v=42" } }),
+    });
+    const videoSource: VideoSource = {
+      getInfo: async () => Promise.reject(new Error("not used by the worker")),
+      async downloadAudio(_url, directory) {
+        const path = join(directory, "dQw4w9WgXcQ.mp3");
+        await writeFile(path, Buffer.alloc(12_345, 1));
+        return path;
+      },
+    };
+    expect(await pipeline(state, { videoSource }).run(JOB_ID)).toBe("completed");
+    expect(state.current().note!.metadata).toMatchObject({
+      source: "video",
+      originalUrl: "https://video.example.com/watch?v=42",
+      mimeType: "audio/mpeg",
+      fileSize: 12_345,
+      originalFilename: "dQw4w9WgXcQ.mp3",
+    });
+  });
+
+  it("completes without a confidence in the metadata when the transcriber gave none", async () => {
+    const state = memoryRepository(uploadJob());
+    const transcriber: Transcriber = {
+      name: "unscored",
+      transcribe: async () => ({ text: "cells make energy.", segments: [{ text: "cells make energy.", startTime: 0, endTime: 4 }], language: "en", durationSeconds: 10 }),
+    };
+    expect(await pipeline(state, { transcriber }).run(JOB_ID)).toBe("completed");
+    const { metadata } = state.current().note!;
+    expect(metadata).toMatchObject({ language: "en", wordCount: 3 });
+    expect("confidence" in metadata).toBe(false);
   });
 
   it("fails the job with a clear message when the audio cannot be read, or the transcriber fails", async () => {

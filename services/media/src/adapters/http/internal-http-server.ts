@@ -130,6 +130,10 @@ class LeadingBytesCheck extends Transform {
 
 const fileTooLarge = (maxBytes: number) =>
   new AppError("too_large", "FILE_TOO_LARGE", `File is too large: at most ${+(maxBytes / (1024 * 1024)).toFixed(1)} MB`);
+const uploadInterrupted = () => new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted");
+const invalidMultipartBody = () => AppError.validation("Invalid multipart body", [{ field: "file", message: "the multipart body could not be read" }]);
+// The storage's own error (disk full, S3 failing) may name paths or buckets: the client gets a generic message.
+const storageFailed = () => new AppError("unavailable", "SERVICE_UNAVAILABLE", "The file could not be stored; please try again later");
 
 /**
  * The media service's internal HTTP endpoint (plain HTTP on MEDIA_HTTP_PORT, reached only through the gateway,
@@ -137,8 +141,9 @@ const fileTooLarge = (maxBytes: number) =>
  *
  * Uploads: parses multipart with busboy and streams the `file` part into storage — never holding it whole in
  * memory — while checking its leading bytes; other parts are short fields. The file goes to storage under a
- * fresh key; the records are created only after the whole request arrived. A refused, oversized or interrupted
- * upload removes what was stored (UPLOAD_INTERRUPTED is logged for a client that went away).
+ * fresh key; the records are created only after the whole request arrived. A refused, oversized, malformed
+ * (400 "Invalid multipart body") or interrupted upload, and one whose storage failed (503), removes what was
+ * stored; every one is answered except a client that went away (logged UPLOAD_INTERRUPTED).
  */
 export async function startInternalHttpServer(options: InternalHttpServerOptions): Promise<RunningInternalHttpServer> {
   const { logger } = options;
@@ -201,12 +206,25 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       if (storedKey) await options.storage.delete(storedKey).catch((error: unknown) => logger.warn({ err: error, key: storedKey }, "could not remove a refused upload"));
     };
 
+    // "close" also follows a fully received body: only an incomplete, destroyed one means the client went away.
+    const clientWentAway = () => !request.complete && request.destroyed;
     request.on("close", () => {
-      // "close" also follows a fully received body: only an incomplete one means the client went away.
-      if (finished || response.writableEnded || request.complete) return;
+      if (finished || response.writableEnded || !clientWentAway()) return;
       logger.warn({ code: "UPLOAD_INTERRUPTED", userId }, "UPLOAD_INTERRUPTED: the client went away during the upload");
-      fail(new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted"));
+      fail(uploadInterrupted());
     });
+    /**
+     * What an error of the multipart parser or of storage means. Only a client that went away is an interrupted
+     * upload (which gets no answer); a body busboy cannot parse is the client's mistake (400); anything else
+     * failed on our side while the client waits for an answer (503).
+     */
+    const classify = (error: unknown, source: "multipart" | "storage"): AppError => {
+      if (error instanceof AppError) return error;
+      if (clientWentAway()) return uploadInterrupted();
+      if (source === "multipart") return invalidMultipartBody();
+      logger.error({ err: error, userId }, "storing an upload failed");
+      return storageFailed();
+    };
 
     let parser: busboy.Busboy;
     try {
@@ -251,9 +269,11 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       const check = new LeadingBytesCheck(route.inspectBytes, (firstBytes) => {
         mimeType = route.inspect(firstBytes, fileName, declaredMimeType);
       });
-      // Every stage reports to `fail`, so an error never goes unheard (storage may not listen yet).
-      const onError = (error: Error) => fail(error instanceof AppError ? error : new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted"));
-      stream.on("error", (error) => counter.destroy(error));
+      // Every stage reports to `fail`, so an error never goes unheard (storage may not listen yet). Busboy's
+      // errors are classified where they start; what reaches the later stages unclassified comes from storage
+      // (its pipeline destroys the body with the write error).
+      const onError = (error: Error) => fail(classify(error, "storage"));
+      stream.on("error", (error) => counter.destroy(classify(error, "multipart")));
       const body = stream.pipe(counter).pipe(check);
       counter.on("error", (error) => {
         onError(error);
@@ -264,21 +284,20 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       stored = options.storage.put(key, body, { contentType: declaredMimeType, signal: controller.signal }).then(
         (object) => ({ storageKey: key, fileName, size: object.size, declaredMimeType, mimeType }),
         (error: unknown) => {
-          const reason = failure ?? (error instanceof AppError ? error : null);
-          if (reason) {
-            fail(reason);
-            throw reason;
-          }
-          throw error;
+          // Also when the body stream saw no error (S3 failing on its own): the request must end with an answer.
+          const reason = failure ?? classify(error, "storage");
+          fail(reason);
+          throw reason;
         },
       );
       // Keep reading the request (and discard) when storage stopped early, so busboy reaches its end.
       stored.catch(() => stream.resume());
     });
 
-    const parsed = new Promise<void>((resolve, reject) => {
+    // Busboy fails on a body that is not the multipart it announced (no boundary, a truncated part…).
+    parser.on("error", (error) => fail(classify(error, "multipart")));
+    const parsed = new Promise<void>((resolve) => {
       parser.on("close", resolve);
-      parser.on("error", reject);
       controller.signal.addEventListener("abort", () => resolve(), { once: true });
     });
     request.pipe(parser);
@@ -294,6 +313,8 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       send(response, result.status, result.body);
     } catch (error) {
       finished = true;
+      // A put that is still running (aborted above) could otherwise land its object after the clean-up.
+      await (stored as Promise<unknown> | null)?.catch(() => undefined);
       await cleanUp();
       const appError = error instanceof AppError ? error : null;
       if (appError?.code === "UPLOAD_INTERRUPTED") return;

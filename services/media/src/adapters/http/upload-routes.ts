@@ -7,6 +7,8 @@ import type { CourseDirectory } from "../../application/ports/course-directory.p
 import type { FileStorage } from "../../application/ports/file-storage.port";
 import { ATTACHMENT_DETECTION_BYTES, ATTACHMENT_SIZE_LIMITS, assertAttachmentContent, attachmentTypeOf } from "../../domain/attachment-type";
 import { AUDIO_FORMAT_DETECTION_BYTES, AUDIO_FORMATS, detectAudioFormat, mimeTypeOfAudioFormat } from "../../domain/audio-format";
+import { shortenFileName } from "../../domain/import-request";
+import { MAX_TITLE_LENGTH } from "../../domain/note";
 import { toProtoJob, toProtoNote } from "../grpc/proto-mapping";
 import { newUploadKey, type UploadRoute } from "./internal-http-server";
 
@@ -39,7 +41,8 @@ export function audioUploadRoute(options: { maxBytes: number; storage: FileStora
       if (speed && speedMultiplier !== 1 && speedMultiplier !== 2) throw AppError.validation("Invalid upload", [{ field: "speedMultiplier", message: "must be 1 or 2" }]);
       const { note, job } = await options.createImport.execute(userId, {
         type: "AUDIO_UPLOAD",
-        title: fields.title?.trim() || upload.fileName,
+        // A title the user typed is checked as given; one taken from a long file name is shortened instead.
+        title: fields.title?.trim() || shortenFileName(upload.fileName, MAX_TITLE_LENGTH),
         courseId,
         storageKey: upload.storageKey,
         speedMultiplier,

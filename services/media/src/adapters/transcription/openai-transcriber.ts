@@ -12,11 +12,6 @@ import { languageTagFromWhisper } from "./whisper-languages";
 export const OPENAI_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 /** Room left in each piece for the WAV header and the muxer's rounding. */
 const PIECE_HEADROOM_BYTES = 4096;
-/**
- * Confidence reported when the server gives no per-segment scores (some Whisper-compatible servers omit
- * avg_logprob): Whisper-class models get roughly nine words in ten right on clear speech.
- */
-const UNSCORED_CONFIDENCE = 0.9;
 
 export interface OpenAiTranscriberOptions {
   client: OpenAiClient;
@@ -135,11 +130,11 @@ export class OpenAiTranscriber implements Transcriber {
 }
 
 /**
- * Mean of the segments' confidences weighted by their duration; UNSCORED_CONFIDENCE when the server gave
- * segments without scores, 0 when it heard nothing.
+ * Mean of the segments' confidences weighted by their duration; undefined when no segment has a score (some
+ * Whisper-compatible servers omit avg_logprob, and nothing heard has none): an invented value would pass for
+ * a measured one.
  */
-function meanConfidence(segments: RecognisedSegment[]): number {
-  if (segments.length === 0) return 0;
+function meanConfidence(segments: RecognisedSegment[]): number | undefined {
   let weighted = 0;
   let seconds = 0;
   for (const segment of segments) {
@@ -148,5 +143,5 @@ function meanConfidence(segments: RecognisedSegment[]): number {
     weighted += segment.confidence * weight;
     seconds += weight;
   }
-  return seconds > 0 ? weighted / seconds : UNSCORED_CONFIDENCE;
+  return seconds > 0 ? weighted / seconds : undefined;
 }

@@ -13,8 +13,8 @@ export interface Transcript {
   segments: RecognisedSegment[];
   /** BCP-47 language tag, e.g. "en". */
   language: string;
-  /** Mean confidence 0-1 (engines without scores report their best estimate). */
-  confidence: number;
+  /** Mean confidence 0-1; absent when the engine gave no scores (not an estimate: the note then has none). */
+  confidence?: number;
   durationSeconds: number;
 }
 

@@ -160,10 +160,12 @@ describe("OpenAiTranscriber", () => {
     await expect(transcriber().transcribe(CLIP, { signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
   });
 
-  it("keeps a language code a self-hosted server answers with, and reports unscored segments at the documented estimate", async () => {
+  it("keeps a language code a self-hosted server answers with, and reports no confidence for unscored segments", async () => {
     reply = () => ({ json: { language: "pt", duration: 7.1, text: "Olá.", segments: [{ id: 0, start: 0.5, end: 1.5, text: " Olá." }] } });
     const transcript = await transcriber({ model: "Systran/faster-whisper-small" }).transcribe(CLIP);
     expect((await peer.requests[0].formData()).get("model")).toBe("Systran/faster-whisper-small");
-    expect(transcript).toMatchObject({ language: "pt", confidence: 0.9, segments: [{ text: "Olá.", startTime: 0.5, endTime: 1.5, confidence: undefined }] });
+    expect(transcript).toMatchObject({ language: "pt", segments: [{ text: "Olá.", startTime: 0.5, endTime: 1.5, confidence: undefined }] });
+    // Unknown, not an invented estimate: the note's metadata then has no confidence key.
+    expect(transcript.confidence).toBeUndefined();
   });
 });
