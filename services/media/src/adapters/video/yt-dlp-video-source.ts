@@ -86,7 +86,9 @@ export class YtDlpVideoSource implements VideoSource {
           "--audio-format",
           "mp3",
           "-o",
-          join(templateSafe(workDirectory), "%(id)s.%(ext)s"),
+          // The id names the file; a platform's id can be long, so at most 100 characters of it (file names
+          // are limited to 255 bytes).
+          join(templateSafe(workDirectory), "%(id).100s.%(ext)s"),
           // --print would imply --quiet and hide why a download was skipped; --print-to-file does not.
           "--print-to-file",
           "after_move:filepath",
