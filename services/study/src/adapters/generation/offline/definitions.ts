@@ -5,7 +5,7 @@ import { ENGLISH_STOP_WORDS } from "@study/ai";
 import { capitalize } from "./prose";
 import { textOfTokens, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
-import { CLAUSE_LINKS, CLAUSE_OPENERS, DEMONSTRATIVES, isGenericNoun, isNominal, isTermHead } from "./vocabulary";
+import { CLAUSE_LINKS, CLAUSE_OPENERS, DEMONSTRATIVES, isDiscourseNoun, isGenericNoun, isNominal, isTermHead } from "./vocabulary";
 
 /** How a definition names its term: "X is/are …", "X refers to / means / measures …", "X is defined as …". */
 export type DefiningVerb = "is" | "are" | "refers to" | "means" | "measures" | "describes" | "is defined as";
@@ -171,6 +171,8 @@ function calledDefinition(tokens: readonly Token[], copulaAt: number, calledAt: 
     const term = textOfTokens(tokens, named[0], named[1]);
     return { named, verb, describedBy: previous.statement, statement: `${previous.statement} This is called ${term}.`, startsIn: previous };
   }
+  // "Is called the focus." opening a unit (a pause cut off its subject) has no subject to read.
+  if (copulaAt === 0) return null;
   let start = copulaAt - 1;
   while (start > 0 && !tokens[start - 1].endsPhrase) start -= 1;
   while (start < copulaAt && CLAUSE_OPENERS.has(tokens[start].lower)) start += 1;
@@ -200,12 +202,16 @@ interface Found {
   statement?: string | null;
   /** The unit before, when that one says what the term is. */
   startsIn?: TextUnit | null;
+  /** Named by "… is called X" / "… is known as X" rather than described by "X is …". */
+  named?: boolean;
 }
 
 function definitionsInUnit(unit: TextUnit, tokens: readonly Token[], previous: TextUnit | undefined): Definition[] {
   const found: Definition[] = [];
-  const add = ({ term, alias = null, verb, describedBy, statement = null, startsIn = null }: Found) => {
+  const add = ({ term, alias = null, verb, describedBy, statement = null, startsIn = null, named = false }: Found) => {
     if (!describedBy || term[1] - term[0] > MAX_TERM_WORDS || isGenericNoun(tokens[term[1] - 1].normal)) return;
+    // "The difference is that …", "The focus today is …": talk about the lecture, unless named ("… is called the focus").
+    if (!named && term[1] - term[0] === 1 && isDiscourseNoun(tokens[term[0]].normal)) return;
     const termText = textOfTokens(tokens, term[0], term[1]);
     const before = tokens[term[0] - 1]?.lower;
     const article = before !== undefined && DETERMINERS.has(before) ? before : null;
@@ -228,7 +234,7 @@ function definitionsInUnit(unit: TextUnit, tokens: readonly Token[], previous: T
       while (HEDGES.has(tokens[next]?.lower)) next += 1;
       if (tokens[next]?.lower === "called" || wordsAt(tokens, next, ["known", "as"])) {
         const called = calledDefinition(tokens, at, next, previous);
-        if (called) add({ term: called.named, ...called });
+        if (called) add({ ...called, term: called.named, named: true });
         return;
       }
       const match = definedTermBefore(tokens, at);

@@ -1,4 +1,5 @@
 // What flashcards, questions and guide sections share: how they are scored, linked and worded.
+import { contentWords } from "@study/ai";
 import type { SourceReference } from "../../../domain/study-material";
 import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
@@ -33,10 +34,13 @@ export function definedName(term: KeyTerm, definition: Definition): string {
   return definition.alias ? `${name} (${definition.alias})` : name;
 }
 
-/** Whether the unit can stand as a fact: sentence-sized, not a question. */
+/** A statement ending so was cut off mid-phrase (a pause in speech: "Atp synthase is an enzyme that."). */
+const CUT_OFF = /(?<![\p{L}'’])(?:the|a|an|of|and|or|but|that|which|whose|its|their|than|very)[.!]?$/iu;
+
+/** Whether the unit can stand as a fact: sentence-sized, not a question, not cut off mid-phrase. */
 export function isFact(unit: TextUnit): boolean {
   const words = wordCount(unit.statement);
-  return words >= SHORTEST_FACT_WORDS && words <= LONGEST_FACT_WORDS && !unit.statement.includes("?");
+  return words >= SHORTEST_FACT_WORDS && words <= LONGEST_FACT_WORDS && !unit.statement.includes("?") && !CUT_OFF.test(unit.statement);
 }
 
 /** The key terms a unit mentions, without those it only mentions inside a longer one ("electron" in "electron transport chain"). */
@@ -68,9 +72,43 @@ export function isPluralForm(term: KeyTerm, written: string): boolean {
   return lastWord !== term.words[term.words.length - 1] && /s$/.test(lastWord) && !/['’]s$/.test(lastWord);
 }
 
-/** The term as an answer option, in the plural when the blank it fills is plural. */
+/** Singular nouns in -s that the plural folding takes for plurals: "plate tectonics", "economics". */
+const SINGULAR_IN_S = /(?:ics|ss|us|is)$/i;
+
+/**
+ * The text only ever says the term in the plural ("carbon atoms"), so that is how it is shown. Only phrases
+ * are read so: a single word in -s said only so may be no plural at all ("krebs" in a lower-case transcript,
+ * "cristae").
+ */
+const shownInPlural = (term: KeyTerm) =>
+  !term.isAcronym && term.words.length > 1 && !SINGULAR_IN_S.test(term.display) && isPluralForm(term, term.display);
+
+/** Whether the term is written in the plural here: a plural form next to a singular one, or a phrase shown in the plural. */
+export function writtenInPlural(term: KeyTerm, written: string): boolean {
+  if (SINGULAR_IN_S.test(written) || !isPluralForm(term, written)) return false;
+  return written.toLowerCase() !== term.display.toLowerCase() || shownInPlural(term);
+}
+
+/** A regular singular: the shown form with its last word as the term's key has it ("carbon atoms" → "carbon atom"). */
+const singularOf = (term: KeyTerm) => term.display.replace(/[\p{L}\p{N}]+$/u, term.words[term.words.length - 1]);
+
+/**
+ * Whether the term can stand where the answer stands in that number: a plural blank needs a plural the text
+ * uses ("enzymes", not a made-up "oxygens"); a singular is always at hand (see optionForm).
+ */
+export function hasNumber(term: KeyTerm, plural: boolean): boolean {
+  if (!plural || shownInPlural(term)) return true;
+  return term.pluralDisplay !== null && term.pluralDisplay.toLowerCase() !== term.display.toLowerCase() && !SINGULAR_IN_S.test(term.pluralDisplay);
+}
+
+/**
+ * The term as an answer option or a swapped-in term, in the number of the blank it fills: the plural the text
+ * uses, or the singular (a regular one for a term said only in the plural), so no option stands out by its
+ * number and a swapped statement stays grammatical.
+ */
 export function optionForm(term: KeyTerm, plural: boolean): string {
-  return plural && term.pluralDisplay ? term.pluralDisplay : term.display;
+  if (plural) return shownInPlural(term) ? term.display : (term.pluralDisplay ?? term.display);
+  return shownInPlural(term) ? singularOf(term) : term.display;
 }
 
 /** Replaces every mention of `term` in `statement` by `replacement`, keeping a capital at the start and "a"/"an" agreement. */
@@ -119,25 +157,60 @@ function computeSimilarity(a: KeyTerm, b: KeyTerm): number {
   return 0.25 * words + 0.15 * length + 0.2 * kind + 0.1 * ending + 0.1 * sharedWord + 0.2 * proximity(a, b);
 }
 
+/** How many of a statement's content words nearest its term are compared with other sentences (see alsoTrue). */
+const NEAREST_CONTENT_WORDS = 6;
+/** A sentence holding this share of them with the replacement says what the swapped statement says. */
+const ALSO_TRUE_SHARE = 2 / 3;
+
+/**
+ * Whether putting `replacement` in place of `answer` in `context` (a statement or a definition) may still be
+ * true by the notes: some sentence mentions the replacement together with most of the content words said
+ * around the answer ("FADH2 also carries electrons to the ETC" makes "FADH2 carries electrons to the ETC" no
+ * false statement, nor FADH2 a wrong option). The words: up to six content words nearest the answer's
+ * mention, other than the two terms' own; at least two of them (all, if fewer) and two thirds must be there.
+ */
+export function alsoTrue(text: StudyText, answer: KeyTerm, replacement: KeyTerm, context: string): boolean {
+  const own = new Set([...answer.words, ...replacement.words]);
+  const words = contentWords(context);
+  const mention = words.indexOf(answer.words[answer.words.length - 1]);
+  const nearest = [...new Set(
+    words
+      .map((word, index) => ({ word, distance: mention < 0 ? index : Math.abs(index - mention) }))
+      .filter(({ word }) => !own.has(word))
+      .sort((a, b) => a.distance - b.distance)
+      .map(({ word }) => word),
+  )].slice(0, NEAREST_CONTENT_WORDS);
+  if (!nearest.length) return false;
+  const needed = Math.max(Math.min(2, nearest.length), Math.ceil(ALSO_TRUE_SHARE * nearest.length));
+  return replacement.unitIds.some((unitId) => {
+    const said = new Set(text.contentWordsByUnit[unitId]);
+    return nearest.filter((word) => said.has(word)).length >= needed;
+  });
+}
+
 /** Terms that cannot stand in for each other: the same, or one inside the other. */
 export const overlaps = (a: KeyTerm, b: KeyTerm) => a === b || containsTerm(a, b) || containsTerm(b, a);
 
 /**
  * `count` other key terms to offer next to `answer`, none overlapping it, none mentioned in `visibleText`
- * (the question would give them away), all with distinct forms. EASY offers the least similar of the
- * better-known terms, MEDIUM a spread, HARD the most similar. Null when the text has too few terms.
+ * (the question would give them away), all with distinct forms, all with a form in the answer's number
+ * (see hasNumber), none that the notes say in the answer's place (see alsoTrue; `context` is what the
+ * question states about the answer). EASY offers the least similar of the better-known terms, MEDIUM a
+ * spread, HARD the most similar. Null when the text has too few such terms.
  */
 export function chooseDistractors(
   text: StudyText,
   answer: KeyTerm,
   profile: DifficultyProfile,
-  options: { count: number; visibleText: string; plural: boolean },
+  options: { count: number; visibleText: string; plural: boolean; context?: string },
 ): KeyTerm[] | null {
   const formOf = (term: KeyTerm) => optionForm(term, options.plural).toLowerCase();
   const answerForm = formOf(answer);
   const byKey = (a: { term: KeyTerm }, b: { term: KeyTerm }) => compareText(a.term.key, b.term.key);
   const mostSimilarFirst = text.terms
-    .filter((term) => !overlaps(term, answer) && !term.pattern.test(options.visibleText) && formOf(term) !== answerForm)
+    .filter(
+      (term) => !overlaps(term, answer) && hasNumber(term, options.plural) && !term.pattern.test(options.visibleText) && formOf(term) !== answerForm,
+    )
     .map((term) => ({ term, similarity: similarity(answer, term) }))
     .sort((a, b) => b.similarity - a.similarity || byKey(a, b));
 
@@ -156,6 +229,7 @@ export function chooseDistractors(
   for (const { term } of pool) {
     const form = formOf(term);
     if (forms.has(form) || chosen.some((other) => overlaps(other, term))) continue;
+    if (options.context !== undefined && alsoTrue(text, answer, term, options.context)) continue;
     chosen.push(term);
     forms.add(form);
     if (chosen.length === options.count) return chosen;

@@ -2,7 +2,7 @@ import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
 import type { Token } from "./tagging";
 import type { TextUnit } from "./text-units";
-import { canStartTerm, isNominal, isTermHead } from "./vocabulary";
+import { canStartTerm, isDiscourseNoun, isNominal, isTermHead } from "./vocabulary";
 
 /** A salient term of the text: a noun phrase ("electron transport chain") or a single noun ("glycolysis"). */
 export interface KeyTerm {
@@ -228,7 +228,10 @@ export function extractKeyTerms(
     if (candidate) candidate.defined = true;
   }
 
-  const kept = [...candidates.values()].filter((candidate) => candidate.unitIds.size >= MIN_UNITS || candidate.defined);
+  const kept = [...candidates.values()].filter(
+    (candidate) =>
+      (candidate.unitIds.size >= MIN_UNITS || candidate.defined) && !(candidate.words.length === 1 && isDiscourseNoun(candidate.key) && !candidate.defined),
+  );
   const keptKeys = new Set(kept.map((candidate) => candidate.key));
   const subsumed = new Set<string>();
   for (const phrase of kept) {

@@ -9,12 +9,12 @@ import {
   chooseDistractors,
   definedName,
   isFact,
-  isPluralForm,
   optionForm,
   sourceOf,
   swapTerm,
   termOf,
   termToAskAbout,
+  writtenInPlural,
 } from "./exercises";
 import type { KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
@@ -42,9 +42,14 @@ interface FactCandidate extends Candidate {
 function multipleChoice(
   text: StudyText,
   profile: DifficultyProfile,
-  draft: { question: string; answer: KeyTerm; plural: boolean; visibleText: string; explanation: string; unit: TextUnit },
+  draft: { question: string; answer: KeyTerm; plural: boolean; visibleText: string; context: string; explanation: string; unit: TextUnit },
 ): GeneratedQuestion | null {
-  const distractors = chooseDistractors(text, draft.answer, profile, { count: DISTRACTORS, visibleText: draft.visibleText, plural: draft.plural });
+  const distractors = chooseDistractors(text, draft.answer, profile, {
+    count: DISTRACTORS,
+    visibleText: draft.visibleText,
+    plural: draft.plural,
+    context: draft.context,
+  });
   if (!distractors) return null;
   const correctAnswer = optionForm(draft.answer, draft.plural);
   const options = seededShuffle([correctAnswer, ...distractors.map((term) => optionForm(term, draft.plural))], draft.question);
@@ -61,6 +66,7 @@ function definitionQuestion(text: StudyText, profile: DifficultyProfile, definit
     answer,
     plural: false,
     visibleText: description,
+    context: description,
     explanation: `The notes define ${definedName(answer, definition)}: "${definition.source}"`,
     unit,
   };
@@ -81,8 +87,9 @@ function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUn
   const draft = {
     question: `Complete the statement: "${cloze.blanked}"`,
     answer,
-    plural: isPluralForm(answer, cloze.answer),
+    plural: writtenInPlural(answer, cloze.answer),
     visibleText: cloze.blanked,
+    context: unit.statement,
     explanation: `The notes say: "${unit.statement}"`,
     unit,
   };
@@ -103,16 +110,18 @@ function factCandidate(text: StudyText, profile: DifficultyProfile, unit: TextUn
 
 /**
  * True/false on a stated fact. The true version is the fact as written; the false one swaps its key term for
- * another key term (chosen like a distractor, so it is plausible), which makes it wrong. A fact whose term
- * has no replacement stays true.
+ * another key term (chosen like a distractor, so it is plausible; in the same number; never one that a
+ * sentence of the notes says the same of, which could make the "false" statement true). A fact whose term has
+ * no such replacement stays true.
  */
 function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUnit, makeFalse: boolean): GeneratedQuestion {
   const statement = unit.statement;
   const term = termToAskAbout(text, unit.id, profile);
   const written = term && term.pattern.exec(statement)?.[0];
   if (makeFalse && term && written) {
-    const plural = isPluralForm(term, written);
-    const [replacement] = chooseDistractors(text, term, profile, { count: 1, visibleText: statement, plural }) ?? [];
+    const plural = writtenInPlural(term, written);
+    // The replacement agrees in number with the term it replaces and is not one the notes say the same of.
+    const [replacement] = chooseDistractors(text, term, profile, { count: 1, visibleText: statement, plural, context: statement }) ?? [];
     if (replacement) {
       const replacementForm = optionForm(replacement, plural);
       return {

@@ -97,7 +97,7 @@ function tokenOf(term: { text: string; pre: string; post: string; tags?: Set<str
  * words: compromise keeps every character in its terms' text and surrounding punctuation, so character
  * offsets line the terms up with the units again.
  */
-function tagBatch(texts: readonly string[]): Token[][] {
+export function tagBatch(texts: readonly string[]): Token[][] {
   const byUnit: Token[][] = texts.map(() => []);
   const ends: number[] = [];
   let length = 0;
@@ -116,6 +116,20 @@ function tagBatch(texts: readonly string[]): Token[][] {
     }
   }
   return byUnit.map(withNounsRepaired);
+}
+
+/** Whether compromise's lexicon has the word as a preposition ("at", "of", "across"): a closed class, known without tagging. */
+export function isPrepositionWord(word: string): boolean {
+  const tags = lexicon[word.toLowerCase()];
+  return tags === "Preposition" || (Array.isArray(tags) && tags.includes("Preposition"));
+}
+
+/**
+ * Whether the words hold a finite or base-form verb compromise is sure of: one of everyday English or one
+ * tagged from grammar. Technical words guessed as verbs by their ending ("nadh", "pyruvate") do not count.
+ */
+export function hasVerb(tokens: readonly Token[]): boolean {
+  return tokens.some((token) => token.tags.has("Verb") && !token.tags.has("Gerund") && (token.common || SURE_VERB_TAGS.some((tag) => token.tags.has(tag))));
 }
 
 /**

@@ -1,10 +1,13 @@
-import { splitSentences } from "@study/ai";
+import { ENGLISH_STOP_WORDS, normalizeTerm, splitSentences } from "@study/ai";
 import type { SourceNote, SourceSegment } from "../../../domain/study-material";
 import { capitalize } from "./prose";
+import { hasVerb, isPrepositionWord, tagBatch, type Token } from "./tagging";
 
 /**
  * One sentence-sized piece of the source: a sentence of a punctuated transcript, a few merged phrases of an
- * unpunctuated one (pocketsphinx prints neither case nor punctuation), or a sentence of a user's text note.
+ * unpunctuated one (pocketsphinx prints neither case nor punctuation), the pause-delimited pieces of one
+ * clause rejoined (the media service's pocketsphinx transcripts: a full stop at every pause), or a sentence
+ * of a user's text note.
  */
 export interface TextUnit {
   /** Order across all notes. */
@@ -134,6 +137,191 @@ interface DraftUnit {
   startTime: number | null;
 }
 
+/** A piece of the transcript: its text and its words' range [from, to) among the transcript's words. */
+interface Piece {
+  text: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * The media service's pocketsphinx adapter writes a full stop (and a capital) at every pause over 0.6 s and
+ * no other punctuation: such a transcript's "sentences" are the stretches between pauses, and a speaker
+ * pauses mid-clause too ("… and the Krebs cycle. Takes place. In the mitochondrial matrix."). A transcript
+ * with full stops but no comma, colon, semicolon, question or exclamation mark is read that way; one of a
+ * transcriber that punctuates (Whisper) has commas.
+ */
+function punctuatedByPauses(transcript: string, segments: readonly SourceSegment[]): boolean {
+  return segments.length > 0 && transcript.includes(".") && !/[,;:!?]/.test(transcript);
+}
+
+/** A pause-delimited piece shorter than this is a fragment when it opens like a continuation. */
+const SHORTEST_PAUSE_SENTENCE_WORDS = 8;
+/** Pieces up to this long are tagged whole, to see whether they have a verb; longer ones are taken as clauses (see tagPieces). */
+const LONGEST_TAGGED_PIECE_WORDS = 10;
+const TAGGED_HEAD_WORDS = 3;
+/** Words a sentence does not end on: a piece ending so was cut by a pause and goes on in the next one. */
+const OPEN_ENDINGS = new Set(
+  `the a an my your his her its our their and or but nor because if when whenever while although though since unless whereas
+than which whose that of very is are`.split(/\s+/),
+);
+const CONJUNCTIONS = new Set(["and", "but", "or"]);
+/** First words of a piece that has no subject of its own, whatever its length: "Is a series of …", "Which includes …". */
+const CLAUSE_TAIL_OPENERS = new Set(["is", "are", "was", "were", "which", "whose"]);
+/** Tags of a first word that can be the object of a preposition ending the piece before. */
+const OBJECT_TAGS = ["Determiner", "Noun", "Adjective", "Value"];
+/** Words that open a dependent clause; a piece so opened and shorter than the limit lacks its main clause. */
+const SUBORDINATORS = new Set(["if", "when", "whenever", "because", "although", "though", "once", "unless", "while", "since", "whereas"]);
+const SHORTEST_SUBORDINATE_CLAUSE_WORDS = 12;
+/** compromise tags of a first word that continues the clause before: "In the matrix.", "And releases energy.", "Takes place." */
+const CONTINUING_TAGS = ["Preposition", "Conjunction", "Verb"];
+
+/** What the tagger says of a piece: its first words' tags, whether it ends with a preposition, whether it has a verb. */
+interface PieceTags {
+  head: Token[];
+  lastIsPreposition: boolean;
+  verb: boolean;
+}
+
+const isShort = (piece: Piece) => piece.to - piece.from <= LONGEST_TAGGED_PIECE_WORDS;
+
+/**
+ * Tags the pieces with compromise, as little as the rules need (tagging is the costly step): short pieces
+ * whole; of a long one, taken as a clause with a verb, only the first words, and only after a piece that may
+ * lean on them (a verbless one, or one ending with a preposition). Prepositions are looked up in the lexicon.
+ */
+function tagPieces(pieces: readonly Piece[]): PieceTags[] {
+  const short = pieces.filter(isShort);
+  const shortTokens = tagBatch(short.map((piece) => piece.text));
+  let shortIndex = 0;
+  const tags = pieces.map((piece): PieceTags => {
+    if (isShort(piece)) {
+      const tokens = shortTokens[shortIndex++];
+      return { head: tokens, lastIsPreposition: tokens.at(-1)?.tags.has("Preposition") ?? false, verb: hasVerb(tokens) };
+    }
+    return { head: [], lastIsPreposition: isPrepositionWord(wordsOf(piece.text).at(-1)?.lower ?? ""), verb: true };
+  });
+  const needed = pieces
+    .map((piece, index) => index)
+    .filter((index) => index > 0 && !isShort(pieces[index]) && (tags[index - 1].lastIsPreposition || !tags[index - 1].verb));
+  const heads = tagBatch(needed.map((index) => pieces[index].text.slice(0, wordsOf(pieces[index].text)[TAGGED_HEAD_WORDS - 1].end)));
+  needed.forEach((index, at) => (tags[index].head = heads[at]));
+  return tags;
+}
+
+/** The piece's first word that is no filler ("so", "okay"), lower case. */
+const firstSaidWord = (piece: Piece) => wordsOf(piece.text).find((word) => !FILLER_WORDS.has(word.lower))?.lower ?? "";
+
+/** The first word that is no filler ("so", "okay") nor "also", with its tags. */
+const firstWord = (tags: PieceTags) => tags.head.find((token) => !FILLER_WORDS.has(token.lower) && token.lower !== "also");
+
+/** Opens like the rest of a clause: with a preposition, conjunction or verb ("In the matrix.", "And releases energy."). */
+function opensAsContinuation(tags: PieceTags): boolean {
+  const first = firstWord(tags);
+  if (!first || /^let['’]?s$/.test(first.lower)) return false;
+  return CONTINUING_TAGS.some((tag) => first.tags.has(tag)) || first.lower === "to";
+}
+
+/** Opens with a verb: the subject was said before the pause ("Is the empty form of the carrier."). */
+const opensWithVerb = (tags: PieceTags | undefined) => {
+  const first = tags && firstWord(tags);
+  return first !== undefined && first.tags.has("Verb") && !/^let['’]?s$/.test(first.lower);
+};
+
+/**
+ * The piece goes on in the next one: it stops mid-phrase ("… the process by which."), is only fillers
+ * ("Okay.", "So."), ends with a preposition whose object opens the next piece, is a short dependent clause
+ * ("If the price is below the equilibrium price."), or is a verbless subject whose verb follows the pause
+ * ("Its partner nad plus." + "Is the empty form of the carrier.").
+ */
+function leansForward(piece: Piece, tags: PieceTags, next: PieceTags | undefined): "no" | "open" | "subject" {
+  const words = wordsOf(piece.text);
+  if (OPEN_ENDINGS.has(words.at(-1)?.lower ?? "") || words.every((word) => FILLER_WORDS.has(word.lower))) return "open";
+  // "… new oceanic crust forms at." + "A mid ocean ridge …": the preposition's object follows the pause.
+  const nextFirst = next?.head[0];
+  if (tags.lastIsPreposition && nextFirst && !FILLER_WORDS.has(nextFirst.lower) && !nextFirst.tags.has("Pronoun")) {
+    if (OBJECT_TAGS.some((tag) => nextFirst.tags.has(tag))) return "open";
+  }
+  // "If the price is below the equilibrium price." waits for its main clause.
+  if (SUBORDINATORS.has(firstSaidWord(piece)) && words.length < SHORTEST_SUBORDINATE_CLAUSE_WORDS) return "open";
+  return !tags.verb && !opensAsContinuation(tags) && opensWithVerb(next) ? "subject" : "no";
+}
+
+/**
+ * Pairs of content words (plurals folded) said in a row within a piece: a pause between two words that make
+ * such a pair elsewhere cut a phrase ("… the first stage of cellular." + "Respiration and it splits …").
+ */
+function pairsSaid(pieces: readonly Piece[]): Set<string> {
+  const pairs = new Set<string>();
+  for (const piece of pieces) {
+    const words = wordsOf(piece.text).map((word) => normalizeTerm(word.lower));
+    for (let index = 1; index < words.length; index += 1) {
+      if (ENGLISH_STOP_WORDS.has(words[index - 1]) || ENGLISH_STOP_WORDS.has(words[index])) continue;
+      pairs.add(`${words[index - 1]} ${words[index]}`);
+    }
+  }
+  return pairs;
+}
+
+/** The last word of `left` and the first of `right` make a pair the transcript says elsewhere. */
+function splitsPair(left: Piece, right: Piece, pairs: ReadonlySet<string>): boolean {
+  const last = wordsOf(left.text).at(-1)?.lower;
+  const first = wordsOf(right.text)[0]?.lower;
+  return last !== undefined && first !== undefined && pairs.has(`${normalizeTerm(last)} ${normalizeTerm(first)}`);
+}
+
+/**
+ * The piece ends the clause before it: it has no verb ("One more nadh for each pyruvate."), opens with a
+ * copula or relative pronoun ("Is a series of eight reactions …", "Which includes …"), or is short and opens
+ * with a preposition, conjunction or verb ("Takes place in the mitochondrial matrix."). A short clause of its
+ * own ("Pyruvate is a three carbon molecule.") is none.
+ */
+function isTail(piece: Piece, tags: PieceTags): boolean {
+  if (!tags.verb || CLAUSE_TAIL_OPENERS.has(firstSaidWord(piece))) return true;
+  return piece.to - piece.from < SHORTEST_PAUSE_SENTENCE_WORDS && opensAsContinuation(tags);
+}
+
+/** "… the energy stored." + "In its bonds." → "… the energy stored in its bonds." (the pause's full stop and capital go). */
+function joined(left: Piece, right: Piece): Piece {
+  // The capital was the pause's, unless the word is "I" or an acronym.
+  const first = /^\S+/.exec(right.text)?.[0] ?? "";
+  const keepsCapital = /^I(?:['’](?:m|ll|ve|d))?\W*$/.test(first) || (first.match(/\p{Lu}/gu) ?? []).length > 1;
+  const rightText = keepsCapital ? right.text : right.text.charAt(0).toLowerCase() + right.text.slice(1);
+  return { text: `${left.text.replace(/\.$/, "")} ${rightText}`, from: left.from, to: right.to };
+}
+
+/**
+ * Rejoins what pauses cut apart in a pause-punctuated transcript, while a unit stays within
+ * LONGEST_UNIT_WORDS: a piece that leans forward (ends open, is a subject waiting for its verb, or its last
+ * word makes a pair said elsewhere with the next piece's first: "cellular." + "Respiration …") joins the
+ * next one; a tail joins the piece before it; a tail that leans forward does both ("… chain at." + "All
+ * while anaerobic." + "Respiration has a chain …"). Short pieces that are clauses of their own stay apart.
+ * A joined unit keeps the start of its first piece.
+ */
+function mergeFragments(pieces: readonly Piece[]): Piece[] {
+  const tags = tagPieces(pieces);
+  const pairs = pairsSaid(pieces);
+  const merged: Piece[] = [];
+  let lastLeansForward = false;
+  pieces.forEach((piece, index) => {
+    const last = merged.at(-1);
+    const next = pieces[index + 1];
+    let forward = leansForward(piece, tags[index], tags[index + 1]);
+    if (forward === "no" && next !== undefined && splitsPair(piece, next, pairs)) forward = "open";
+    // A subject waiting for its verb, or fillers opening the next sentence, do not end the clause before; a
+    // lone "and" or "but" ("… that sellers are willing." + "And." + "Able to sell …") joins both sides.
+    const fillers = wordsOf(piece.text).every((word) => FILLER_WORDS.has(word.lower) && !CONJUNCTIONS.has(word.lower));
+    const endsLast = forward !== "subject" && !fillers && isTail(piece, tags[index]);
+    if (last && piece.to - last.from <= LONGEST_UNIT_WORDS && (lastLeansForward || endsLast)) {
+      merged[merged.length - 1] = joined(last, piece);
+    } else {
+      merged.push(piece);
+    }
+    lastLeansForward = forward !== "no";
+  });
+  return merged;
+}
+
 function transcriptUnits(note: SourceNote): DraftUnit[] {
   const transcript = note.transcript.trim() || note.segments.map((segment) => segment.text).join(" ");
   const collapsed = transcript.replace(/\s+/g, " ").trim();
@@ -147,20 +335,21 @@ function transcriptUnits(note: SourceNote): DraftUnit[] {
     return segmentIndex >= 0 ? note.segments[segmentIndex].startTime : null;
   };
 
-  const units: DraftUnit[] = [];
+  const pieces: Piece[] = [];
   let wordIndex = 0;
   for (const sentence of splitSentences(transcript)) {
     const count = wordsOf(sentence).length;
     if (count <= LONGEST_UNIT_WORDS) {
-      units.push({ text: sentence, startTime: startTimeAt(wordIndex, wordIndex + count) });
+      pieces.push({ text: sentence, from: wordIndex, to: wordIndex + count });
     } else {
       for (const [from, to] of unitRanges(wordIndex, Math.min(wordIndex + count, words.length), segmentOf)) {
-        units.push({ text: collapsed.slice(words[from].start, words[to - 1].end), startTime: startTimeAt(from, to) });
+        pieces.push({ text: collapsed.slice(words[from].start, words[to - 1].end), from, to });
       }
     }
     wordIndex += count;
   }
-  return units;
+  const units = punctuatedByPauses(transcript, note.segments) ? mergeFragments(pieces) : pieces;
+  return units.map((piece) => ({ text: piece.text, startTime: startTimeAt(piece.from, piece.to) }));
 }
 
 /** A user's text notes, sentence by sentence, each at the note's timestamp. */

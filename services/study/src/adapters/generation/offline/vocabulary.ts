@@ -12,10 +12,19 @@ question answer example point idea people person student everyone stuff number c
 beginning minute hour second day week year month name word term exam test quiz problem half side place trick job
 picture story slide board textbook book page reading homework assignment office luck practice deal matter issue
 aspect detail step stage phase amount fraction version set
+result outcome topic goal purpose aim objective takeaway summary conclusion consequence concept notion option choice
+message lesson rest bunch couple gist tip hint
 `
     .split(/\s+/)
     .filter(Boolean),
 );
+
+/**
+ * Nouns that, alone, say how the lecture talks ("The difference is that …", "The focus today is …", "The key
+ * is …") but head real terms in phrases ("potential difference", "greenhouse effect") and can be named
+ * ("… is called the focus"): no key term nor defined term on their own unless the text names them so.
+ */
+const DISCOURSE_NOUNS = new Set(["difference", "focus", "effect", "factor", "key", "rule", "role", "principle", "process", "approach", "method"]);
 
 /** Adjectives and quantifiers that do not start a term ("the important step", "a huge surface area"). */
 const GENERIC_MODIFIERS = new Set(
@@ -60,4 +69,9 @@ export function canStartTerm(token: Token): boolean {
 
 export function isGenericNoun(normal: string): boolean {
   return GENERIC_NOUNS.has(normal);
+}
+
+/** Whether a one-word term would be talk about the lecture rather than subject matter (see DISCOURSE_NOUNS). */
+export function isDiscourseNoun(normal: string): boolean {
+  return DISCOURSE_NOUNS.has(normal);
 }

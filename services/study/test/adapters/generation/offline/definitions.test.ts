@@ -53,6 +53,32 @@ describe("findDefinitions", () => {
     expect(definition).toMatchObject({ term: "glycolysis", description: "the first stage of cellular respiration" });
   });
 
+  it("does not take what the lecture says about itself for a definition (one sentence per kind of such subject)", async () => {
+    const definitions = await definitionsIn(
+      [
+        "The result is a net gain of two ATP per glucose.", // outcome
+        "The outcome is a proton gradient across the inner membrane.",
+        "The difference is a matter of where the electrons end up.", // comparison
+        "The topic today is cellular respiration in animal cells.", // agenda
+        "The focus is the electron transport chain in the mitochondrion.",
+        "The goal is a steady supply of ATP for the cell.", // aim
+        "The purpose is the recycling of NAD plus for glycolysis.",
+        "The takeaway is a simple rule about oxygen and ATP.", // summary
+        "The conclusion is a clear link between oxygen and ATP yield.",
+        "The key is the gradient of protons across the membrane.",
+        "The lesson is a warning about counting ATP twice.",
+      ].join(" "),
+    );
+    expect(definitions).toEqual([]);
+  });
+
+  it("still reads such nouns as terms where the text names them or they head a phrase", async () => {
+    const definitions = await definitionsIn(
+      "The point underground where the slip starts is called the focus. The potential difference is the work done per unit charge.",
+    );
+    expect(definitions.map((definition) => definition.termKey)).toEqual(["focus", "potential difference"]);
+  });
+
   it("ignores copulas that define nothing", async () => {
     const definitions = await definitionsIn(
       "It is called a cycle because it goes around again. Spending ATP means breaking off a phosphate group. " +
