@@ -62,6 +62,12 @@ describe("study material through the gateway: generation from a transcribed lect
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
+  async function transcriptSegmentStarts(noteId: string): Promise<number[]> {
+    const { body } = await api("GET", `/api/notes/${noteId}`, { token: owner.token });
+    expect(body.data.transcriptSegments.length).toBeGreaterThan(0);
+    return body.data.transcriptSegments.map((segment: any) => segment.startTime);
+  }
+
   const generate = (kind: "flashcards" | "quizzes" | "study-guides", body: Record<string, unknown>, token = owner.token) =>
     api("POST", `/api/${kind}/generate`, { token, body: { courseId: owner.courseId, noteIds: [owner.noteId], ...body } });
 
@@ -79,7 +85,9 @@ describe("study material through the gateway: generation from a transcribed lect
       expect(card.flashcardSetId).toBe(flashcardSet.id);
       expect(card.schedule).toMatchObject({ state: "NEW", reps: 0, lapses: 0, lastReview: null });
     }
-    expect(flashcards.filter((card: any) => card.source?.noteId === owner.noteId && typeof card.source.startTime === "number").length).toBeGreaterThan(0);
+    // Every card links to the note and to the start of one of its transcript segments (where a client jumps to).
+    const segmentStarts = await transcriptSegmentStarts(owner.noteId);
+    for (const card of flashcards) expect([card.front, card.source?.noteId, segmentStarts.includes(card.source?.startTime)]).toEqual([card.front, owner.noteId, true]);
     expect(flashcards.map((card: any) => card.order)).toEqual(flashcards.map((_: unknown, index: number) => index));
 
     const again = await generate("flashcards", { cardCount: 8 });
@@ -114,6 +122,10 @@ describe("study material through the gateway: generation from a transcribed lect
       if (question.type === "true_false") expect(question.options).toEqual(["True", "False"]);
       expect(question.options).toContain(question.correctAnswer);
       expect(question.explanation.length).toBeGreaterThan(0);
+    }
+    const segmentStarts = await transcriptSegmentStarts(owner.noteId);
+    for (const question of questions) {
+      expect([question.question, question.source?.noteId, segmentStarts.includes(question.source?.startTime)]).toEqual([question.question, owner.noteId, true]);
     }
     expect((await generate("quizzes", { questionCount: 6, difficulty: "HARD" })).body.data.quiz.id).toBe(quiz.id);
 

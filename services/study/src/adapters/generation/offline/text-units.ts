@@ -18,7 +18,7 @@ export interface TextUnit {
   text: string;
   /** `text` as a stand-alone statement: leading discourse markers ("So,", "Okay, now") dropped, capitalised. */
   statement: string;
-  /** Start of the transcript segment the unit begins in, a user note's timestamp, or null without timing. */
+  /** Start of the transcript segment the unit begins in (for a user note: the one playing at its timestamp), or null without timing. */
   startTime: number | null;
   /** 0 for the note's first unit, 1 for its last. */
   position: number;
@@ -352,7 +352,18 @@ function transcriptUnits(note: SourceNote): DraftUnit[] {
   return units.map((piece) => ({ text: piece.text, startTime: startTimeAt(piece.from, piece.to) }));
 }
 
-/** A user's text notes, sentence by sentence, each at the note's timestamp. */
+/**
+ * Where a user note points on the timeline: the start of the transcript segment playing at its timestamp (so a
+ * client jumps to the start of what was being said, as for transcript material), or the timestamp itself when
+ * the note has no timed segments.
+ */
+function segmentStartAt(segments: SourceNote["segments"], seconds: number): number {
+  let start: number | undefined;
+  for (const segment of segments) if (segment.startTime <= seconds && (start === undefined || segment.startTime > start)) start = segment.startTime;
+  return start ?? segments.reduce<number | undefined>((first, segment) => (first === undefined || segment.startTime < first ? segment.startTime : first), undefined) ?? seconds;
+}
+
+/** A user's text notes, sentence by sentence, each at the transcript segment playing at the note's timestamp. */
 function userNoteUnits(note: SourceNote): DraftUnit[] {
   return note.userNotes
     .filter((userNote) => userNote.contentType === "text")
@@ -360,10 +371,11 @@ function userNoteUnits(note: SourceNote): DraftUnit[] {
     .flatMap((userNote) =>
       splitSentences(userNote.content).flatMap((sentence) => {
         const words = wordsOf(sentence);
-        if (words.length <= LONGEST_UNIT_WORDS) return [{ text: sentence, startTime: userNote.timestamp }];
+        const startTime = segmentStartAt(note.segments, userNote.timestamp);
+        if (words.length <= LONGEST_UNIT_WORDS) return [{ text: sentence, startTime }];
         return evenWindows(0, words.length).map(([from, to]) => ({
           text: sentence.slice(words[from].start, words[to - 1].end),
-          startTime: userNote.timestamp,
+          startTime,
         }));
       }),
     );

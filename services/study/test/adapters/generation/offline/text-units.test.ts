@@ -156,11 +156,26 @@ describe("buildTextUnits", () => {
         ],
       }),
     ]);
+    // The user note (30 s) links to the segment it was written in (the one that started last before it, at 0 s),
+    // and sits between the transcript units by its own time.
     expect(units.map((unit) => [unit.text, unit.startTime])).toEqual([
       ["Glycolysis splits glucose.", 0],
-      ["Net gain of glycolysis: two ATP per glucose.", 30],
+      ["Net gain of glycolysis: two ATP per glucose.", 0],
       ["The Krebs cycle runs in the matrix.", 60],
     ]);
+  });
+
+  it("keeps a user note's own time when the note has no timed segments, and the first segment's for a note written before it", () => {
+    const untimed = buildTextUnits([note({ transcript: "Osmosis moves water.", userNotes: [{ timestamp: 12, content: "Water follows solutes.", contentType: "text" }] })]);
+    expect(untimed.find((unit) => unit.text === "Water follows solutes.")?.startTime).toBe(12);
+    const early = buildTextUnits([
+      note({
+        transcript: "Osmosis moves water.",
+        segments: [{ text: "Osmosis moves water.", startTime: 5, endTime: 8 }],
+        userNotes: [{ timestamp: 1, content: "Water follows solutes.", contentType: "text" }],
+      }),
+    ]);
+    expect(early.find((unit) => unit.text === "Water follows solutes.")?.startTime).toBe(5);
   });
 
   it("numbers units across notes and keeps each note's id", () => {
