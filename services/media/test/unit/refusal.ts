@@ -11,3 +11,15 @@ export async function refusal(fn: () => unknown): Promise<Pick<AppError, "kind" 
   }
   throw new Error("expected an AppError");
 }
+
+/** The AppError a promise rejects with, whole (message included); fails the test when it resolves. */
+export async function appErrorOf(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+}

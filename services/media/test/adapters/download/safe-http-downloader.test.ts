@@ -5,10 +5,10 @@ import { createServer, type Server } from "node:net";
 import { createSecureContext } from "node:tls";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError } from "@study/platform/errors";
 import { startMediaServer, type LocalMediaServer } from "@study/testkit";
 import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { SafeHttpDownloader } from "../../../src/adapters/download/safe-http-downloader";
+import { appErrorOf as failure } from "../../unit/refusal";
 
 /** A self-signed certificate for media.test / 127.0.0.1 (test fixture, not trusted by anything). */
 const SELF_SIGNED_KEY = `-----BEGIN PRIVATE KEY-----
@@ -105,17 +105,6 @@ function downloaderAllowing(setting: string, lookup?: ConstructorParameters<type
 }
 
 const limits = { maxBytes: 5 * MiB, timeoutMs: 5_000 };
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected the download to fail");
-    },
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 /** What the job folder holds after a download: nothing but the finished file, never a partial one. */
 async function jobFolderEntries(): Promise<string[]> {

@@ -2,11 +2,11 @@ import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AppError } from "@study/platform/errors";
 import { librivoxClip, runFfmpeg, startMediaServer, type LocalMediaServer } from "@study/testkit";
 import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { OutboundPolicyProxy } from "../../../src/adapters/video/outbound-policy-proxy";
 import { YtDlpVideoSource } from "../../../src/adapters/video/yt-dlp-video-source";
+import { appErrorOf as failure } from "../../unit/refusal";
 
 /**
  * yt-dlp resolves names and follows redirects itself; these tests show that every request it makes goes through
@@ -20,17 +20,6 @@ let workDirectory: string;
 let allowed: LocalMediaServer;
 let forbidden: LocalMediaServer;
 let downloadRequests = 0;
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 const notAllowed = (subject: string, kind = "loopback") => `URL not allowed: ${subject} a ${kind} address, and it is not in the download allow-list`;
 

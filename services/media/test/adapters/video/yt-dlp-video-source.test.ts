@@ -4,11 +4,11 @@ import type { ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { AppError } from "@study/platform/errors";
 import { librivoxClip, runFfmpeg, startMediaServer, type LocalMediaServer } from "@study/testkit";
 import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { YtDlpVideoSource } from "../../../src/adapters/video/yt-dlp-video-source";
 import { detectAudioFormat } from "../../../src/domain/audio-format";
+import { appErrorOf as failure } from "../../unit/refusal";
 
 const run = promisify(execFile);
 /** Real recorded speech shipped by Debian's pocketsphinx-testdata ("he was not an ill disposed young man"). */
@@ -25,17 +25,6 @@ let onSecondSlowRequest: (() => void) | undefined;
 async function durationOf(path: string): Promise<number> {
   const { stdout } = await run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]);
   return Number(stdout.trim());
-}
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
 }
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {

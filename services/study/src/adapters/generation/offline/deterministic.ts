@@ -14,7 +14,7 @@ export function hashText(text: string): number {
 }
 
 /** mulberry32: a small seeded generator of numbers in [0, 1). */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
