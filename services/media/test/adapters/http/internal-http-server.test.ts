@@ -35,23 +35,28 @@ interface Answer {
   body: { error?: { kind: string; code: string; message: string; details: unknown[] } } & Record<string, unknown>;
 }
 
+/** A POST to the upload endpoint, signed as the gateway signs it, announcing `contentLength` bytes. */
+function signedUploadRequest(port: number, contentLength: number, contentType = `multipart/form-data; boundary=${BOUNDARY}`) {
+  return httpRequest({
+    host: "127.0.0.1",
+    port,
+    method: "POST",
+    path: UPLOAD_PATH,
+    headers: {
+      ...internalRequestHeaders(SECRET, { userId: USER_ID, method: "POST", path: UPLOAD_PATH }),
+      "content-type": contentType,
+      "content-length": String(contentLength),
+    },
+  });
+}
+
 /**
  * Posts `body` to the server, signed as the gateway signs it, in 64 KB chunks; resolves with the answer, or
  * rejects when none came within `answerWithinMs` (an upload that hangs is the failure being tested for).
  */
 function post(port: number, body: Buffer, options: { contentType?: string; answerWithinMs?: number } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest({
-      host: "127.0.0.1",
-      port,
-      method: "POST",
-      path: UPLOAD_PATH,
-      headers: {
-        ...internalRequestHeaders(SECRET, { userId: USER_ID, method: "POST", path: UPLOAD_PATH }),
-        "content-type": options.contentType ?? `multipart/form-data; boundary=${BOUNDARY}`,
-        "content-length": String(body.length),
-      },
-    });
+    const request = signedUploadRequest(port, body.length, options.contentType);
     const timer = setTimeout(() => {
       request.destroy();
       reject(new Error(`no answer within ${options.answerWithinMs ?? 10_000} ms`));
@@ -247,17 +252,7 @@ describe("the internal upload endpoint", () => {
   it("still treats a client that goes away mid-upload as UPLOAD_INTERRUPTED, keeping nothing", async () => {
     const port = await start(new LocalFileStorage({ rootDirectory: root, publicBaseUrl: "/api/files" }));
     const body = multipartBody(audioContent(4 * MiB));
-    const request = httpRequest({
-      host: "127.0.0.1",
-      port,
-      method: "POST",
-      path: UPLOAD_PATH,
-      headers: {
-        ...internalRequestHeaders(SECRET, { userId: USER_ID, method: "POST", path: UPLOAD_PATH }),
-        "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
-        "content-length": String(body.length),
-      },
-    });
+    const request = signedUploadRequest(port, body.length);
     request.on("error", () => undefined);
     request.write(body.subarray(0, MiB));
     await new Promise((resolve) => setTimeout(resolve, 200));
