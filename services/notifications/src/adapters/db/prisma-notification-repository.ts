@@ -13,8 +13,6 @@ const NOTIFICATION_FIELDS = {
   updatedAt: true,
 } as const satisfies Prisma.NotificationSelect;
 
-const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.NotificationOrderByWithRelationInput[];
-
 /** Works on the PrismaClient or, through forTransaction, on a transaction client opened elsewhere. */
 export class PrismaNotificationRepository implements TransactionalNotificationRepository<Prisma.TransactionClient> {
   constructor(private readonly db: Prisma.TransactionClient) {}
@@ -40,13 +38,20 @@ export class PrismaNotificationRepository implements TransactionalNotificationRe
     return this.db.notification.findFirst({ where: { id: notificationId, userId }, select: NOTIFICATION_FIELDS });
   }
 
+  /**
+   * The page and its total in one statement (`count(*) over ()`), so they come from one snapshot: read apart, a
+   * notification arriving between the two reads made `total` count one the page did not show. The list has no
+   * offset, so an empty page means a total of 0.
+   */
   async listOwned(userId: string, query: { limit: number; includeRead: boolean }): Promise<NotificationPage> {
-    const where = query.includeRead ? { userId } : { userId, read: false };
-    const [notifications, total] = await Promise.all([
-      this.db.notification.findMany({ where, orderBy: [...NEWEST_FIRST], take: query.limit, select: NOTIFICATION_FIELDS }),
-      this.db.notification.count({ where }),
-    ]);
-    return { notifications, total };
+    const rows = await this.db.$queryRaw<(Notification & { total: bigint })[]>`
+      SELECT id::text AS id, user_id AS "userId", type::text AS type, content, read,
+             created_at AS "createdAt", updated_at AS "updatedAt", count(*) OVER () AS total
+      FROM notification
+      WHERE user_id = ${userId} AND (${query.includeRead}::boolean OR NOT read)
+      ORDER BY created_at DESC, id DESC
+      LIMIT ${query.limit}`;
+    return { notifications: rows.map(({ total: _total, ...notification }) => notification), total: rows.length > 0 ? Number(rows[0].total) : 0 };
   }
 
   countUnread(userId: string): Promise<number> {
