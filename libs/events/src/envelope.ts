@@ -1,5 +1,7 @@
-import { events } from "@study/contracts";
-import { currentTraceHeaders } from "@study/platform";
+// This module is the `@study/events/envelope` entry point that use cases import to build their events: it loads
+// the event messages and the trace context only, never the broker client or the database.
+import * as events from "@study/contracts/events";
+import { currentTraceHeaders } from "@study/platform/trace-context";
 import { v7 as uuidv7 } from "uuid";
 
 export type EventEnvelope = events.EventEnvelope;

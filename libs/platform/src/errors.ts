@@ -59,6 +59,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A field the code relies on but the type leaves optional (ts-proto makes every message field of a response
+ * optional): returns it, or fails with an internal error naming what was missing instead of a TypeError
+ * further on. `required(reply.course, "course in GetCourse reply")`.
+ */
+export function required<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw AppError.internal(`Missing ${what}`);
+  return value;
+}
+
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }

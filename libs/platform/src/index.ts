@@ -4,5 +4,6 @@ export * from "./lifecycle";
 export * from "./logger";
 export * from "./trace-context";
 export * from "./ids";
+export * from "./clock";
 export * from "./internal-request";
 export * from "./early-answer";
