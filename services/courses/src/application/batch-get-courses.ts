@@ -1,4 +1,5 @@
-import { AppError, isUuid as isCourseId, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid as isCourseId, requireUserId } from "@study/platform/ids";
 import type { Course } from "../domain/course";
 import type { CourseRepository } from "./ports/course-repository.port";
 

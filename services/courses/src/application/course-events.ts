@@ -1,4 +1,4 @@
-import { createEvent, type EventEnvelope } from "@study/events";
+import { createEvent, type EventEnvelope } from "@study/events/envelope";
 import type { Course } from "../domain/course";
 
 export const SOURCE = "courses";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createCourse, type Course, type CourseAttributes } from "../domain/course";
 import { courseCreated } from "./course-events";
-import { requireUserId } from "@study/platform";
+import { requireUserId } from "@study/platform/ids";
 import type { CourseRepository } from "./ports/course-repository.port";
 
 export class CreateCourse {

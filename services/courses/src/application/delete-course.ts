@@ -1,4 +1,4 @@
-import { AppError } from "@study/platform";
+import { AppError } from "@study/platform/errors";
 import { courseDeleted } from "./course-events";
 import type { GetCourse } from "./get-course";
 import type { CourseRepository } from "./ports/course-repository.port";

@@ -1,4 +1,5 @@
-import { AppError, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { requireUserId } from "@study/platform/ids";
 import type { CoursePage, CourseRepository } from "./ports/course-repository.port";
 
 export const DEFAULT_PAGE_SIZE = 20;

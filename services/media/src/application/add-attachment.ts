@@ -1,4 +1,5 @@
-import { AppError, isUuid, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid, requireUserId } from "@study/platform/ids";
 import type { Attachment } from "../domain/note";
 import { newId } from "./new-id";
 import type { NoteRepository } from "./ports/note-repository.port";

@@ -1,4 +1,5 @@
-import { AppError, isUuid, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid, requireUserId } from "@study/platform/ids";
 import { cancelJob } from "../domain/import-job";
 import { moveTranscription } from "../domain/note";
 import { transitionJob } from "./job-transitions";

@@ -1,4 +1,5 @@
-import { AppError, isUuid } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid } from "@study/platform/ids";
 import { completeJob } from "../domain/import-job";
 import { completeTranscription, type TranscriptionResult, type TranscriptSegment } from "../domain/note";
 import { transitionJob } from "./job-transitions";

@@ -1,4 +1,4 @@
-import { isUuid, requireUserId } from "@study/platform";
+import { isUuid, requireUserId } from "@study/platform/ids";
 import { planNoteDeletion } from "./delete-note";
 import type { NoteRepository } from "./ports/note-repository.port";
 

@@ -1,4 +1,4 @@
-import { AppError } from "@study/platform";
+import { AppError } from "@study/platform/errors";
 import { assertDeletable } from "../domain/import-job";
 import type { GetJob } from "./get-job";
 import { MAX_TRANSITION_ATTEMPTS } from "./job-transitions";

@@ -1,4 +1,5 @@
-import { AppError, isUuid, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid, requireUserId } from "@study/platform/ids";
 import { cancelJob, CANCELLED_WITH_NOTE } from "../domain/import-job";
 import type { NoteDeletion, NoteDeletionPlan, NoteRepository } from "./ports/note-repository.port";
 import { noteDeleted } from "./media-events";

@@ -1,4 +1,4 @@
-import { requireUserId } from "@study/platform";
+import { requireUserId } from "@study/platform/ids";
 import type { ImportJob, JobStatus } from "../domain/import-job";
 import type { ImportJobRepository } from "./ports/import-job-repository.port";
 

@@ -1,4 +1,5 @@
-import { AppError, isUuid, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid, requireUserId } from "@study/platform/ids";
 import type { ImportJobRepository, JobView } from "./ports/import-job-repository.port";
 
 export class GetJob {

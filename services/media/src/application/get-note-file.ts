@@ -1,4 +1,5 @@
-import { AppError, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { requireUserId } from "@study/platform/ids";
 import type { NoteFile } from "../domain/note";
 import type { NoteRepository } from "./ports/note-repository.port";
 

@@ -1,4 +1,4 @@
-import { requireUserId } from "@study/platform";
+import { requireUserId } from "@study/platform/ids";
 import type { VideoInfo, VideoSource } from "./ports/video-source.port";
 
 /** Metadata of a video URL for the video import endpoint (the video source checks the URL against the SSRF policy). */

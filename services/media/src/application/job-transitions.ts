@@ -1,4 +1,4 @@
-import { AppError } from "@study/platform";
+import { AppError } from "@study/platform/errors";
 import type { ImportJobRepository, JobTransition, JobWithNote } from "./ports/import-job-repository.port";
 
 /** Attempts of a compare-and-set write before giving up (only reached under heavy contention on one job). */

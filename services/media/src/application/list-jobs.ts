@@ -1,4 +1,4 @@
-import { requireUserId } from "@study/platform";
+import { requireUserId } from "@study/platform/ids";
 import type { JobSource, JobStatus } from "../domain/import-job";
 import { pageOf } from "./list-notes";
 import type { ImportJobRepository, JobPage, JobSortField, SortOrder } from "./ports/import-job-repository.port";

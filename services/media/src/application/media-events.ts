@@ -1,4 +1,4 @@
-import { createEvent, type EventEnvelope } from "@study/events";
+import { createEvent, type EventEnvelope } from "@study/events/envelope";
 import type { ImportJob, ImportType } from "../domain/import-job";
 import type { Note, TranscriptSegment } from "../domain/note";
 

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { AppError, type Logger } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import type { Logger } from "@study/platform";
 import { extensionOfAudioFormat, audioFormatFromFileName, audioFormatFromMimeType } from "../domain/audio-format";
 import { progressWithin, type ImportJob, type ProgressStage } from "../domain/import-job";
 import { MAX_AUDIO_FILE_SIZE } from "../domain/import-request";

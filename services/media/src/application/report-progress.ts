@@ -1,4 +1,5 @@
-import { AppError, isUuid } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid } from "@study/platform/ids";
 import { reportProgress, type ImportJob, type ProgressStage } from "../domain/import-job";
 import { transitionJob } from "./job-transitions";
 import type { ImportJobRepository } from "./ports/import-job-repository.port";

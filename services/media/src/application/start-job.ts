@@ -1,4 +1,5 @@
-import { AppError, isUuid } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid } from "@study/platform/ids";
 import { startJob } from "../domain/import-job";
 import { moveTranscription } from "../domain/note";
 import { transitionJob } from "./job-transitions";

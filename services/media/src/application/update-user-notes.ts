@@ -1,4 +1,4 @@
-import { AppError } from "@study/platform";
+import { AppError } from "@study/platform/errors";
 import { replaceUserNotes, type Note, type UserNoteDraft } from "../domain/note";
 import type { GetNote } from "./get-note";
 import { noteUpdated } from "./media-events";

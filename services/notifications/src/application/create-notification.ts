@@ -1,4 +1,5 @@
-import { AppError, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { requireUserId } from "@study/platform/ids";
 import { createNotification, type Notification, type NotificationDraft } from "../domain/notification";
 import { newNotificationId } from "./new-notification-id";
 import type { NotificationRepository } from "./ports/notification-repository.port";

@@ -1,4 +1,5 @@
-import { AppError, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { requireUserId } from "@study/platform/ids";
 import type { Notification } from "../domain/notification";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 

@@ -1,4 +1,4 @@
-import { requireUserId } from "@study/platform";
+import { requireUserId } from "@study/platform/ids";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 
 export class MarkAllRead {

@@ -1,4 +1,5 @@
-import { AppError, isUuid as isNotificationId, requireUserId } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import { isUuid as isNotificationId, requireUserId } from "@study/platform/ids";
 import { markAsRead, type Notification } from "../domain/notification";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 

@@ -1,4 +1,4 @@
-import { requireUserId } from "@study/platform";
+import { requireUserId } from "@study/platform/ids";
 import {
   courseDeletedMessage,
   createNotification,

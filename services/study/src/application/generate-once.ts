@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { EventEnvelope } from "@study/events";
-import { requireUserId } from "@study/platform";
+import type { EventEnvelope } from "@study/events/envelope";
+import { requireUserId } from "@study/platform/ids";
 import type { MaterialOrigin } from "../domain/flashcard-set";
 import { generationFingerprint, type MaterialKind } from "../domain/generation-fingerprint";
 import { assertValidGenerationRequest, type GenerationRequest } from "../domain/generation-request";

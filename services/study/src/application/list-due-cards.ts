@@ -1,5 +1,5 @@
 import { AppError } from "@study/platform/errors";
-import { requireUserId } from "@study/platform";
+import { requireUserId } from "@study/platform/ids";
 import { REVIEW_RATINGS } from "../domain/card-schedule";
 import { previewNextDue } from "../domain/card-scheduler";
 import type { FlashcardSetRepository } from "./ports/study-repositories.port";

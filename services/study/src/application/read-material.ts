@@ -1,6 +1,6 @@
 import { AppError } from "@study/platform/errors";
-import { requireUserId } from "@study/platform";
-import type { EventEnvelope } from "@study/events";
+import { requireUserId } from "@study/platform/ids";
+import type { EventEnvelope } from "@study/events/envelope";
 import type { MaterialFilter, MaterialRepository } from "./ports/study-repositories.port";
 
 /**

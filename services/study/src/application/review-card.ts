@@ -1,5 +1,5 @@
 import { AppError } from "@study/platform/errors";
-import { requireUserId } from "@study/platform";
+import { requireUserId } from "@study/platform/ids";
 import { REVIEW_RATINGS, type ReviewRating } from "../domain/card-schedule";
 import { reviewCard } from "../domain/card-scheduler";
 import type { Flashcard } from "../domain/flashcard-set";

@@ -1,4 +1,4 @@
-import { createEvent, type EventEnvelope } from "@study/events";
+import { createEvent, type EventEnvelope } from "@study/events/envelope";
 import type { FlashcardSet } from "../domain/flashcard-set";
 import type { Quiz } from "../domain/quiz";
 import type { StudyGuide } from "../domain/study-guide";

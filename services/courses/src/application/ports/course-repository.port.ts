@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "@study/events";
+import type { EventEnvelope } from "@study/events/envelope";
 import type { Course } from "../../domain/course";
 
 export interface CoursePage {

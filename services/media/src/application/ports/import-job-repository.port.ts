@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "@study/events";
+import type { EventEnvelope } from "@study/events/envelope";
 import type { ImportJob, JobSource, JobStatus } from "../../domain/import-job";
 import type { Note, TranscriptionStatus, TranscriptSegment } from "../../domain/note";
 

@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "@study/events";
+import type { EventEnvelope } from "@study/events/envelope";
 import type { ImportJob } from "../../domain/import-job";
 import type { Attachment, Note, NoteDetails, NoteFile } from "../../domain/note";
 

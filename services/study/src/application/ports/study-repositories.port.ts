@@ -1,4 +1,4 @@
-import type { EventEnvelope } from "@study/events";
+import type { EventEnvelope } from "@study/events/envelope";
 import type { CardSchedule, ReviewLogEntry } from "../../domain/card-schedule";
 import type { Flashcard, FlashcardSet } from "../../domain/flashcard-set";
 import type { Quiz, QuizAttempt } from "../../domain/quiz";
