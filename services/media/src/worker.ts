@@ -18,6 +18,7 @@ import { YtDlpVideoSource } from "./adapters/video/yt-dlp-video-source";
 import { CompleteJob } from "./application/complete-job";
 import { FailJob } from "./application/fail-job";
 import { ProcessImport } from "./application/process-import";
+import { LocalScratchSpace } from "./adapters/scratch/local-scratch-space";
 import { ReportProgress } from "./application/report-progress";
 import { StartJob } from "./application/start-job";
 import { workerConfigSchema } from "./config";
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
     transcriber: createTranscriber(config, { audioProcessor: audio, workDirectory }),
     summarizer: createSummarizer(config),
     logger,
-    workDirectory,
+    scratch: new LocalScratchSpace(workDirectory),
     maxDownloadBytes: config.MEDIA_MAX_DOWNLOAD_BYTES,
     downloadTimeoutMs: config.MEDIA_DOWNLOAD_TIMEOUT_MS,
     maxAttempts: config.MEDIA_MAX_ATTEMPTS,

@@ -1,5 +1,3 @@
-import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
 import { AppError } from "@study/platform/errors";
 import type { Logger } from "@study/platform";
 import { extensionOfAudioFormat, audioFormatFromFileName, audioFormatFromMimeType } from "../domain/audio-format";
@@ -11,6 +9,7 @@ import type { FailJob } from "./fail-job";
 import type { AudioDownloader } from "./ports/audio-downloader.port";
 import type { AudioProcessor } from "./ports/audio-processor.port";
 import type { FileStorage } from "./ports/file-storage.port";
+import type { ScratchFolder, ScratchSpace } from "./ports/scratch-space.port";
 import type { ImportJobRepository } from "./ports/import-job-repository.port";
 import type { Summarizer } from "./ports/summarizer.port";
 import type { Transcriber } from "./ports/transcriber.port";
@@ -35,8 +34,8 @@ export interface ProcessImportDependencies {
   transcriber: Transcriber;
   summarizer: Summarizer;
   logger: Logger;
-  /** Parent of the per-job temporary folders. */
-  workDirectory: string;
+  /** Where each job gets its temporary folder. */
+  scratch: ScratchSpace;
   maxDownloadBytes?: number;
   downloadTimeoutMs?: number;
   maxAttempts?: number;
@@ -115,7 +114,7 @@ export class ProcessImport {
     watcher.unref();
     const progress = new ProgressWriter(jobId, deps.reportProgress, controller, deps.progressIntervalMs ?? 500, deps.logger);
 
-    const folder = await mkdtemp(join(await ensureDirectory(deps.workDirectory), `job-${jobId}-`));
+    const folder = await deps.scratch.createFolder(`job-${jobId}-`);
     try {
       const result = await this.process(job, folder, controller.signal, progress);
       await progress.flush();
@@ -144,7 +143,7 @@ export class ProcessImport {
     } finally {
       clearInterval(watcher);
       signal?.removeEventListener("abort", onShutdown);
-      await rm(folder, { recursive: true, force: true }).catch((error: unknown) => deps.logger.warn({ err: error, folder }, "could not remove a temporary folder"));
+      await folder.remove().catch((error: unknown) => deps.logger.warn({ err: error, folder: folder.path }, "could not remove a temporary folder"));
     }
   }
 
@@ -158,7 +157,7 @@ export class ProcessImport {
     }
   }
 
-  private async process(job: ImportJob, folder: string, signal: AbortSignal, progress: ProgressWriter) {
+  private async process(job: ImportJob, folder: ScratchFolder, signal: AbortSignal, progress: ProgressWriter) {
     const { deps } = this;
     // Setup (0-25): obtain the audio.
     const obtained = await this.obtainAudio(job, folder, signal);
@@ -172,7 +171,7 @@ export class ProcessImport {
     }
     if (!probe.hasAudio) throw new ProcessingError("Unsupported audio format: the file has no audio track");
     progress.report("SETUP", 15);
-    const wavPath = join(folder, "speech.wav");
+    const wavPath = folder.pathOf("speech.wav");
     try {
       await deps.audio.toSpeechWav(obtained.path, wavPath, { speed: job.speedMultiplier, signal });
     } catch (error) {
@@ -228,12 +227,12 @@ export class ProcessImport {
     };
   }
 
-  private async obtainAudio(job: ImportJob, folder: string, signal: AbortSignal): Promise<{ path: string; mimeType?: string; size?: number; fileName?: string }> {
+  private async obtainAudio(job: ImportJob, folder: ScratchFolder, signal: AbortSignal): Promise<{ path: string; mimeType?: string; size?: number; fileName?: string }> {
     const { deps } = this;
     if (job.type === "AUDIO_UPLOAD") {
       if (!job.storageKey) throw new ProcessingError("The uploaded file is missing");
       const format = audioFormatFromMimeType(job.mimeType) ?? audioFormatFromFileName(job.originalFilename);
-      const path = join(folder, `source.${format ? extensionOfAudioFormat(format) : "bin"}`);
+      const path = folder.pathOf(`source.${format ? extensionOfAudioFormat(format) : "bin"}`);
       try {
         await deps.storage.download(job.storageKey, path);
       } catch (error) {
@@ -245,16 +244,17 @@ export class ProcessImport {
     if (!job.sourceUrl) throw new ProcessingError("The import has no source URL");
     if (job.type === "VIDEO_IMPORT") {
       try {
-        const path = await deps.videoSource.downloadAudio(job.sourceUrl, folder, signal);
+        const path = await deps.videoSource.downloadAudio(job.sourceUrl, folder.path, signal);
         // The extracted audio is the note's file: its size and name belong in the metadata as for other imports.
-        return { path, mimeType: "audio/mpeg", size: (await stat(path)).size, fileName: basename(path) };
+        const { size, fileName } = await folder.describe(path);
+        return { path, mimeType: "audio/mpeg", size, fileName };
       } catch (error) {
         if (signal.aborted) throw error;
         throw new ProcessingError(`Video download failed: ${(error as Error).message}`, error);
       }
     }
     try {
-      const file = await deps.downloader.download(job.sourceUrl, join(folder, "source"), {
+      const file = await deps.downloader.download(job.sourceUrl, folder.pathOf("source"), {
         maxBytes: deps.maxDownloadBytes ?? MAX_AUDIO_FILE_SIZE,
         timeoutMs: deps.downloadTimeoutMs ?? 10 * 60_000,
         signal,
@@ -284,11 +284,6 @@ function isInfrastructureError(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name ?? "";
   const code = String((error as { code?: unknown } | null)?.code ?? "");
   return name.startsWith("PrismaClient") || /^P\d{4}$/.test(code) || code === "ECONNREFUSED" || (error instanceof AppError && error.kind === "unavailable");
-}
-
-async function ensureDirectory(path: string): Promise<string> {
-  await mkdir(path, { recursive: true });
-  return path;
 }
 
 /**

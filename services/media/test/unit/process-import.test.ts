@@ -9,6 +9,7 @@ import type { AudioProcessor } from "../../src/application/ports/audio-processor
 import type { ImportJobRepository, JobTransition, JobWithNote } from "../../src/application/ports/import-job-repository.port";
 import type { Transcriber } from "../../src/application/ports/transcriber.port";
 import type { VideoSource } from "../../src/application/ports/video-source.port";
+import { LocalScratchSpace } from "../../src/adapters/scratch/local-scratch-space";
 import { INTERRUPTED_TOO_OFTEN, ProcessImport } from "../../src/application/process-import";
 import { ReportProgress } from "../../src/application/report-progress";
 import { StartJob } from "../../src/application/start-job";
@@ -79,7 +80,7 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
       transcriber,
       summarizer: { name: "fake", summarize: async () => "Cells make energy." },
       logger: createLogger("test", "silent"),
-      workDirectory: work,
+      scratch: new LocalScratchSpace(work),
       watchIntervalMs: 20,
       progressIntervalMs: 0,
     });
