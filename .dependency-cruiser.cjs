@@ -61,6 +61,35 @@ const INFRASTRUCTURE = any(
 /** What a domain module may import besides its own service's domain: AppError and FieldViolation. */
 const PLATFORM_ERRORS = any("^libs/platform/(src|dist)/errors\\.", "^@study/platform/errors$");
 
+/**
+ * Use cases (a service's src/application/, and the gateway's identity hexagon) and what they may import: their
+ * own domain and application modules, the pure entry points of the libs, pure npm libraries, type-only imports
+ * of the platform's index (the Logger interface) and of I/O built-ins (a port may speak of a stream).
+ */
+const APPLICATION = "^(services/[^/]+/src|gateway/src/identity)/application/";
+
+/** Entry points of the libs that do no I/O and load no infrastructure client, for domain-adjacent code. */
+const PURE_LIB_ENTRIES = any(
+  "^libs/platform/(src|dist)/(errors|clock|ids)\\.",
+  "^@study/platform/(errors|clock|ids)$",
+  "^libs/events/(src|dist)/envelope\\.",
+  "^@study/events/envelope$",
+  "^libs/grpc/(src|dist)/ids\\.",
+  "^@study/grpc/ids$",
+);
+
+/**
+ * npm libraries that only compute (no I/O, no client of a server), allowed in use cases: zod (input schemas),
+ * ts-fsrs (card scheduling), compromise (natural-language parsing). Add one here only if that holds.
+ */
+const PURE_NPM = npm("zod", "ts-fsrs", "compromise");
+
+/** The platform lib's index: it loads config, logger, telemetry and lifecycle (a type-only import is erased). */
+const PLATFORM_INDEX = any("^libs/platform/(src|dist)/index\\.", "^@study/platform$");
+
+/** The pure entry points themselves, held to what they promise: they load no infrastructure. */
+const PURE_ENTRY_SOURCES = "^libs/(platform/src/(errors|clock|ids|trace-context)|events/src/envelope|grpc/src/ids)\\.ts$";
+
 /** Test code: test folders, *.test / *.spec files, the testkit and the test runners. */
 const TEST_CODE = any(
   "(^|/)test/",
@@ -125,6 +154,59 @@ module.exports = {
       severity: "error",
       from: { path: "^services/([^/]+)/src/application/" },
       to: { path: "^services/$1/src/(adapters|generated)/" },
+    },
+
+    {
+      name: "application-only-pure-imports",
+      comment:
+        "A use case (src/application/ of a service, gateway/src/identity/application/) imports only its own " +
+        "domain and application modules (ports included), the pure entry points @study/platform/errors|clock|ids, " +
+        "@study/events/envelope and @study/grpc/ids, and the pure npm libraries listed in PURE_NPM. Prisma, pg, " +
+        "amqplib, gRPC, express, OpenTelemetry, @study/db|runtime|contracts and the broker part of @study/events " +
+        "belong to adapters, which implement the ports the use case declares.",
+      severity: "error",
+      from: { path: APPLICATION },
+      to: {
+        dependencyTypesNot: ["core"], // built-ins: application-no-io-builtins
+        pathNot: ["^$1/(domain|application)/", PURE_LIB_ENTRIES, PURE_NPM, PLATFORM_INDEX],
+      },
+    },
+    {
+      name: "application-no-io-builtins",
+      comment:
+        "A use case does no file-system, network, process or timer work itself (node:fs, node:os, " +
+        "child_process, net, timers, ...): that goes behind a port. A type-only import (a port returning a " +
+        "Readable) is fine.",
+      severity: "error",
+      from: { path: APPLICATION },
+      to: { path: IO_BUILTINS, dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "application-platform-pure-entries",
+      comment:
+        "A use case imports values from @study/platform's pure entry points (errors, clock, ids), not from its " +
+        "index, which starts loading the logger, telemetry, config and lifecycle; `import type { Logger }` is fine.",
+      severity: "error",
+      from: { path: APPLICATION },
+      to: { path: PLATFORM_INDEX, dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "pure-entries-stay-pure",
+      comment:
+        "The entry points use cases may import (@study/platform/errors|clock|ids|trace-context, " +
+        "@study/events/envelope, @study/grpc/ids) load no infrastructure: no broker, database, gRPC, web or " +
+        "logger package, no other module of their lib that does, no I/O built-in.",
+      severity: "error",
+      from: { path: PURE_ENTRY_SOURCES },
+      to: {
+        path: any(INFRASTRUCTURE, PLATFORM_INDEX),
+        pathNot: [
+          PURE_LIB_ENTRIES,
+          "^libs/platform/(src|dist)/trace-context\\.|^@study/platform/trace-context$",
+          "^libs/contracts/(src|dist)/events\\.|^@study/contracts/events$", // the event messages, no gRPC
+          npm("@opentelemetry/api"), // the tracing API alone: no SDK, no exporter
+        ],
+      },
     },
 
     // (3) Services are independent deployables; they talk over gRPC and events (libs/contracts) only.

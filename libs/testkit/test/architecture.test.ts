@@ -6,7 +6,7 @@
  * CommonJS module system cannot load, so the test runs its CLI in a child process with `--output-type json`.
  */
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -121,7 +121,7 @@ describe("architecture (dependency-cruiser)", () => {
       ["services/alpha/src/domain/x.ts", "@prisma/client"],
       ["services/alpha/src/domain/x.ts", "@grpc/grpc-js"],
       ["services/alpha/src/domain/x.ts", "@study/db"],
-      ["services/alpha/src/domain/x.ts", "@study/platform"],
+      ["services/alpha/src/domain/x.ts", "libs/platform/dist/index.js"],
       ["services/alpha/src/domain/x.ts", "fs"],
       ["services/alpha/src/domain/x.ts", "child_process"],
     ],
@@ -129,6 +129,34 @@ describe("architecture (dependency-cruiser)", () => {
     "application-not-to-adapters": [
       ["services/alpha/src/application/uc.ts", "services/alpha/src/adapters/y.ts"],
       ["services/alpha/src/application/uc.ts", "services/alpha/src/generated/client.ts"],
+    ],
+    "application-only-pure-imports": [
+      ["services/alpha/src/application/uc.ts", "services/alpha/src/adapters/y.ts"],
+      ["services/alpha/src/application/infra.ts", "amqplib"],
+      ["services/alpha/src/application/infra.ts", "@prisma/client"],
+      ["services/alpha/src/application/infra.ts", "@opentelemetry/api"],
+      ["services/alpha/src/application/infra.ts", "express"],
+      ["services/alpha/src/application/infra.ts", "@study/events"], // the broker part; builders: @study/events/envelope
+      ["services/alpha/src/application/infra.ts", "@study/runtime"],
+      ["services/alpha/src/application/infra.ts", "@study/db"],
+      ["services/alpha/src/application/infra.ts", "@study/contracts"],
+      ["services/alpha/src/application/infra.ts", "@study/grpc"],
+      ["gateway/src/identity/application/sign-in.ts", "pg"],
+      ["gateway/src/identity/application/sign-in.ts", "gateway/src/identity/adapters/sql.ts"],
+    ],
+    "application-no-io-builtins": [
+      ["services/alpha/src/application/infra.ts", "fs"],
+      ["services/alpha/src/application/infra.ts", "os"],
+      ["gateway/src/identity/application/sign-in.ts", "fs/promises"],
+    ],
+    "application-platform-pure-entries": [["services/alpha/src/application/infra.ts", "libs/platform/dist/index.js"]],
+    "pure-entries-stay-pure": [
+      ["libs/platform/src/clock.ts", "pino"],
+      ["libs/platform/src/clock.ts", "fs"],
+      ["libs/events/src/envelope.ts", "amqplib"],
+      ["libs/events/src/envelope.ts", "libs/events/src/publisher.ts"],
+      ["libs/events/src/envelope.ts", "libs/platform/dist/index.js"],
+      ["libs/grpc/src/ids.ts", "@grpc/grpc-js"],
     ],
     "no-service-to-other-service": [
       ["services/alpha/src/domain/x.ts", "services/beta/src/domain/b.ts"],
@@ -178,6 +206,16 @@ describe("architecture (dependency-cruiser)", () => {
       "libs/testkit/src/k.ts → libs/testkit/test/helper2.ts", // the testkit is exempt from src-not-to-test-code
       "gateway/src/type-a.ts", // a cycle through an `import type` only
       "services/alpha/test/unit/x.test.ts", // tests may use the testkit
+      // what a use case may import: its ports, pure lib entry points and npm libraries, types of the platform
+      "services/alpha/src/application/pure.ts",
+      "gateway/src/identity/application/sign-in.ts → gateway/src/identity/domain/session.ts",
+      "gateway/src/identity/application/sign-in.ts → gateway/src/identity/application/ports/sessions.port.ts",
+      // what a pure entry point may import
+      "libs/events/src/envelope.ts → @study/contracts/events",
+      "libs/events/src/envelope.ts → @study/platform/trace-context",
+      "libs/events/src/envelope.ts → @opentelemetry/api",
+      "libs/events/src/envelope.ts → uuid",
+      "libs/grpc/src/ids.ts → uuid",
     ];
     for (const edge of allowed) expect(lines.filter((line) => line.includes(edge))).toEqual([]);
   });
@@ -213,6 +251,69 @@ async function writeFixtures(root: string): Promise<void> {
       "export const uc = [y, client, money];",
     ].join("\n"),
     "services/alpha/src/adapters/y.ts": 'import type { uc } from "../application/uc";\nexport const y: typeof uc | number = 1;\n',
+    // a use case importing infrastructure …
+    "services/alpha/src/application/infra.ts": [
+      'import amqp from "amqplib";',
+      'import { PrismaClient } from "@prisma/client";',
+      'import { trace } from "@opentelemetry/api";',
+      'import express from "express";',
+      'import { EventPublisher } from "@study/events";',
+      'import { startProcess } from "@study/runtime";',
+      'import { ensureDatabase } from "@study/db";',
+      'import { courses } from "@study/contracts";',
+      'import { unary } from "@study/grpc";',
+      'import { readFile } from "node:fs";',
+      'import { tmpdir } from "os";',
+      'import { createLogger } from "@study/platform";',
+      "export const infra = [amqp, PrismaClient, trace, express, EventPublisher, startProcess, ensureDatabase, courses, unary, readFile, tmpdir, createLogger];",
+    ].join("\n"),
+    // … and one importing only what it may
+    "services/alpha/src/application/pure.ts": [
+      'import { AppError, required } from "@study/platform/errors";',
+      'import { systemClock, type Clock } from "@study/platform/clock";',
+      'import { isUuid } from "@study/platform/ids";',
+      'import { createEvent } from "@study/events/envelope";',
+      'import { newId } from "@study/grpc/ids";',
+      'import { z } from "zod";',
+      'import { FSRS } from "ts-fsrs";',
+      'import nlp from "compromise";',
+      'import type { Logger } from "@study/platform";',
+      'import type { Readable } from "node:stream";',
+      'import { randomInt } from "node:crypto";',
+      'import type { Port } from "./ports/port";',
+      'import { money } from "../domain/money";',
+      "export const pure = (clock: Clock, logger: Logger, port: Port, body: Readable) =>",
+      "  [AppError, required, systemClock, isUuid, createEvent, newId, z, FSRS, nlp, randomInt, money, clock, logger, port, body];",
+    ].join("\n"),
+    "services/alpha/src/application/ports/port.ts": "export interface Port { run(): Promise<void> }\n",
+    "gateway/src/identity/application/sign-in.ts": [
+      'import { Pool } from "pg";',
+      'import { readFile } from "node:fs/promises";',
+      'import { sql } from "../adapters/sql";',
+      'import { session } from "../domain/session";',
+      'import type { Sessions } from "./ports/sessions.port";',
+      "export const signIn = (sessions: Sessions) => [Pool, readFile, sql, session, sessions];",
+    ].join("\n"),
+    "gateway/src/identity/application/ports/sessions.port.ts": "export interface Sessions { find(): Promise<string> }\n",
+    "gateway/src/identity/adapters/sql.ts": "export const sql = 1;\n",
+    "gateway/src/identity/domain/session.ts": "export const session = 1;\n",
+    // pure entry points of the libs that load what they must not
+    "libs/platform/src/clock.ts": 'import pino from "pino";\nimport { readFileSync } from "node:fs";\nexport const clock = [pino, readFileSync];\n',
+    "libs/events/src/envelope.ts": [
+      'import amqp from "amqplib";',
+      'import { EventPublisher } from "./publisher";',
+      'import { createLogger } from "@study/platform";',
+      // allowed:
+      'import * as events from "@study/contracts/events";',
+      'import { currentTraceHeaders } from "@study/platform/trace-context";',
+      'import { context } from "@opentelemetry/api";',
+      'import { v7 } from "uuid";',
+      "export const envelope = [amqp, EventPublisher, createLogger, events, currentTraceHeaders, context, v7];",
+    ].join("\n"),
+    "libs/events/src/publisher.ts": "export const EventPublisher = 1;\n",
+    "libs/platform/package.json": '{ "name": "@study/platform", "main": "dist/index.js" }\n',
+    "libs/platform/dist/index.js": "exports.createLogger = () => undefined;\n",
+    "libs/grpc/src/ids.ts": 'import { Metadata } from "@grpc/grpc-js";\nimport { v7 } from "uuid";\nexport const newId = () => [Metadata, v7];\n',
     "services/alpha/src/generated/client.ts": "export const client = 1;\n",
     "services/alpha/src/z.ts": "export const z = 1;\n",
     "services/alpha/src/service.ts": 'import { a } from "../../../gateway/src/a";\nexport const service = a;\n',
@@ -236,4 +337,8 @@ async function writeFixtures(root: string): Promise<void> {
     await mkdir(dirname(join(root, path)), { recursive: true });
     await writeFile(join(root, path), content);
   }
+  // @study/platform linked the way npm workspaces link it, so that its imports resolve as in the repo: an
+  // unresolved import has no dependency type but "unknown", which would hide the type-only exception for its index.
+  await mkdir(join(root, "node_modules", "@study"), { recursive: true });
+  await symlink(join(root, "libs", "platform"), join(root, "node_modules", "@study", "platform"), "dir");
 }
