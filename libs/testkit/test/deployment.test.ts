@@ -1,12 +1,14 @@
 /**
  * Static checks of the deployment files: docker-compose.yml and the kustomize manifests under k8s/.
- * They parse the YAML, check the fields that a rollout depends on, and check that every gRPC service
- * declared in proto/ (and the gateway) has its Deployment and its compose service. No cluster, no
+ * They parse the YAML, check the fields that a rollout depends on, check that every gRPC service
+ * declared in proto/ (and the gateway) has its Deployment and its compose service, and that both files
+ * agree with the service catalogue (libs/platform/src/catalogue.ts). No cluster, no
  * Docker engine: the only external command is `docker-compose config -q`, when the binary exists.
  */
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { CATALOGUE, GATEWAY_APP, type Catalogue } from "@study/platform/catalogue";
 import { CORE_SCHEMA, load, loadAll, mergeTag } from "js-yaml";
 
 type Obj = Record<string, any>;
@@ -475,5 +477,161 @@ describe("every app has its deployment", () => {
       const created = (environmentOf(composeServices.postgres ?? {}).STUDY_DATABASES ?? "").split(/\s+/);
       expect(created).toContain(app.name);
     });
+  });
+});
+
+// --- the catalogue ---------------------------------------------------------------------------------
+
+/** The parts of the deployment files the catalogue check reads (a fixture passes edited copies). */
+interface DeploymentFiles {
+  compose: Record<string, Obj>;
+  k8s: Obj[];
+}
+
+/** A k8s container's environment: its ConfigMaps (envFrom) and its literal `env` values. */
+function k8sEnvironment(container: Obj, k8s: Obj[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const from of container.envFrom ?? []) {
+    const map = k8s.find((doc) => doc.kind === "ConfigMap" && doc.metadata?.name === from.configMapRef?.name);
+    for (const [key, value] of Object.entries(map?.data ?? {})) env[key] = String(value);
+  }
+  for (const entry of container.env ?? []) if (entry.value !== undefined) env[entry.name] = String(entry.value);
+  return env;
+}
+
+/**
+ * Where docker-compose.yml and k8s/ disagree with a catalogue: every service and extra process has a compose
+ * service and a k8s Deployment running its script, on the catalogue's ports, and the gateway (and every other
+ * process) gets the catalogue's addresses; nothing runs a service the catalogue does not name.
+ */
+function catalogueDisagreements(catalogue: Catalogue, files: DeploymentFiles): string[] {
+  const problems: string[] = [];
+  const deploymentNamed = (name: string) => files.k8s.find((doc) => doc.kind === "Deployment" && doc.metadata?.name === name);
+  const k8sServiceNamed = (name: string) => files.k8s.find((doc) => doc.kind === "Service" && doc.metadata?.name === name);
+  const composeEnv = (name: string) => environmentOf(files.compose[name] ?? {});
+  const k8sEnv = (name: string) => k8sEnvironment(containersOf(deploymentNamed(name) ?? {})[0] ?? {}, files.k8s);
+  const expect = (where: string, variable: string, actual: string | undefined, wanted: string) => {
+    if (actual !== wanted) problems.push(`${where}: ${variable} is ${actual ?? "unset"}, the catalogue says ${wanted}`);
+  };
+
+  for (const entry of catalogue) {
+    const address = `${entry.name}:${entry.grpcPort}`;
+    const processes = [
+      { name: entry.name, command: `node ${entry.directory}/dist/main.js`, healthPortVariable: undefined as string | undefined },
+      ...(entry.extraProcesses ?? []).map((extra) => ({
+        name: extra.name,
+        command: `node ${entry.directory}/${extra.script}`,
+        healthPortVariable: extra.healthPortVariable,
+      })),
+    ];
+    for (const process of processes) {
+      const composeService = files.compose[process.name];
+      if (!composeService) problems.push(`${process.name}: no compose service`);
+      else {
+        if (commandOf(composeService) !== process.command) problems.push(`${process.name} (compose): command is not \`${process.command}\``);
+        if (process.healthPortVariable && !composeEnv(process.name)[process.healthPortVariable]) {
+          problems.push(`${process.name} (compose): ${process.healthPortVariable} is not set`);
+        }
+      }
+      const deployment = deploymentNamed(process.name);
+      if (!deployment) problems.push(`${process.name}: no k8s Deployment`);
+      else {
+        if (commandLine(containersOf(deployment)[0] ?? {}) !== process.command) problems.push(`${process.name} (k8s): command is not \`${process.command}\``);
+        if (process.healthPortVariable && !k8sEnv(process.name)[process.healthPortVariable]) {
+          problems.push(`${process.name} (k8s): ${process.healthPortVariable} is not set`);
+        }
+      }
+    }
+    if (files.compose[entry.name]) expect(`${entry.name} (compose)`, "GRPC_PORT", composeEnv(entry.name).GRPC_PORT, String(entry.grpcPort));
+    if (deploymentNamed(entry.name)) expect(`${entry.name} (k8s)`, "GRPC_PORT", k8sEnv(entry.name).GRPC_PORT, String(entry.grpcPort));
+    const servicePorts: Obj[] = k8sServiceNamed(entry.name)?.spec?.ports ?? [];
+    if (!servicePorts.some((p) => p.name === "grpc" && p.port === entry.grpcPort)) {
+      problems.push(`${entry.name} (k8s): no Service port grpc ${entry.grpcPort}`);
+    }
+    expect("gateway (compose)", entry.grpcAddressVariable, composeEnv("gateway")[entry.grpcAddressVariable], address);
+    expect("gateway (k8s)", entry.grpcAddressVariable, k8sEnv("gateway")[entry.grpcAddressVariable], address);
+    for (const http of entry.http ?? []) {
+      const url = `http://${entry.name}:${http.defaultPort}`;
+      if (files.compose[entry.name]) expect(`${entry.name} (compose)`, http.portVariable, composeEnv(entry.name)[http.portVariable], String(http.defaultPort));
+      if (deploymentNamed(entry.name)) expect(`${entry.name} (k8s)`, http.portVariable, k8sEnv(entry.name)[http.portVariable], String(http.defaultPort));
+      if (!servicePorts.some((p) => p.port === http.defaultPort)) problems.push(`${entry.name} (k8s): no Service port ${http.defaultPort}`);
+      expect("gateway (compose)", http.gatewayUrlVariable, composeEnv("gateway")[http.gatewayUrlVariable], url);
+      expect("gateway (k8s)", http.gatewayUrlVariable, k8sEnv("gateway")[http.gatewayUrlVariable], url);
+    }
+  }
+
+  // Any process that finds a service (media finds courses) finds it at the catalogue's address.
+  const addresses = new Map(catalogue.map((entry) => [entry.grpcAddressVariable, `${entry.name}:${entry.grpcPort}`]));
+  const environments = [
+    ...Object.keys(files.compose).map((name) => [`${name} (compose)`, composeEnv(name)] as const),
+    ...files.k8s.filter((doc) => doc.kind === "Deployment").map((doc) => [`${doc.metadata.name} (k8s)`, k8sEnv(doc.metadata.name)] as const),
+  ];
+  for (const [where, env] of environments) {
+    for (const [variable, value] of Object.entries(env)) {
+      if (!variable.endsWith("_GRPC_ADDRESS")) continue;
+      if (!addresses.has(variable)) problems.push(`${where}: ${variable} names no catalogue service`);
+      else expect(where, variable, value, addresses.get(variable)!);
+    }
+  }
+
+  // Nothing deploys a service the catalogue does not know (it would be missing from npm start and /health).
+  const known = new Set([GATEWAY_APP.name, ...catalogue.flatMap((entry) => [entry.name, ...(entry.extraProcesses ?? []).map((extra) => extra.name)])]);
+  const runsAService = (command: string) => /^node (services\/[^/]+|gateway)\/dist\//.test(command) && !command.endsWith("/migrate.js");
+  for (const [name, service] of Object.entries(files.compose)) {
+    if (runsAService(commandOf(service)) && !known.has(name)) problems.push(`${name} (compose): not in the catalogue`);
+  }
+  for (const doc of files.k8s.filter((d) => d.kind === "Deployment")) {
+    if (runsAService(commandLine(containersOf(doc)[0] ?? {})) && !known.has(doc.metadata.name)) {
+      problems.push(`${doc.metadata.name} (k8s): not in the catalogue`);
+    }
+  }
+  // The gateway's addresses are checked both as the gateway's and as any process's: report each once.
+  return [...new Set(problems)];
+}
+
+describe("the service catalogue (libs/platform/src/catalogue.ts)", () => {
+  const files: DeploymentFiles = { compose: composeServices, k8s: manifests.map(({ doc }) => doc) };
+
+  it("agrees with docker-compose.yml and k8s/", () => {
+    expect(catalogueDisagreements(CATALOGUE, files)).toEqual([]);
+  });
+
+  it("names every gRPC service declared in proto/ (the gateway's own API aside)", () => {
+    const names = CATALOGUE.map((entry): string => entry.name);
+    expect(serviceNames.filter((name) => name !== "gateway" && !names.includes(name))).toEqual([]);
+  });
+
+  it("bites: a catalogue entry without deployment files is reported, for compose and for k8s", () => {
+    const withSearch: Catalogue = [
+      ...CATALOGUE,
+      {
+        name: "search",
+        directory: "services/search",
+        grpcAddressVariable: "SEARCH_GRPC_ADDRESS",
+        grpcPort: 50055,
+        extraProcesses: [{ name: "search-indexer", script: "dist/indexer.js", healthPortVariable: "SEARCH_INDEXER_HEALTH_PORT" }],
+      },
+    ];
+    expect(catalogueDisagreements(withSearch, files)).toEqual([
+      "search: no compose service",
+      "search: no k8s Deployment",
+      "search-indexer: no compose service",
+      "search-indexer: no k8s Deployment",
+      "search (k8s): no Service port grpc 50055",
+      "gateway (compose): SEARCH_GRPC_ADDRESS is unset, the catalogue says search:50055",
+      "gateway (k8s): SEARCH_GRPC_ADDRESS is unset, the catalogue says search:50055",
+    ]);
+  });
+
+  it("bites: an address or port that differs from the catalogue, and a deployed service it does not name", () => {
+    const compose = structuredClone(composeServices);
+    compose.gateway.environment = { ...environmentOf(compose.gateway), STUDY_GRPC_ADDRESS: "study:9999" };
+    compose.media.environment = { ...environmentOf(compose.media), MEDIA_HTTP_PORT: "8080" };
+    compose.billing = { ...compose.courses, command: ["node", "services/billing/dist/main.js"] };
+    expect(catalogueDisagreements(CATALOGUE, { ...files, compose })).toEqual([
+      "media (compose): MEDIA_HTTP_PORT is 8080, the catalogue says 50063",
+      "gateway (compose): STUDY_GRPC_ADDRESS is study:9999, the catalogue says study:50054",
+      "billing (compose): not in the catalogue",
+    ]);
   });
 });
