@@ -1,5 +1,6 @@
 import { AppError } from "@study/platform/errors";
 import { isUuid, requireUserId } from "@study/platform/ids";
+import { systemClock, type Clock } from "@study/platform/clock";
 import { cancelJob } from "../domain/import-job";
 import { moveTranscription } from "../domain/note";
 import { transitionJob } from "./job-transitions";
@@ -15,6 +16,7 @@ export class CancelJob {
   constructor(
     private readonly jobs: ImportJobRepository,
     private readonly getJob: GetJob,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async execute(userId: string, jobId: string): Promise<JobView> {
@@ -27,7 +29,7 @@ export class CancelJob {
         return current?.job.userId === userId ? current : null;
       },
       ({ job, note }) => {
-        const now = new Date();
+        const now = this.clock.now();
         const cancelled = cancelJob(job, now);
         return { job: cancelled, note: note ? moveTranscription(note, "FAILED", now) : null, events: [] };
       },

@@ -1,5 +1,6 @@
 import { AppError } from "@study/platform/errors";
 import { isUuid } from "@study/platform/ids";
+import { systemClock, type Clock } from "@study/platform/clock";
 import { completeJob } from "../domain/import-job";
 import { completeTranscription, type TranscriptionResult, type TranscriptSegment } from "../domain/note";
 import { transitionJob } from "./job-transitions";
@@ -14,7 +15,10 @@ import type { ImportJobRepository, JobWithNote } from "./ports/import-job-reposi
  * be gone), and JOB_NOT_STARTED for a job that never started.
  */
 export class CompleteJob {
-  constructor(private readonly jobs: ImportJobRepository) {}
+  constructor(
+    private readonly jobs: ImportJobRepository,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async execute(jobId: string, result: TranscriptionResult): Promise<JobWithNote> {
     if (!isUuid(jobId)) throw AppError.notFound("Job");
@@ -22,7 +26,7 @@ export class CompleteJob {
       this.jobs,
       () => this.jobs.findWithNote(jobId),
       ({ job, note }) => {
-        const now = new Date();
+        const now = this.clock.now();
         const completed = completeJob(job, now);
         if (!note) throw new AppError("precondition", "NOTE_DELETED", "The job's note was deleted");
         const transcribed = completeTranscription(note, result, now);

@@ -1,5 +1,6 @@
 import { AppError } from "@study/platform/errors";
 import { isUuid } from "@study/platform/ids";
+import { systemClock, type Clock } from "@study/platform/clock";
 import { failJob } from "../domain/import-job";
 import { moveTranscription } from "../domain/note";
 import { transitionJob } from "./job-transitions";
@@ -12,7 +13,10 @@ import type { ImportJobRepository, JobWithNote } from "./ports/import-job-reposi
  * user. Refused with JOB_ALREADY_FINISHED for a job that already finished (e.g. cancelled).
  */
 export class FailJob {
-  constructor(private readonly jobs: ImportJobRepository) {}
+  constructor(
+    private readonly jobs: ImportJobRepository,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async execute(jobId: string, errorMessage: string): Promise<JobWithNote> {
     if (!isUuid(jobId)) throw AppError.notFound("Job");
@@ -20,7 +24,7 @@ export class FailJob {
       this.jobs,
       () => this.jobs.findWithNote(jobId),
       ({ job, note }) => {
-        const now = new Date();
+        const now = this.clock.now();
         const failed = failJob(job, errorMessage, now);
         const failedNote = note ? moveTranscription(note, "FAILED", now) : null;
         return { job: failed, note: failedNote, events: failedNote ? [noteImportFailed(failedNote, failed)] : [] };

@@ -1,4 +1,5 @@
 import { AppError } from "@study/platform/errors";
+import { systemClock, type Clock } from "@study/platform/clock";
 import type { Logger } from "@study/platform";
 import { extensionOfAudioFormat, audioFormatFromFileName, audioFormatFromMimeType } from "../domain/audio-format";
 import { progressWithin, type ImportJob, type ProgressStage } from "../domain/import-job";
@@ -43,6 +44,8 @@ export interface ProcessImportDependencies {
   watchIntervalMs?: number;
   /** Least time between two progress writes (ms). */
   progressIntervalMs?: number;
+  /** Time of the progress writes' spacing (the system clock unless a test sets one). */
+  clock?: Clock;
 }
 
 /** Why the work stopped without finishing: the job was cancelled/finished elsewhere, or the worker shuts down. */
@@ -112,7 +115,7 @@ export class ProcessImport {
       );
     }, deps.watchIntervalMs ?? 2_000);
     watcher.unref();
-    const progress = new ProgressWriter(jobId, deps.reportProgress, controller, deps.progressIntervalMs ?? 500, deps.logger);
+    const progress = new ProgressWriter(jobId, deps.reportProgress, controller, deps.progressIntervalMs ?? 500, deps.logger, deps.clock ?? systemClock);
 
     const folder = await deps.scratch.createFolder(`job-${jobId}-`);
     try {
@@ -304,6 +307,7 @@ class ProgressWriter {
     private readonly controller: AbortController,
     private readonly intervalMs: number,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {}
 
   report(stage: ProgressStage, progress: number): void {
@@ -312,7 +316,7 @@ class ProgressWriter {
     if (progress < latest.progress || (progress === latest.progress && !newStage)) return;
     this.pending = { stage, progress };
     // The first report of a stage is written at once, so that every stage shows (transcribers may report in bursts).
-    const wait = newStage ? 0 : this.lastWrite + this.intervalMs - Date.now();
+    const wait = newStage ? 0 : this.lastWrite + this.intervalMs - this.clock.now().getTime();
     if (wait <= 0) this.write();
     else this.timer ??= setTimeout(() => this.write(), wait);
   }
@@ -328,7 +332,7 @@ class ProgressWriter {
     const next = this.pending;
     this.pending = null;
     if (!next || this.controller.signal.aborted) return;
-    this.lastWrite = Date.now();
+    this.lastWrite = this.clock.now().getTime();
     this.written = next.progress;
     this.writtenStage = next.stage;
     this.writing = this.writing.then(() =>

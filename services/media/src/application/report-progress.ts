@@ -1,5 +1,6 @@
 import { AppError } from "@study/platform/errors";
 import { isUuid } from "@study/platform/ids";
+import { systemClock, type Clock } from "@study/platform/clock";
 import { reportProgress, type ImportJob, type ProgressStage } from "../domain/import-job";
 import { transitionJob } from "./job-transitions";
 import type { ImportJobRepository } from "./ports/import-job-repository.port";
@@ -11,7 +12,10 @@ import type { ImportJobRepository } from "./ports/import-job-repository.port";
  * otherwise finished): the worker stops its work on that answer.
  */
 export class ReportProgress {
-  constructor(private readonly jobs: ImportJobRepository) {}
+  constructor(
+    private readonly jobs: ImportJobRepository,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async execute(jobId: string, stage: ProgressStage, progress: number): Promise<ImportJob> {
     if (!isUuid(jobId)) throw AppError.notFound("Job");
@@ -19,7 +23,7 @@ export class ReportProgress {
       this.jobs,
       () => this.jobs.findWithNote(jobId),
       ({ job: current }) => {
-        const next = reportProgress(current, stage, progress, new Date());
+        const next = reportProgress(current, stage, progress, this.clock.now());
         return next === current ? null : { job: next, note: null, events: [] };
       },
     );

@@ -1,5 +1,6 @@
 import { AppError } from "@study/platform/errors";
 import { isUuid } from "@study/platform/ids";
+import { systemClock, type Clock } from "@study/platform/clock";
 import { startJob } from "../domain/import-job";
 import { moveTranscription } from "../domain/note";
 import { transitionJob } from "./job-transitions";
@@ -12,7 +13,10 @@ import type { ImportJobRepository, JobWithNote } from "./ports/import-job-reposi
  * or cancelled job: the worker then drops the message. Returns the job with everything to import.
  */
 export class StartJob {
-  constructor(private readonly jobs: ImportJobRepository) {}
+  constructor(
+    private readonly jobs: ImportJobRepository,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async execute(jobId: string): Promise<JobWithNote> {
     if (!isUuid(jobId)) throw AppError.notFound("Job");
@@ -20,7 +24,7 @@ export class StartJob {
       this.jobs,
       () => this.jobs.findWithNote(jobId),
       ({ job, note }) => {
-        const now = new Date();
+        const now = this.clock.now();
         return { job: startJob(job, now), note: note ? moveTranscription(note, "PROCESSING", now) : null, events: [] };
       },
     );

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "@study/platform";
+import { fixedClock } from "@study/platform/clock";
 import { CompleteJob } from "../../src/application/complete-job";
 import { FailJob } from "../../src/application/fail-job";
 import type { AudioProcessor } from "../../src/application/ports/audio-processor.port";
@@ -37,9 +38,13 @@ function memoryRepository(initial: JobWithNote) {
 }
 
 describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
+  const STARTED_AT = "2026-03-02T09:00:00.000Z";
+  const TRANSCRIPTION_MS = 90_000;
+  const clock = fixedClock(STARTED_AT);
   let work: string;
   beforeEach(async () => {
     work = await mkdtemp(join(tmpdir(), "process-import-"));
+    clock.set(STARTED_AT);
   });
   afterEach(() => rm(work, { recursive: true, force: true }));
 
@@ -54,6 +59,7 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
     const transcriber: Transcriber = overrides.transcriber ?? {
       name: "fake",
       async transcribe(_path, options) {
+        clock.advance(TRANSCRIPTION_MS);
         options?.onProgress?.(0.5);
         return {
           text: "cells make energy. mitochondria are small.",
@@ -69,10 +75,10 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
     };
     return new ProcessImport({
       jobs,
-      startJob: new StartJob(jobs),
-      reportProgress: new ReportProgress(jobs),
-      completeJob: new CompleteJob(jobs),
-      failJob: new FailJob(jobs),
+      startJob: new StartJob(jobs, clock),
+      reportProgress: new ReportProgress(jobs, clock),
+      completeJob: new CompleteJob(jobs, clock),
+      failJob: new FailJob(jobs, clock),
       storage: { download: async (_key: string, path: string) => writeFile(path, "mp3") } as never,
       downloader: {} as never,
       videoSource: overrides.videoSource ?? ({} as never),
@@ -83,6 +89,7 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
       scratch: new LocalScratchSpace(work),
       watchIntervalMs: 20,
       progressIntervalMs: 0,
+      clock,
     });
   }
 
@@ -96,6 +103,9 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
     expect(await pipeline(state).run(JOB_ID)).toBe("completed");
     const { job, note } = state.current();
     expect(job).toMatchObject({ status: "COMPLETED", progress: 100, attempts: 1 });
+    // started when the worker took it, completed after the transcription's time, both read from the clock
+    expect(job.startedAt).toEqual(new Date(STARTED_AT));
+    expect(job.completedAt).toEqual(new Date(Date.parse(STARTED_AT) + TRANSCRIPTION_MS));
     expect(note).toMatchObject({ transcriptionStatus: "COMPLETED", summary: "Cells make energy.", metadata: expect.objectContaining({ duration: 20, wordCount: 6 }) });
     const segments = state.transitions.at(-1)!.segments!;
     expect(segments.map((segment) => [segment.startTime, segment.endTime])).toEqual([[0, 8], [9, 19.5]]);

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from "@study/platform/clock";
 import { retentionCutoff } from "../domain/notification";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 
@@ -5,10 +6,11 @@ export class CleanupReadNotifications {
   constructor(
     private readonly notifications: NotificationRepository,
     private readonly retentionDays: number,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Deletes the read notifications past the retention period; returns how many were deleted. */
-  execute(now = new Date()): Promise<number> {
-    return this.notifications.deleteReadCreatedBefore(retentionCutoff(now, this.retentionDays));
+  execute(): Promise<number> {
+    return this.notifications.deleteReadCreatedBefore(retentionCutoff(this.clock.now(), this.retentionDays));
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { fixedClock } from "@study/platform/clock";
 import { CleanupReadNotifications } from "../../src/application/cleanup-read-notifications";
 import { CreateNotification } from "../../src/application/create-notification";
 import { GetUnreadCount } from "../../src/application/get-unread-count";
@@ -221,21 +222,32 @@ describe("NotifyOnEvent for media imports", () => {
 
 describe("CleanupReadNotifications", () => {
   it("deletes read notifications created before the retention period and keeps the rest", async () => {
-    const now = new Date("2026-06-30T00:00:00Z");
-    const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS);
+    const clock = fixedClock("2026-06-30T00:00:00Z");
+    const daysAgo = (days: number) => new Date(clock.now().getTime() - days * DAY_MS);
     await seed("alice", { read: true, createdAt: daysAgo(31) });
     const oldUnread = await seed("alice", { read: false, createdAt: daysAgo(90) });
     const recentRead = await seed("bob", { read: true, createdAt: daysAgo(29) });
 
-    expect(await new CleanupReadNotifications(repository, 30).execute(now)).toBe(1);
+    expect(await new CleanupReadNotifications(repository, 30, clock).execute()).toBe(1);
     expect(repository.all().map((n) => n.id).sort()).toEqual([oldUnread.id, recentRead.id].sort());
   });
 
   it("follows the configured retention period", async () => {
-    const now = new Date("2026-06-30T00:00:00Z");
-    await seed("alice", { read: true, createdAt: new Date(now.getTime() - 8 * DAY_MS) });
-    expect(await new CleanupReadNotifications(repository, 30).execute(now)).toBe(0);
-    expect(await new CleanupReadNotifications(repository, 7).execute(now)).toBe(1);
+    const clock = fixedClock("2026-06-30T00:00:00Z");
+    await seed("alice", { read: true, createdAt: new Date(clock.now().getTime() - 8 * DAY_MS) });
+    expect(await new CleanupReadNotifications(repository, 30, clock).execute()).toBe(0);
+    expect(await new CleanupReadNotifications(repository, 7, clock).execute()).toBe(1);
+    expect(repository.all()).toEqual([]);
+  });
+
+  it("deletes a read notification once the clock passes its retention period, not before", async () => {
+    const clock = fixedClock("2026-06-01T00:00:00Z");
+    const cleanup = new CleanupReadNotifications(repository, 30, clock);
+    await seed("alice", { read: true, createdAt: clock.now() });
+    clock.advance(30 * DAY_MS - 1);
+    expect(await cleanup.execute()).toBe(0);
+    clock.advance(2);
+    expect(await cleanup.execute()).toBe(1);
     expect(repository.all()).toEqual([]);
   });
 });

@@ -1,13 +1,17 @@
+import { systemClock, type Clock } from "@study/platform/clock";
 import { AppError } from "@study/platform/errors";
 import { requireUserId } from "@study/platform/ids";
 import { REVIEW_RATINGS, type ReviewRating } from "../domain/card-schedule";
 import { reviewCard } from "../domain/card-scheduler";
 import type { Flashcard } from "../domain/flashcard-set";
-import type { FlashcardSetRepository } from "./ports/study-repositories.port";
+import type { CardRepository } from "./ports/study-repositories.port";
 
-/** Records a review of one card (FSRS) and keeps it in the review log. */
+/** Records a review of one card (FSRS), made at the clock's time, and keeps it in the review log. */
 export class ReviewCard {
-  constructor(private readonly cards: FlashcardSetRepository) {}
+  constructor(
+    private readonly cards: CardRepository,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async execute(userId: string, flashcardSetId: string, flashcardId: string, rating: ReviewRating): Promise<Flashcard> {
     if (!REVIEW_RATINGS.includes(rating)) {
@@ -15,7 +19,7 @@ export class ReviewCard {
     }
     const card = await this.cards.findCard(requireUserId(userId), flashcardSetId, flashcardId);
     if (!card) throw AppError.notFound("Flashcard");
-    const now = new Date();
+    const now = this.clock.now();
     const { schedule, log } = reviewCard(card.schedule, rating, now);
     return this.cards.recordReview(userId, flashcardId, schedule, log);
   }
