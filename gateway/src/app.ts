@@ -101,7 +101,7 @@ export function apiRegistry(deps: GatewayDependencies, sessions: ReturnType<type
         tag: "System",
         summary: "Interactive API documentation (Swagger UI; only when ENABLE_SWAGGER=true)",
         auth: false,
-        responses: { 200: { description: "Swagger UI", contentType: "text/html" } },
+        responses: { 200: { description: "Swagger UI", contentType: "text/html" }, 301: { description: "To /docs/, where its assets load from" } },
         handler({ req, res }) {
           // The page loads its assets relative to /docs/.
           if (!req.originalUrl.split("?")[0].endsWith("/")) return res.redirect(301, "/docs/");

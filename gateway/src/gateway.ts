@@ -10,6 +10,7 @@ import { OutboxFolderMailer, SmtpMailer, type Mailer } from "./auth/mail";
 import { SignInLockout } from "./auth/lockout";
 import { createServiceClients, serviceAddresses } from "./clients";
 import { gatewayConfigSchema } from "./config";
+import { answerClientErrors } from "./http/server";
 import { identityService } from "./identity/identity-service";
 
 export const GATEWAY_MIGRATIONS = [PLATFORM_MIGRATIONS, { scope: "gateway", directory: join(__dirname, "..", "migrations") }];
@@ -54,6 +55,7 @@ export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSig
   const server = await new Promise<import("node:http").Server>((resolve, reject) => {
     const listening = app.listen(config.PORT, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
+  answerClientErrors(server);
   server.keepAliveTimeout = 65_000;
   // Node cuts any request after 5 minutes by default; uploads have their own limits (UPLOAD_*_TIMEOUT_MS).
   server.requestTimeout = Math.max(300_000, config.UPLOAD_REQUEST_TIMEOUT_MS + 30_000);

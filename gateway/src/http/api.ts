@@ -1,3 +1,4 @@
+import { AppError, drainAfterEarlyAnswer } from "@study/platform";
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { z } from "zod";
 import { parse } from "./validate";
@@ -34,6 +35,8 @@ export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   /** Needs a session (cookie or Bearer); answers 401 otherwise. */
   auth: boolean;
   body?: B;
+  /** A body the route reads itself, in this type (e.g. a multipart upload), instead of a JSON `body`. */
+  accepts?: "multipart/form-data";
   query?: Q;
   params?: P;
   /** Runs before validation (e.g. a rate limiter). */
@@ -67,6 +70,9 @@ export const messageEnvelope = z.object({ success: z.literal(true), message: z.s
 function standardErrors(spec: RouteSpec): Record<number, ResponseSpec> {
   const errors: Record<number, ResponseSpec> = {};
   if (spec.body || spec.query || spec.params) errors[400] = { description: "Invalid input (VALIDATION_ERROR with details)", schema: errorEnvelope };
+  if (spec.body || spec.accepts) {
+    errors[415] = { description: `A body that is not ${requestType(spec)} (UNSUPPORTED_MEDIA_TYPE)`, schema: errorEnvelope };
+  }
   if (spec.auth) errors[401] = { description: "Not signed in (UNAUTHORIZED) or session expired (SESSION_EXPIRED)", schema: errorEnvelope };
   errors[500] = { description: "Unexpected failure (INTERNAL_ERROR)", schema: errorEnvelope };
   return errors;
@@ -75,15 +81,73 @@ function standardErrors(spec: RouteSpec): Record<number, ResponseSpec> {
 /** `:id` and Express 5 wildcards (`*key`, one or more segments) become OpenAPI path parameters. */
 const toOpenApiPath = (path: string) => path.replace(/[:*](\w+)/g, "{$1}");
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output") {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Record<string, unknown>;
-  return rest;
+const requestType = (spec: RouteSpec) => spec.accepts ?? "application/json";
+
+/**
+ * A body sent in a type the route does not read would be ignored and then reported as missing fields: it is
+ * refused for what it is, naming the type the route takes.
+ */
+function checkRequestType(spec: RouteSpec, req: Request, res: Response): void {
+  const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  if (!(spec.body || spec.accepts) || !hasBody || req.is(requestType(spec))) return;
+  // A JSON body was read by then; an upload's was not: read and drop it so that the answer reaches the client.
+  drainAfterEarlyAnswer(req, res);
+  throw new AppError("validation", "UNSUPPORTED_MEDIA_TYPE", `This endpoint takes a ${requestType(spec)} body`, {
+    details: [{ field: "content-type", message: `must be ${requestType(spec)}` }],
+  });
+}
+
+/**
+ * The JSON Schemas of the document. zod writes each schema named with `.meta({ id })` into a `$defs` of the
+ * schema that uses it; here they move to `components/schemas`, once for the whole document, and every
+ * reference points there (a `#/$defs/…` reference would be resolved against the document's root).
+ */
+class SchemaComponents {
+  readonly schemas: Record<string, unknown> = {};
+
+  convert(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+    const { $schema: _dialect, $defs, ...root } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as {
+      $schema?: string;
+      $defs?: Record<string, unknown>;
+    } & Record<string, unknown>;
+    const targets = new Map<string, string>();
+    for (const [name, definition] of Object.entries($defs ?? {})) {
+      const known = this.schemas[name];
+      // A named schema with transforms or defaults reads differently as a request and as a response.
+      const same = known === undefined || JSON.stringify(known) === JSON.stringify(pointAt(definition, new Map()));
+      targets.set(name, same ? name : `${name}${io === "input" ? "Input" : "Output"}`);
+    }
+    for (const [name, definition] of Object.entries($defs ?? {})) {
+      const target = targets.get(name) ?? name;
+      const rewritten = pointAt(definition, targets);
+      if (target in this.schemas && JSON.stringify(this.schemas[target]) !== JSON.stringify(rewritten)) {
+        throw new Error(`Two different schemas are named ${target} in the OpenAPI document`);
+      }
+      this.schemas[target] = rewritten;
+    }
+    return pointAt(root, targets) as Record<string, unknown>;
+  }
+}
+
+/** A copy of a JSON Schema whose `#/$defs/X` references point at `#/components/schemas/<renamed X>`. */
+function pointAt(schema: unknown, targets: Map<string, string>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => pointAt(item, targets));
+  if (schema === null || typeof schema !== "object") return schema;
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => {
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")) {
+        const name = value.slice("#/$defs/".length);
+        return [key, `#/components/schemas/${targets.get(name) ?? name}`];
+      }
+      return [key, pointAt(value, targets)];
+    }),
+  );
 }
 
 /** Parameters (query or path) of an operation, from an object schema. */
-function parameters(schema: z.ZodType | undefined, where: "query" | "path") {
+function parameters(components: SchemaComponents, schema: z.ZodType | undefined, where: "query" | "path") {
   if (!schema) return [];
-  const object = jsonSchema(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
+  const object = components.convert(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(object.properties ?? {}).map(([name, property]) => ({
     name,
     in: where,
@@ -107,6 +171,7 @@ export class ApiRegistry {
       const handlers: RequestHandler[] = [...(spec.before ?? [])];
       if (spec.auth) handlers.push(requireSession);
       handlers.push(async (req: Request, res: Response, next: NextFunction) => {
+        checkRequestType(spec, req, res);
         const input = {
           body: spec.body ? parse(spec.body, req.body ?? {}, "body") : undefined,
           query: spec.query ? parse(spec.query, req.query, "query") : undefined,
@@ -124,23 +189,25 @@ export class ApiRegistry {
   /** OpenAPI 3.1 document of every registered route. */
   openApiDocument(info: { title: string; version: string; description?: string; serverUrl?: string }) {
     const paths: Record<string, Record<string, unknown>> = {};
+    const components = new SchemaComponents();
     for (const spec of this.routes) {
       const responses: Record<string, unknown> = {};
       for (const [status, response] of Object.entries({ ...standardErrors(spec), ...spec.responses })) {
         const { description, schema, contentType } = response as ResponseSpec;
         responses[status] = schema
-          ? { description, content: { [contentType ?? "application/json"]: { schema: jsonSchema(schema, "output") } } }
+          ? { description, content: { [contentType ?? "application/json"]: { schema: components.convert(schema, "output") } } }
           : { description };
       }
       const operation: Record<string, unknown> = {
         operationId: `${spec.method}${toOpenApiPath(spec.path).replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
         summary: spec.summary,
         tags: [spec.tag],
-        parameters: [...parameters(spec.params, "path"), ...parameters(spec.query, "query")],
+        parameters: [...parameters(components, spec.params, "path"), ...parameters(components, spec.query, "query")],
         responses,
       };
       if (spec.description) operation.description = spec.description;
-      if (spec.body) operation.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(spec.body, "input") } } };
+      if (spec.body) operation.requestBody = { required: true, content: { "application/json": { schema: components.convert(spec.body, "input") } } };
+      else if (spec.accepts) operation.requestBody = { required: true, content: { [spec.accepts]: { schema: { type: "object" } } } };
       if (spec.auth) operation.security = [{ bearer: [] }, { sessionCookie: [] }];
       (paths[toOpenApiPath(spec.path)] ??= {})[spec.method] = operation;
     }
@@ -150,6 +217,7 @@ export class ApiRegistry {
       servers: info.serverUrl ? [{ url: info.serverUrl }] : undefined,
       paths,
       components: {
+        schemas: components.schemas,
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", description: "The session token (session.token of sign-in/sign-up)" },
           sessionCookie: { type: "apiKey", in: "cookie", name: "better-auth.session_token" },

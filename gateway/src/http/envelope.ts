@@ -18,9 +18,12 @@ export interface ErrorBody {
   action?: string;
 }
 
+/** Refusals of the HTTP layer itself: they never cross gRPC, so the error kinds have no status of their own. */
+const HTTP_ONLY_STATUS: Record<string, number> = { UNSUPPORTED_MEDIA_TYPE: 415 };
+
 /** The spec's error envelope for an AppError; internal errors never reveal their message. */
 export function errorBody(error: AppError): { status: number; body: ErrorBody } {
-  const status = HTTP_STATUS_BY_KIND[error.kind];
+  const status = (error.kind === "validation" && HTTP_ONLY_STATUS[error.code]) || HTTP_STATUS_BY_KIND[error.kind];
   const body: ErrorBody = {
     success: false,
     error: error.kind === "internal" ? "An unexpected error occurred" : error.message,

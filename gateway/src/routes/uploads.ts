@@ -161,6 +161,7 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
       method: "post",
       path: "/api/notes/upload/audio",
       tag,
+      accepts: "multipart/form-data",
       summary: "Upload an audio file (multipart: file, courseId, title?, speedMultiplier?) and start its import",
       description: `${multipartNote} MP3, WAV, M4A, AAC, OGG, FLAC, WEBM or MP4, at most 150 MB (MEDIA_MAX_UPLOAD_BYTES).`,
       auth: true,
@@ -191,6 +192,7 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
       method: "post",
       path: "/api/notes/:id/attachments",
       tag,
+      accepts: "multipart/form-data",
       summary: "Attach a file to a note at a point of its audio (multipart: file, timestamp, description?)",
       description:
         `${multipartNote} Images PNG, JPG, JPEG, GIF, WebP (10 MB); documents PDF, DOC, DOCX, TXT (25 MB); ` +

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createLogger, loadConfig } from "@study/platform";
 import { pgTransactionalClient } from "@study/db";
-import { httpClient } from "@study/testkit";
+import { httpClient, validateOpenApiDocument } from "@study/testkit";
 import type { Express } from "express";
 import { Pool } from "pg";
 import { createApp } from "../../src/app";
@@ -90,6 +90,17 @@ describe("the gateway's HTTP surface", () => {
     expect(documented.filter((route) => !mounted.includes(route))).toEqual([]);
   });
 
+  it("is a valid OpenAPI 3.1 document whose references resolve to components/schemas", async () => {
+    const { body: document } = await server.api("GET", "/openapi.json");
+    expect(await validateOpenApiDocument(document)).toEqual({ valid: true, errors: null });
+    const references = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map(([, target]) => target);
+    expect(references.length).toBeGreaterThan(20);
+    expect(references.filter((target) => !target.startsWith("#/components/schemas/"))).toEqual([]);
+    expect(document.paths["/api/courses/{id}"].get.responses["200"].content["application/json"].schema.properties.data).toEqual({
+      $ref: "#/components/schemas/Course",
+    });
+  });
+
   it("describes inputs and outputs from the validation schemas", async () => {
     const { body: document } = await server.api("GET", "/openapi.json");
     const create = document.paths["/api/courses"].post;
@@ -99,7 +110,7 @@ describe("the gateway's HTTP surface", () => {
       properties: { name: { type: "string", minLength: 1, maxLength: 255 } },
       additionalProperties: false,
     });
-    expect(Object.keys(create.responses).sort()).toEqual(["201", "400", "401", "500"]);
+    expect(Object.keys(create.responses).sort()).toEqual(["201", "400", "401", "415", "500"]);
     expect(create.security).toEqual([{ bearer: [] }, { sessionCookie: [] }]);
     const list = document.paths["/api/notifications"].get;
     expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:includeRead"]);

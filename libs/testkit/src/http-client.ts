@@ -1,3 +1,7 @@
+import { responseContract } from "./openapi-conformance";
+
+export { validateOpenApiDocument } from "./openapi-conformance";
+
 export interface HttpResponse<T = any> {
   status: number;
   body: T;
@@ -12,7 +16,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A tiny JSON client for end-to-end tests against the gateway. */
+/**
+ * A tiny JSON client for end-to-end tests against the gateway. Every answer is checked against the gateway's
+ * own OpenAPI document (declared status, declared body schema): a request whose answer the document does not
+ * describe fails, so the document cannot drift from the code.
+ */
 export function httpClient(baseUrl: string) {
   return async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -31,6 +39,16 @@ export function httpClient(baseUrl: string) {
       body = text ? JSON.parse(text) : undefined;
     } catch {
       // not JSON: keep the text
+    }
+    if (path.split("?")[0] !== "/openapi.json") {
+      const contract = await responseContract(baseUrl).catch(() => undefined);
+      const problems = contract?.problems(method, path, response.status, response.headers.get("content-type"), body) ?? [];
+      if (problems.length > 0) {
+        throw new Error(
+          `${method} ${path} → ${response.status} does not match the OpenAPI document:\n  ${problems.join("\n  ")}\n` +
+            `body: ${JSON.stringify(body)?.slice(0, 2000)}`,
+        );
+      }
     }
     return { status: response.status, body: body as T, headers: response.headers };
   };
