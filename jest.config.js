@@ -1,10 +1,18 @@
-/** One jest run for the whole monorepo: unit, integration and end-to-end tests (see README "Tests"). */
+/**
+ * One jest configuration for the whole monorepo, in three projects (see README "Tests"):
+ * - unit: `*​/test/unit` — domain rules and use cases with in-memory ports; no PostgreSQL, no RabbitMQ, so no
+ *   global set-up: `npm test` runs it first (`jest --selectProjects unit`) and a broken rule fails in seconds;
+ * - integration: every other test folder of libs/ and services/ — one lib or service against real servers;
+ * - e2e: gateway/test/e2e — the built processes as a stack, driven over HTTP.
+ * Integration and end-to-end run together after the unit layer, sharing one PostgreSQL and one RabbitMQ started
+ * by the global set-up (a database and an exchange per test file).
+ */
 const swc = ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }];
 
-module.exports = {
+const common = {
   testEnvironment: "node",
+  rootDir: __dirname,
   roots: ["<rootDir>/libs", "<rootDir>/services", "<rootDir>/gateway"],
-  testMatch: ["**/test/**/*.test.ts"],
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],
   transform: { "^.+\\.(ts|js|mjs|cjs)$": swc },
   // ESM-only dependencies are compiled to CommonJS for jest's module system.
@@ -14,7 +22,25 @@ module.exports = {
     "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai)/(.*)$": "<rootDir>/libs/$1/src/$2",
   },
   moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
+};
+
+/** Servers for the integration and end-to-end layers: started once per jest run. */
+const infrastructure = {
   globalSetup: "<rootDir>/libs/testkit/src/jest/global-setup.ts",
   globalTeardown: "<rootDir>/libs/testkit/src/jest/global-teardown.ts",
+};
+
+module.exports = {
   testTimeout: 60_000,
+  projects: [
+    { ...common, displayName: "unit", testMatch: ["**/test/unit/**/*.test.ts"] },
+    {
+      ...common,
+      ...infrastructure,
+      displayName: "integration",
+      testMatch: ["**/test/**/*.test.ts"],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, "/test/unit/", "<rootDir>/gateway/test/e2e/"],
+    },
+    { ...common, ...infrastructure, displayName: "e2e", testMatch: ["<rootDir>/gateway/test/e2e/**/*.test.ts"] },
+  ],
 };
