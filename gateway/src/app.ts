@@ -5,19 +5,12 @@ import express, { type Express } from "express";
 import helmet from "helmet";
 import swaggerUi from "swagger-ui-express";
 import { z } from "zod";
-import { sessionTimings, type Auth } from "./auth/auth";
-import type { SignInLockout } from "./auth/lockout";
-import { emailRoutes } from "./auth/email-routes";
-import { oauthRoutes } from "./auth/oauth-routes";
-import { authRoutes } from "./auth/routes";
-import { sessionResolver } from "./auth/session";
 import type { ServiceClients } from "./clients";
 import type { GatewayConfig } from "./config";
 import { ApiRegistry, route } from "./http/api";
 import { errorHandler, notFound } from "./http/errors";
-import { credentialRateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
-import { accountRoutes } from "./routes/account";
+import type { Identity } from "./identity/identity";
 import { courseRoutes } from "./routes/courses";
 import { healthRoutes } from "./routes/health";
 import { importRoutes } from "./routes/imports";
@@ -34,8 +27,8 @@ export interface GatewayDependencies {
   config: GatewayConfig;
   logger: Logger;
   db: TransactionalClient;
-  auth: Auth;
-  lockout: SignInLockout;
+  /** Sign-up, sign-in, sessions, accounts (gateway/src/identity). */
+  identity: Identity;
   clients: ServiceClients;
   serviceAddresses: Record<string, string>;
 }
@@ -47,28 +40,12 @@ export const API_INFO = {
 };
 
 /** Every operation of the gateway, declared once: mounted and documented from the same definitions. */
-export function apiRegistry(deps: GatewayDependencies, sessions: ReturnType<typeof sessionResolver>): ApiRegistry {
+export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
   const { config } = deps;
   const registry = new ApiRegistry();
   registry.add(
     ...healthRoutes(deps.db, deps.serviceAddresses, config.CLIENT_URL),
-    ...authRoutes({
-      auth: deps.auth,
-      lockout: deps.lockout,
-      sessions,
-      limit: {
-        signIn: credentialRateLimit("sign-in", config.AUTH_RATE_LIMIT_PER_MINUTE),
-        signUp: credentialRateLimit("sign-up", config.AUTH_RATE_LIMIT_PER_MINUTE),
-      },
-    }),
-    ...emailRoutes({
-      auth: deps.auth,
-      db: deps.db,
-      clientUrl: config.CLIENT_URL,
-      limit: credentialRateLimit("e-mail", config.AUTH_RATE_LIMIT_PER_MINUTE),
-    }),
-    ...oauthRoutes({ auth: deps.auth, config, sessions, limit: credentialRateLimit("oauth", config.AUTH_RATE_LIMIT_PER_MINUTE) }),
-    ...accountRoutes({ auth: deps.auth, db: deps.db }),
+    ...deps.identity.routes,
     ...courseRoutes(deps.clients),
     ...notificationRoutes(deps.clients),
     ...importRoutes(deps.clients, { videoInfoDeadlineMs: 60_000 }),
@@ -127,8 +104,8 @@ export function createApp(deps: GatewayDependencies): Express {
   app.use(cors({ origin: (origin, allow) => allow(null, origin !== undefined && trusted.has(origin)), credentials: true }));
   app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
 
-  const sessions = sessionResolver(deps.auth, deps.db, { secret: config.AUTH_SECRET, ...sessionTimings(config) });
-  const registry = apiRegistry(deps, sessions);
+  const { sessions } = deps.identity;
+  const registry = apiRegistry(deps);
   if (config.ENABLE_SWAGGER) app.use("/docs/", swaggerUi.serveFiles(registry.openApiDocument(API_INFO)));
   registry.mount(app, sessions.requireSession);
 

@@ -5,13 +5,10 @@ import { startGrpcServer } from "@study/grpc";
 import { createLogger, Lifecycle, loadConfig } from "@study/platform";
 import { Pool } from "pg";
 import { createApp } from "./app";
-import { createAuth } from "./auth/auth";
-import { OutboxFolderMailer, SmtpMailer, type Mailer } from "./auth/mail";
-import { SignInLockout } from "./auth/lockout";
 import { createServiceClients, serviceAddresses } from "./clients";
 import { gatewayConfigSchema } from "./config";
 import { answerClientErrors } from "./http/server";
-import { identityService } from "./identity/identity-service";
+import { createIdentity } from "./identity/identity";
 
 export const GATEWAY_MIGRATIONS = [PLATFORM_MIGRATIONS, { scope: "gateway", directory: join(__dirname, "..", "migrations") }];
 
@@ -35,20 +32,15 @@ export async function startGateway(options: { env?: NodeJS.ProcessEnv; handleSig
   const clients = createServiceClients(config);
   lifecycle.onStop("grpc clients", () => Object.values(clients).forEach((client) => client.close()));
 
-  const lockout = new SignInLockout(db, { maxFailures: config.LOCKOUT_MAX_FAILURES, lockMinutes: config.LOCKOUT_MINUTES });
-  const mailer: Mailer = config.SMTP_URL
-    ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM)
-    : new OutboxFolderMailer(config.MAIL_OUTBOX_DIR, config.MAIL_FROM, logger);
-  const auth = createAuth(pool, config, { mailer, logger, onPasswordReset: (email) => lockout.reset(email) });
+  const identity = createIdentity({ pool, db, config, logger });
   // Served before HTTP, so that a gateway answering HTTP also answers gRPC.
-  const grpcServer = await startGrpcServer({ port: config.GRPC_PORT, services: [identityService(auth, logger)], logger });
+  const grpcServer = await startGrpcServer({ port: config.GRPC_PORT, services: [identity.grpcService], logger });
   lifecycle.onStop("grpc server", () => grpcServer.shutdown());
   const app = createApp({
     config,
     logger,
     db,
-    auth,
-    lockout,
+    identity,
     clients,
     serviceAddresses: serviceAddresses(config),
   });

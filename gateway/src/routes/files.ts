@@ -3,7 +3,7 @@ import { request as httpsRequest } from "node:https";
 import { pipeline } from "node:stream/promises";
 import { AppError, internalRequestHeaders, type ErrorKind } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../auth/session";
+import { currentAuth } from "../identity/adapters/http/session";
 import { errorEnvelope, route, type RouteSpec } from "../http/api";
 
 export interface FileSettings {

@@ -1,7 +1,7 @@
 import { media as api } from "@study/contracts";
 import { AppError } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../auth/session";
+import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData } from "../http/envelope";

@@ -1,6 +1,6 @@
 import { media as api, type common } from "@study/contracts";
 import { z } from "zod";
-import { currentAuth } from "../auth/session";
+import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage } from "../http/envelope";

@@ -4,7 +4,7 @@ import { AppError, drainAfterEarlyAnswer, internalRequestHeaders, type ErrorKind
 import type { Request, Response } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
 import { z } from "zod";
-import { currentAuth } from "../auth/session";
+import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { idParams } from "../http/params";

@@ -6,10 +6,9 @@ import { httpClient, validateOpenApiDocument } from "@study/testkit";
 import type { Express } from "express";
 import { Pool } from "pg";
 import { createApp } from "../../src/app";
-import { createAuth } from "../../src/auth/auth";
-import { SignInLockout } from "../../src/auth/lockout";
 import { createServiceClients, serviceAddresses } from "../../src/clients";
 import { gatewayConfigSchema } from "../../src/config";
+import { createIdentity } from "../../src/identity/identity";
 
 /**
  * The gateway's HTTP surface without any backend: nothing here reaches a database or a service (the pool and
@@ -36,12 +35,7 @@ function buildApp(env: Record<string, string>) {
     config,
     logger: createLogger("test", "silent"),
     db,
-    auth: createAuth(pool, config, {
-      mailer: { send: async () => undefined },
-      logger: createLogger("test", "silent"),
-      onPasswordReset: async () => undefined,
-    }),
-    lockout: new SignInLockout(db, { maxFailures: 5, lockMinutes: 15 }),
+    identity: createIdentity({ pool, db, config, logger: createLogger("test", "silent"), mailer: { send: async () => undefined } }),
     clients,
     serviceAddresses: serviceAddresses(config),
   });

@@ -5,9 +5,9 @@ import { toNodeHandler } from "better-auth/node";
 import { parse as parseCookies } from "cookie";
 import type { RequestHandler, Response } from "express";
 import { z } from "zod";
-import type { GatewayConfig } from "../config";
-import { errorEnvelope, route, type RouteSpec } from "../http/api";
-import { CLIENT_IP_HEADER, type Auth } from "./auth";
+import type { GatewayConfig } from "../../../config";
+import { errorEnvelope, route, type RouteSpec } from "../../../http/api";
+import { CLIENT_IP_HEADER, type Auth } from "../better-auth/auth";
 import {
   APP_FLOWS,
   appCallbackUrl,
@@ -17,9 +17,9 @@ import {
   oauthErrorUrl,
   SIGN_IN_FLOWS,
   type SignInFlow,
-} from "./oauth";
-import { authHeaders, forwardCookies } from "./routes";
-import type { sessionResolver } from "./session";
+} from "../better-auth/oauth";
+import { authHeaders, sendCookies } from "./library-headers";
+import type { SessionResolver } from "./session";
 
 const providerParam = z.object({ provider: z.string().min(1).max(64) });
 const callbackURL = z.url().max(2048).optional().describe("Web flow only: where the browser goes once signed in (a trusted origin; default CLIENT_URL)");
@@ -46,7 +46,7 @@ const reasonOf = (error: string | undefined) => (error && /^[\w.-]{1,64}$/.test(
 export function oauthRoutes(deps: {
   auth: Auth;
   config: GatewayConfig;
-  sessions: ReturnType<typeof sessionResolver>;
+  sessions: SessionResolver;
   /** Rate limiter of the sign-in starts (each one stores a state row). */
   limit: RequestHandler;
 }): RouteSpec[] {
@@ -122,7 +122,7 @@ export function oauthRoutes(deps: {
             throw error;
           });
         if (!started?.response.url) return res.redirect(302, oauthErrorRedirect(config, query.flow, "provider_unavailable"));
-        forwardCookies(started.headers, res);
+        sendCookies(res, started.headers.getSetCookie());
         res.redirect(302, started.response.url);
       },
     }),

@@ -1,5 +1,5 @@
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
-import type { GatewayConfig } from "../config";
+import type { GatewayConfig } from "../../../config";
 
 /** Google: the user's identity, plus read-only access to their calendars and events (for calendar sync). */
 const GOOGLE_SCOPES = [

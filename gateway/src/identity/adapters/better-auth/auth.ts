@@ -1,23 +1,23 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { createEvent, envelopeToJson } from "@study/events";
 import { betterAuth, getCurrentAdapter, type BetterAuthPlugin } from "better-auth";
 import { bearer } from "better-auth/plugins";
 import type { Logger } from "@study/platform";
 import type { Pool } from "pg";
-import type { GatewayConfig } from "../config";
-import { passwordResetMail, verificationMail, type Mailer, type MailMessage } from "./mail";
+import type { GatewayConfig } from "../../../config";
+import type { SessionTimings } from "../../domain/session";
+import { passwordResetMail, verificationMail, type Mailer, type MailMessage } from "../mail/mail";
+import { hashToken } from "../token-hash";
 import { identityProviderPlugin, oauthAccountOptions, oauthErrorUrl } from "./oauth";
 
 /** Header through which the gateway tells the auth library the client's address (set from req.ip, never trusted from the client). */
 export const CLIENT_IP_HEADER = "x-study-client-ip";
 
 /** Session lifetime and renewal age in seconds, as the auth library and the gateway's session lookup both use them. */
-export const sessionTimings = (config: GatewayConfig) => ({
+export const sessionTimings = (config: GatewayConfig): SessionTimings => ({
   expiresInSeconds: config.SESSION_EXPIRES_IN_DAYS * 24 * 3600,
   renewAfterSeconds: config.SESSION_RENEW_AFTER_HOURS * 3600,
 });
-
-export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /**
  * Lets the auth library write into the platform outbox table, so that `UserRegistered` is stored in the same
@@ -69,7 +69,7 @@ export function createAuth(pool: Pool, config: GatewayConfig, hooks: AuthHooks) 
     database: pool,
     trustedOrigins: [config.CLIENT_URL, ...config.TRUSTED_ORIGINS],
     telemetry: { enabled: false },
-    // Rate limiting and lockout are the gateway's own (see SignInLockout); the library's is in-memory only.
+    // Rate limiting and lockout are the gateway's own (see application/sign-in-lockout.ts); the library's is in-memory only.
     rateLimit: { enabled: false },
     logger: { level: "error" },
     emailAndPassword: {

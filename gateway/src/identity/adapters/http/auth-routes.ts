@@ -1,13 +1,12 @@
-import { AppError } from "@study/platform";
-import { APIError } from "better-auth";
-import { fromNodeHeaders } from "better-auth/node";
-import type { Request, RequestHandler, Response } from "express";
+import type { RequestHandler } from "express";
 import { z } from "zod";
-import { errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
-import { sendMessage } from "../http/envelope";
-import { CLIENT_IP_HEADER, type Auth } from "./auth";
-import { accountLocked, type SignInLockout } from "./lockout";
-import type { AuthState, sessionResolver } from "./session";
+import { errorEnvelope, messageEnvelope, route, type RouteSpec } from "../../../http/api";
+import { sendMessage } from "../../../http/envelope";
+import type { SignInLockout } from "../../application/sign-in-lockout";
+import type { AuthState } from "../../domain/session";
+import type { BetterAuthCredentials } from "../better-auth/library-adapters";
+import { authHeaders, sendCookies } from "./library-headers";
+import { currentAuth, type SessionResolver } from "./session";
 
 const email = z.email("must be a valid e-mail address").max(255).transform((v) => v.toLowerCase());
 const signUpBody = z.object({
@@ -66,59 +65,18 @@ export function authResponse(state: AuthState) {
   };
 }
 
-/** Headers handed to the auth library: the client's own, plus its address as the gateway saw it. */
-export function authHeaders(req: Request): Headers {
-  const headers = fromNodeHeaders(req.headers);
-  headers.delete(CLIENT_IP_HEADER);
-  if (req.ip) headers.set(CLIENT_IP_HEADER, req.ip);
-  return headers;
-}
-
-export function forwardCookies(from: Headers, res: Response): void {
-  const cookies = from.getSetCookie();
-  if (cookies.length > 0) res.append("set-cookie", cookies);
-}
-
-/** Maps the auth library's refusals to the spec's codes; anything unexpected stays internal. */
-function fromAuthError(error: unknown): unknown {
-  if (!(error instanceof APIError)) return error;
-  const code = (error.body as { code?: string } | undefined)?.code;
-  switch (code) {
-    case "INVALID_EMAIL_OR_PASSWORD":
-    case "INVALID_PASSWORD":
-      return new AppError("unauthenticated", "INVALID_CREDENTIALS", "Invalid e-mail or password");
-    case "USER_ALREADY_EXISTS":
-    case "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
-      return new AppError("conflict", "EMAIL_ALREADY_REGISTERED", "An account with this e-mail address already exists");
-    case "PASSWORD_TOO_SHORT":
-    case "PASSWORD_TOO_LONG":
-      return AppError.validation("Invalid password", [{ field: "password", message: error.message }]);
-    case "INVALID_EMAIL":
-      return AppError.validation("Invalid e-mail", [{ field: "email", message: "must be a valid e-mail address" }]);
-    default:
-      return error;
-  }
-}
-
 /**
  * The spec's auth endpoints on top of the auth library (whose own routes serve the OAuth flows).
  */
 export function authRoutes(deps: {
-  auth: Auth;
+  credentials: BetterAuthCredentials;
   lockout: SignInLockout;
-  sessions: ReturnType<typeof sessionResolver>;
+  sessions: SessionResolver;
   /** Rate limiters for the endpoints that take credentials. */
   limit: { signIn: RequestHandler; signUp: RequestHandler };
 }): RouteSpec[] {
-  const { auth, lockout, sessions } = deps;
+  const { credentials, lockout, sessions } = deps;
   const tag = "Authentication";
-
-  /** Reads back the session just created, in the spec's shape. */
-  async function stateForToken(token: string): Promise<AuthState> {
-    const state = await auth.api.getSession({ headers: new Headers({ authorization: `Bearer ${token}` }) });
-    if (!state) throw AppError.internal("session vanished right after sign-in");
-    return state as AuthState;
-  }
 
   return [
     route({
@@ -135,14 +93,9 @@ export function authRoutes(deps: {
         429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope },
       },
       async handler({ body, req, res }) {
-        const result = await auth.api
-          .signUpEmail({ body, headers: authHeaders(req), returnHeaders: true })
-          .catch((error: unknown) => {
-            throw fromAuthError(error);
-          });
-        if (!result.response.token) throw AppError.internal("sign-up did not start a session");
-        forwardCookies(result.headers, res);
-        res.status(200).json(authResponse(await stateForToken(result.response.token)));
+        const { state, setCookies } = await credentials.signUp(body, authHeaders(req));
+        sendCookies(res, setCookies);
+        res.status(200).json(authResponse(state));
       },
     }),
     route({
@@ -160,21 +113,9 @@ export function authRoutes(deps: {
         429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope },
       },
       async handler({ body, req, res }) {
-        await lockout.assertNotLocked(body.email);
-        let result;
-        try {
-          result = await auth.api.signInEmail({ body, headers: authHeaders(req), returnHeaders: true });
-        } catch (error) {
-          const mapped = fromAuthError(error);
-          if (mapped instanceof AppError && mapped.code === "INVALID_CREDENTIALS") {
-            const lockedUntil = await lockout.recordFailure(body.email);
-            if (lockedUntil) throw accountLocked(lockedUntil, new Date());
-          }
-          throw mapped;
-        }
-        await lockout.reset(body.email);
-        forwardCookies(result.headers, res);
-        res.status(200).json(authResponse(await stateForToken(result.response.token)));
+        const { state, setCookies } = await lockout.attempt(body.email, () => credentials.signIn(body, authHeaders(req)));
+        sendCookies(res, setCookies);
+        res.status(200).json(authResponse(state));
       },
     }),
     route({
@@ -201,8 +142,7 @@ export function authRoutes(deps: {
       auth: true,
       responses: { 200: { description: "Signed out; clears the cookie", schema: messageEnvelope } },
       async handler({ req, res }) {
-        const result = await auth.api.signOut({ headers: authHeaders(req), returnHeaders: true });
-        forwardCookies(result.headers, res);
+        sendCookies(res, await credentials.signOut(currentAuth(res).session.token, authHeaders(req)));
         sendMessage(res, "Signed out");
       },
     }),

@@ -1,6 +1,6 @@
 import { loadConfig } from "@study/platform";
-import { enabledProviderIds, oauthErrorRedirect } from "../../src/auth/oauth";
-import { gatewayConfigSchema } from "../../src/config";
+import { enabledProviderIds, oauthErrorRedirect } from "../../../src/identity/adapters/better-auth/oauth";
+import { gatewayConfigSchema } from "../../../src/config";
 
 const base = {
   DATABASE_URL: "postgresql://u:p@db:5432/gateway",

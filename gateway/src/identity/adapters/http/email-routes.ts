@@ -1,34 +1,28 @@
-import type { SqlClient } from "@study/db";
 import { AppError } from "@study/platform";
-import { APIError } from "better-auth";
 import type { RequestHandler } from "express";
 import { z } from "zod";
-import { errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
-import { sendMessage } from "../http/envelope";
-import { hashToken, type Auth } from "./auth";
+import { errorEnvelope, messageEnvelope, route, type RouteSpec } from "../../../http/api";
+import { sendMessage } from "../../../http/envelope";
+import type { ConfirmEmail, RequestEmailVerification } from "../../application/email-verification";
+import type { BetterAuthCredentials } from "../better-auth/library-adapters";
 import { currentAuth } from "./session";
 
 const tokenSchema = z.string().min(10, "is not a valid token").max(2048);
 const invalidToken = () => AppError.validation("This link is invalid, expired or already used", [{ field: "token", message: "is invalid, expired or already used" }]);
 
-/** Why the auth library refused a token, as the reason the client sees. */
-function tokenRefusal(error: unknown): string {
-  const code = error instanceof APIError ? (error.body as { code?: string } | undefined)?.code : undefined;
-  return code === "TOKEN_EXPIRED" ? "TOKEN_EXPIRED" : "INVALID_TOKEN";
-}
-
 /**
  * E-mail verification and password reset. Tokens are single-use and expire: the verification token is the
- * library's signed JWT, made single-use by the `used_verification_token` table; the reset token lives in
- * the library's verification table and is deleted when used.
+ * library's signed JWT, made single-use by a ledger of used tokens; the reset token lives in the library's
+ * verification table and is deleted when used.
  */
 export function emailRoutes(deps: {
-  auth: Auth;
-  db: SqlClient;
+  requestVerification: RequestEmailVerification;
+  confirmEmail: ConfirmEmail;
+  credentials: BetterAuthCredentials;
   clientUrl: string;
   limit: RequestHandler;
 }): RouteSpec[] {
-  const { auth, db } = deps;
+  const { credentials } = deps;
   const tag = "Authentication";
   return [
     route({
@@ -44,8 +38,7 @@ export function emailRoutes(deps: {
       },
       async handler({ res }) {
         const { user } = currentAuth(res);
-        if (user.emailVerified) throw new AppError("conflict", "EMAIL_ALREADY_VERIFIED", "This e-mail address is already confirmed");
-        await auth.api.sendVerificationEmail({ body: { email: user.email } });
+        await deps.requestVerification.execute(user);
         sendMessage(res, `A confirmation link was sent to ${user.email}`);
       },
     }),
@@ -61,19 +54,8 @@ export function emailRoutes(deps: {
       },
       async handler({ query, res }) {
         const target = new URL("/email-verified", deps.clientUrl);
-        const claimed = await db.$executeRawUnsafe(
-          "INSERT INTO used_verification_token (token_hash) VALUES ($1) ON CONFLICT DO NOTHING",
-          hashToken(query.token),
-        );
-        if (claimed === 0) {
-          target.searchParams.set("error", "INVALID_TOKEN");
-        } else {
-          try {
-            await auth.api.verifyEmail({ query: { token: query.token } });
-          } catch (error) {
-            target.searchParams.set("error", tokenRefusal(error));
-          }
-        }
+        const refusal = await deps.confirmEmail.execute(query.token);
+        if (refusal) target.searchParams.set("error", refusal);
         res.redirect(302, target.toString());
       },
     }),
@@ -87,7 +69,7 @@ export function emailRoutes(deps: {
       body: z.object({ email: z.email("must be a valid e-mail address").max(255).transform((v) => v.toLowerCase()) }),
       responses: { 200: { description: "Accepted", schema: messageEnvelope }, 429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope } },
       async handler({ body, res }) {
-        await auth.api.requestPasswordReset({ body: { email: body.email } });
+        await credentials.requestPasswordReset(body.email);
         sendMessage(res, "If an account exists for this address, a reset link is on its way");
       },
     }),
@@ -107,9 +89,7 @@ export function emailRoutes(deps: {
         400: { description: "Invalid, expired or used token (VALIDATION_ERROR on token)", schema: errorEnvelope },
       },
       async handler({ body, res }) {
-        await auth.api.resetPassword({ body: { token: body.token, newPassword: body.newPassword } }).catch(() => {
-          throw invalidToken();
-        });
+        if (!(await credentials.resetPassword(body.token, body.newPassword))) throw invalidToken();
         sendMessage(res, "Your password was changed. Please sign in again.");
       },
     }),

@@ -1,0 +1,64 @@
+import type { SqlClient } from "@study/db";
+import type { AuthState } from "../../domain/session";
+import type { SessionRepository } from "../../application/ports/sessions.port";
+import { hashToken } from "../token-hash";
+
+interface SessionRow {
+  id: string;
+  token: string;
+  userId: string;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  ipAddress: string | null;
+  userAgent: string | null;
+  userName: string;
+  userEmail: string;
+  userEmailVerified: boolean;
+  userImage: string | null;
+  userCreatedAt: Date;
+  userUpdatedAt: Date;
+}
+
+const SESSION_WITH_USER = `
+  SELECT s.id, s.token, s."userId", s."expiresAt", s."createdAt", s."updatedAt", s."ipAddress", s."userAgent",
+         u.name AS "userName", u.email AS "userEmail", u."emailVerified" AS "userEmailVerified", u.image AS "userImage",
+         u."createdAt" AS "userCreatedAt", u."updatedAt" AS "userUpdatedAt"
+  FROM "session" s JOIN "user" u ON u.id = s."userId"
+  WHERE s.token = $1`;
+
+/** Reads better-auth's `session` and `user` tables in one query, and the tombstones of expired sessions. */
+export class PgSessionRepository implements SessionRepository {
+  constructor(private readonly db: SqlClient) {}
+
+  async findWithUser(token: string): Promise<AuthState | null> {
+    const [row] = await this.db.$queryRawUnsafe<SessionRow[]>(SESSION_WITH_USER, token);
+    if (!row) return null;
+    return {
+      session: {
+        id: row.id,
+        token: row.token,
+        userId: row.userId,
+        expiresAt: new Date(row.expiresAt),
+        createdAt: new Date(row.createdAt),
+        updatedAt: new Date(row.updatedAt),
+        ipAddress: row.ipAddress,
+        userAgent: row.userAgent,
+      },
+      user: {
+        id: row.userId,
+        name: row.userName,
+        email: row.userEmail,
+        emailVerified: row.userEmailVerified,
+        image: row.userImage,
+        createdAt: new Date(row.userCreatedAt),
+        updatedAt: new Date(row.userUpdatedAt),
+      },
+    };
+  }
+
+  async wasExpired(token: string): Promise<boolean> {
+    const rows = await this.db.$queryRawUnsafe<unknown[]>("SELECT 1 FROM expired_session WHERE token_hash = $1 LIMIT 1", hashToken(token));
+    return rows.length > 0;
+  }
+}
