@@ -1,31 +1,29 @@
 import { courses, media, notifications, study } from "@study/contracts";
 import { createClient } from "@study/grpc";
+import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
 import type { GatewayConfig } from "./config";
 
-/** One typed gRPC client per downstream service. */
+/** Where each catalogue service listens (`host:port` by service name), from its *_GRPC_ADDRESS setting. */
+export function serviceAddresses<const T extends Catalogue = typeof CATALOGUE>(
+  settings: Record<string, unknown>,
+  catalogue: T = CATALOGUE as Catalogue as T,
+): Record<T[number]["name"], string> {
+  return Object.fromEntries(catalogue.map((entry) => [entry.name, String(settings[entry.grpcAddressVariable])])) as Record<
+    T[number]["name"],
+    string
+  >;
+}
+
+/** One typed gRPC client per downstream service; each client names its contract, the catalogue its address. */
 export function createServiceClients(config: GatewayConfig) {
   const options = { deadlineMs: config.GRPC_DEADLINE_MS };
+  const address = serviceAddresses(config);
   return {
-    courses: createClient(courses.CoursesServiceClient, courses.CoursesServiceService, config.COURSES_GRPC_ADDRESS, options),
-    notifications: createClient(
-      notifications.NotificationsServiceClient,
-      notifications.NotificationsServiceService,
-      config.NOTIFICATIONS_GRPC_ADDRESS,
-      options,
-    ),
-    media: createClient(media.MediaServiceClient, media.MediaServiceService, config.MEDIA_GRPC_ADDRESS, options),
-    study: createClient(study.StudyServiceClient, study.StudyServiceService, config.STUDY_GRPC_ADDRESS, options),
+    courses: createClient(courses.CoursesServiceClient, courses.CoursesServiceService, address.courses, options),
+    notifications: createClient(notifications.NotificationsServiceClient, notifications.NotificationsServiceService, address.notifications, options),
+    media: createClient(media.MediaServiceClient, media.MediaServiceService, address.media, options),
+    study: createClient(study.StudyServiceClient, study.StudyServiceService, address.study, options),
   };
 }
 
 export type ServiceClients = ReturnType<typeof createServiceClients>;
-
-/** Where each service listens, for the health endpoint. */
-export function serviceAddresses(config: GatewayConfig): Record<string, string> {
-  return {
-    courses: config.COURSES_GRPC_ADDRESS,
-    notifications: config.NOTIFICATIONS_GRPC_ADDRESS,
-    media: config.MEDIA_GRPC_ADDRESS,
-    study: config.STUDY_GRPC_ADDRESS,
-  };
-}

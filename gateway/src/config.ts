@@ -1,7 +1,20 @@
 import { amqpUrl, baseConfigSchema, booleanString, postgresUrl, port } from "@study/platform";
+import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
 import { z } from "zod";
 
 const grpcAddress = () => z.string().regex(/^[\w.-]+:\d+$/, "must be host:port");
+
+/**
+ * One required `host:port` setting per catalogue service (COURSES_GRPC_ADDRESS, …). Typed by name for a
+ * literal catalogue (the real one); a catalogue only known at run time adds its settings untyped.
+ */
+export function grpcAddressSettings<const T extends Catalogue>(catalogue: T) {
+  type Variable = T[number]["grpcAddressVariable"];
+  return Object.fromEntries(catalogue.map((entry) => [entry.grpcAddressVariable, grpcAddress()])) as string extends Variable
+    ? Record<never, never>
+    : { [K in Variable]: ReturnType<typeof grpcAddress> };
+}
+
 const commaList = z
   .string()
   .default("")
@@ -12,10 +25,7 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   DATABASE_URL: postgresUrl(),
   RABBITMQ_URL: amqpUrl(),
   EVENT_EXCHANGE: z.string().min(1).default("study.events"),
-  COURSES_GRPC_ADDRESS: grpcAddress(),
-  NOTIFICATIONS_GRPC_ADDRESS: grpcAddress(),
-  MEDIA_GRPC_ADDRESS: grpcAddress(),
-  STUDY_GRPC_ADDRESS: grpcAddress(),
+  ...grpcAddressSettings(CATALOGUE),
   /** Signs session cookies; at least 32 characters. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
   /** Public URL of this gateway (cookies, OAuth callbacks). */

@@ -1,0 +1,121 @@
+/**
+ * Bounded shutdown of `npm start`: the stack runner (libs/testkit/dist/cli/start.js, so `npm run build`
+ * first) with its own private PostgreSQL and RabbitMQ, stopped as a terminal's Ctrl-C stops it — SIGINT to
+ * its whole process group, which stops the infrastructure and the apps at the same time. Every process of the
+ * stack must be gone within the runner's grace period (once, a media process outlived such a stop for 25
+ * minutes, holding its ports).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../src/ports";
+import { REPO_ROOT, STOP_GRACE_MS } from "../src/stack";
+
+interface ProcessInfo {
+  pid: number;
+  parent: number;
+  state: string;
+  command: string;
+}
+
+function processTable(): Map<number, ProcessInfo> {
+  const table = new Map<number, ProcessInfo>();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const [state, parent] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      table.set(Number(entry), { pid: Number(entry), parent: Number(parent), state, command });
+    } catch {
+      // the process ended while the table was read
+    }
+  }
+  return table;
+}
+
+/** A process and everything it started (apps, PostgreSQL, RabbitMQ's Erlang VM and helpers). */
+function descendantsOf(root: number): ProcessInfo[] {
+  const table = processTable();
+  const found = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const info of table.values()) {
+      if (!found.has(info.pid) && found.has(info.parent)) {
+        found.add(info.pid);
+        grew = true;
+      }
+    }
+  }
+  return [...found].flatMap((pid) => table.get(pid) ?? []);
+}
+
+/** Still running: present and not a zombie waiting to be reaped. */
+const alive = (processes: ProcessInfo[]) => {
+  const table = processTable();
+  return processes.filter((p) => table.has(p.pid) && table.get(p.pid)!.state !== "Z");
+};
+
+describe("npm start stopped with Ctrl-C while its infrastructure goes down", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "study-stack-shutdown-"));
+  let runner: ChildProcess | undefined;
+  let output = "";
+
+  afterAll(() => {
+    // Whatever the outcome, leave nothing behind (the group first, then any straggler found by pid).
+    if (runner?.pid) {
+      try {
+        process.kill(-runner.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`leaves no process running ${STOP_GRACE_MS / 1000} s after the stop (the runner's grace period)`, async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      STUDY_DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      POSTGRES_PORT: String(await freePort()),
+      RABBITMQ_PORT: String(await freePort()),
+      LOG_LEVEL: "warn",
+    };
+    // A private pair: the shared test servers must survive this test.
+    delete env.POSTGRES_ADMIN_URL;
+    delete env.RABBITMQ_URL;
+    // Its own process group, as a terminal gives a foreground job.
+    runner = spawn(process.execPath, [join(REPO_ROOT, "libs/testkit/dist/cli/start.js")], {
+      cwd: REPO_ROOT,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => runner!.once("exit", (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes("ready in")) resolve();
+      };
+      runner!.stdout!.on("data", onData);
+      runner!.stderr!.on("data", onData);
+      void exited.then((code) => reject(new Error(`the stack exited with ${code} before it was ready:\n${output.slice(-3000)}`)));
+    });
+
+    const stack = descendantsOf(runner.pid!);
+    const commands = stack.map((p) => p.command);
+    // The runner, PostgreSQL, RabbitMQ and the apps (four services, the media worker, the gateway).
+    expect(commands).toEqual(expect.arrayContaining(["postgres", "beam.smp"]));
+    expect(commands.filter((command) => command === "node").length).toBeGreaterThanOrEqual(7);
+
+    const stoppedAt = Date.now();
+    process.kill(-runner.pid!, "SIGINT");
+    const deadline = stoppedAt + STOP_GRACE_MS;
+    while (alive(stack).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const left = alive(stack).map((p) => `${p.pid} ${p.command}`);
+    expect({ left, runnerExit: await Promise.race([exited, Promise.resolve("still running")]) }).toEqual({ left: [], runnerExit: 0 });
+    expect(output).toContain("stopped");
+  }, 240_000);
+});
