@@ -176,6 +176,17 @@ describe("account endpoints", () => {
     expect((await api("GET", "/api/account/details", { token: user.token })).status).toBe(401);
   });
 
+  it("revokes a session for a caller signed in by the spec's session_token cookie", async () => {
+    const user = await signUp("Jade");
+    const phone = await api("POST", "/api/auth/signin", { body: { email: user.email, password }, headers: { "user-agent": "phone" } });
+    const revoked = await api("POST", "/api/account/revoke-session", { cookie: `session_token=${user.token}`, body: { sessionId: phone.body.session.id } });
+    expect(revoked.status).toBe(200);
+    expect((await api("GET", "/api/auth/session", { token: phone.body.session.token })).status).toBe(401);
+    const own = await api("POST", "/api/account/revoke-session", { cookie: `session_token=${user.token}`, body: { sessionId: user.sessionId } });
+    expect(own.status).toBe(200);
+    expect((await api("GET", "/api/account/details", { cookie: `session_token=${user.token}` })).status).toBe(401);
+  });
+
   it("answers 404 for another user's session or an unknown one, leaving it alive", async () => {
     const owner = await signUp("Hana");
     const stranger = await signUp("Ira");
