@@ -111,28 +111,44 @@ export async function startProcess(definition: AnyProcess, options: StartOptions
   switch (definition.kind) {
     case "service": {
       const context = await foundation(definition, options);
-      const grpcPort = await serveGrpc(context, await definition.compose(context));
-      return { ...context, grpcPort };
+      return closingOnFailure(context, async () => {
+        const grpcPort = await serveGrpc(context, await definition.compose(context));
+        return { ...context, grpcPort };
+      });
     }
     case "worker": {
       const context = await foundation(definition, options);
-      await definition.compose(context);
-      const wanted = definition.healthPort(context.config);
-      const healthPort = wanted > 0 ? await serveLiveness(wanted, context.lifecycle) : undefined;
-      if (healthPort) context.logger.info({ healthPort }, "liveness endpoint listening");
-      return { ...context, healthPort };
+      return closingOnFailure(context, async () => {
+        await definition.compose(context);
+        const wanted = definition.healthPort(context.config);
+        const healthPort = wanted > 0 ? await serveLiveness(wanted, context.lifecycle) : undefined;
+        if (healthPort) context.logger.info({ healthPort }, "liveness endpoint listening");
+        return { ...context, healthPort };
+      });
     }
     case "gateway": {
       const context = await foundation(definition, options);
-      const composed = await definition.compose(context);
-      const grpcPort = await serveGrpc(context, composed.grpc);
-      const server = createServer(composed.http);
-      composed.configureHttp?.(server);
-      const httpPort = await listen(server, context.config.PORT);
-      context.lifecycle.onStop("http server", () => closeServer(server));
-      context.logger.info({ port: httpPort, grpcPort }, `${definition.name} listening`);
-      return { ...context, grpcPort, httpPort };
+      return closingOnFailure(context, async () => {
+        const composed = await definition.compose(context);
+        const grpcPort = await serveGrpc(context, composed.grpc);
+        const server = createServer(composed.http);
+        composed.configureHttp?.(server);
+        const httpPort = await listen(server, context.config.PORT);
+        context.lifecycle.onStop("http server", () => closeServer(server));
+        context.logger.info({ port: httpPort, grpcPort }, `${definition.name} listening`);
+        return { ...context, grpcPort, httpPort };
+      });
     }
+  }
+}
+
+/** A start that fails half-way closes what it had opened (a test's process, or a port already taken). */
+async function closingOnFailure<T>(context: { lifecycle: Lifecycle }, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    await context.lifecycle.stop();
+    throw error;
   }
 }
 
@@ -157,12 +173,14 @@ async function foundation<Db extends TransactionalClient, C extends ProcessConfi
 
   const amqp = new AmqpConnection(config.RABBITMQ_URL, logger, definition.name);
   lifecycle.onStop("rabbitmq", () => amqp.close());
-  // Serving does not wait for the broker: the outbox holds events until it is back.
-  await amqp.start(5_000);
-
-  const relay = await startOutboxRelay({ db, databaseUrl: config.DATABASE_URL, amqp, exchange: config.EVENT_EXCHANGE, logger });
-  lifecycle.onStop("outbox relay", () => relay.stop());
-  return { config, logger, db, amqp, lifecycle };
+  const context = { config, logger, db, amqp, lifecycle };
+  return closingOnFailure(context, async () => {
+    // Serving does not wait for the broker: the outbox holds events until it is back.
+    await amqp.start(5_000);
+    const relay = await startOutboxRelay({ db, databaseUrl: config.DATABASE_URL, amqp, exchange: config.EVENT_EXCHANGE, logger });
+    lifecycle.onStop("outbox relay", () => relay.stop());
+    return context;
+  });
 }
 
 async function serveGrpc<Db>(context: ProcessContext<Db, GrpcPortConfig>, services: GrpcServiceRegistration[]): Promise<number> {
