@@ -105,6 +105,16 @@ describe("the HTTP layer's own refusals", () => {
       handler: ({ params, res }) => void res.json({ success: true, data: { id: params.id }, message: "Found" }),
     }),
     route({
+      method: "get",
+      path: "/api/drifting/:id",
+      tag: "Things",
+      summary: "Declares a date that it sends as null, and no 202",
+      auth: false,
+      params: idParams,
+      responses: { 200: { description: "A thing", schema: dataEnvelope(z.object({ date: z.iso.datetime() })) } },
+      handler: ({ params, res }) => void res.status(params.id === "accepted" ? 202 : 200).json({ success: true, data: { date: null }, message: "Found" }),
+    }),
+    route({
       method: "post",
       path: "/api/things/:id/files",
       tag: "Things",
@@ -225,6 +235,15 @@ describe("the HTTP layer's own refusals", () => {
     };
     expect(await answer(`/api/things/${"a".repeat(20_000)}`, {})).toEqual(expected);
     expect(await answer("/api/things/1", { "x-padding": "b".repeat(20_000) })).toEqual(expected);
+  });
+
+  it("fails a test whose answer the OpenAPI document does not describe (the test kit's client checks every answer)", async () => {
+    await expect(api("GET", "/api/drifting/1")).rejects.toThrow(
+      /GET \/api\/drifting\/1 → 200 does not match the OpenAPI document:\n {2}\/data\/date must be string/,
+    );
+    await expect(api("GET", "/api/drifting/accepted")).rejects.toThrow("202 is not a declared response of GET /api/drifting/{id}");
+    // An error the operation does not list must still be the envelope.
+    expect((await api("GET", "/api/drifting/%ZZ")).status).toBe(400);
   });
 
   it("describes the operations in a valid OpenAPI 3.1 document, shared schemas under components/schemas", async () => {
