@@ -1,17 +1,13 @@
 import { courses, media, notifications, study } from "@study/contracts";
 import { createClient } from "@study/grpc";
-import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
+import { CATALOGUE, type Catalogue, type ServiceName } from "@study/platform/catalogue";
 import type { GatewayConfig } from "./config";
 
 /** Where each catalogue service listens (`host:port` by service name), from its *_GRPC_ADDRESS setting. */
-export function serviceAddresses<const T extends Catalogue = typeof CATALOGUE>(
-  settings: Record<string, unknown>,
-  catalogue: T = CATALOGUE as Catalogue as T,
-): Record<T[number]["name"], string> {
-  return Object.fromEntries(catalogue.map((entry) => [entry.name, String(settings[entry.grpcAddressVariable])])) as Record<
-    T[number]["name"],
-    string
-  >;
+export function serviceAddresses(settings: Record<string, unknown>): Record<ServiceName, string>;
+export function serviceAddresses(settings: Record<string, unknown>, catalogue: Catalogue): Record<string, string>;
+export function serviceAddresses(settings: Record<string, unknown>, catalogue: Catalogue = CATALOGUE): Record<string, string> {
+  return Object.fromEntries(catalogue.map((entry) => [entry.name, String(settings[entry.grpcAddressVariable])]));
 }
 
 /** One typed gRPC client per downstream service; each client names its contract, the catalogue its address. */
