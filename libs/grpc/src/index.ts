@@ -1,3 +1,5 @@
 export * from "./client";
 export * from "./errors";
 export * from "./server";
+export * from "./page-info";
+export * from "./unary-handlers";

@@ -14,6 +14,7 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { NodeSDK } from "@opentelemetry/sdk-node";
 import {
   BatchSpanProcessor,
+  NoopSpanProcessor,
   SimpleSpanProcessor,
   type ReadableSpan,
   type SpanExporter,
@@ -63,6 +64,10 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   if (env.OTEL_TRACES_EXPORT_FILE) {
     spanProcessors.push(new SimpleSpanProcessor(new JsonLinesFileSpanExporter(env.OTEL_TRACES_EXPORT_FILE, serviceName)));
   }
+  // Without any processor the SDK registers no tracer provider: spans would be non-recording with trace id 0…0
+  // (or the caller's), so logs of one request could not be correlated. A processor that drops finished spans
+  // keeps real, sampled spans (ids in every log line, W3C context propagated) and costs no export.
+  if (spanProcessors.length === 0) spanProcessors.push(new NoopSpanProcessor());
   // Traces only: without these the SDK also builds metric and log pipelines with a default OTLP exporter that
   // nothing receives (measured: metrics recorded on every request; see docs/PERFORMANCE.md). The SDK reads
   // these from process.env itself.

@@ -1,7 +1,7 @@
 import { AppError } from "@study/platform/errors";
 import { isUuid, requireUserId } from "@study/platform/ids";
 import type { Attachment } from "../domain/note";
-import { newId } from "./new-id";
+import { newId } from "@study/grpc/ids";
 import type { NoteRepository } from "./ports/note-repository.port";
 
 export interface AttachmentDraft {

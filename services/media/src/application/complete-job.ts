@@ -5,7 +5,7 @@ import { completeJob } from "../domain/import-job";
 import { completeTranscription, type TranscriptionResult, type TranscriptSegment } from "../domain/note";
 import { transitionJob } from "./job-transitions";
 import { noteTranscribed } from "./media-events";
-import { newId } from "./new-id";
+import { newId } from "@study/grpc/ids";
 import type { ImportJobRepository, JobWithNote } from "./ports/import-job-repository.port";
 
 /**

@@ -3,7 +3,7 @@ import type { ImportJob } from "../domain/import-job";
 import { createImport, type ImportRequestDraft } from "../domain/import-request";
 import type { Note } from "../domain/note";
 import { importRequested, noteImportStarted } from "./media-events";
-import { newId } from "./new-id";
+import { newId } from "@study/grpc/ids";
 import type { DownloadUrlPolicy } from "./ports/download-url-policy.port";
 import type { ImportJobRepository } from "./ports/import-job-repository.port";
 

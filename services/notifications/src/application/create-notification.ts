@@ -1,7 +1,7 @@
 import { AppError } from "@study/platform/errors";
 import { requireUserId } from "@study/platform/ids";
 import { createNotification, type Notification, type NotificationDraft } from "../domain/notification";
-import { newNotificationId } from "./new-notification-id";
+import { newId } from "@study/grpc/ids";
 import type { NotificationRepository } from "./ports/notification-repository.port";
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -11,7 +11,7 @@ export class CreateNotification {
 
   /** With an idempotency key, a repeat returns the notification the first call created (and creates none). */
   async execute(userId: string, draft: NotificationDraft, idempotencyKey?: string): Promise<Notification> {
-    const notification = createNotification(newNotificationId(), requireUserId(userId), draft, new Date());
+    const notification = createNotification(newId(), requireUserId(userId), draft, new Date());
     if (idempotencyKey === undefined) {
       await this.notifications.insert(notification);
       return notification;

@@ -8,7 +8,7 @@ import {
   welcomeMessage,
   type NotificationType,
 } from "../domain/notification";
-import { newNotificationId } from "./new-notification-id";
+import { newId } from "@study/grpc/ids";
 import type { TransactionalNotificationRepository } from "./ports/notification-repository.port";
 
 /**
@@ -45,7 +45,7 @@ export class NotifyOnEvent<Tx> {
   }
 
   private async notify(userId: string, content: string, tx: Tx, type: NotificationType = "SYSTEM"): Promise<void> {
-    const notification = createNotification(newNotificationId(), requireUserId(userId), { type, content }, new Date());
+    const notification = createNotification(newId(), requireUserId(userId), { type, content }, new Date());
     await this.notifications.forTransaction(tx).insert(notification);
   }
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newId } from "@study/grpc/ids";
 import { newCardSchedule } from "../domain/card-scheduler";
 import type { FlashcardSet } from "../domain/flashcard-set";
 import { flashcardCount, type GenerationRequest } from "../domain/generation-request";
@@ -30,7 +30,7 @@ export class GenerateFlashcards {
           description: generated.description.trim() || null,
           generator: this.generator.name,
           flashcards: generated.cards.map((card, order) => ({
-            id: randomUUID(),
+            id: newId(),
             flashcardSetId: origin.id,
             front: card.front.trim(),
             back: card.back.trim(),

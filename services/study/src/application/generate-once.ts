@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newId } from "@study/grpc/ids";
 import type { EventEnvelope } from "@study/events/envelope";
 import { requireUserId } from "@study/platform/ids";
 import type { MaterialOrigin } from "../domain/flashcard-set";
@@ -33,7 +33,7 @@ export async function generateOnce<M extends MaterialOrigin>(options: {
   const now = new Date();
   const [firstNote] = request.notes;
   const material = await options.build({
-    id: randomUUID(),
+    id: newId(),
     userId: request.userId,
     courseId: request.courseId,
     noteId: firstNote.noteId,

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newId } from "@study/grpc/ids";
 import { questionCount, type GenerationRequest } from "../domain/generation-request";
 import type { Quiz } from "../domain/quiz";
 import { assertValidQuiz } from "../domain/study-material";
@@ -29,7 +29,7 @@ export class GenerateQuiz {
           description: generated.description.trim() || null,
           generator: this.generator.name,
           questions: generated.questions.map((question, order) => ({
-            id: randomUUID(),
+            id: newId(),
             quizId: origin.id,
             question: question.question.trim(),
             type: question.type,

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newId } from "@study/grpc/ids";
 import type { GenerationRequest } from "../domain/generation-request";
 import { renderStudyGuideMarkdown, type StudyGuide } from "../domain/study-guide";
 import { assertValidStudyGuide } from "../domain/study-material";
@@ -30,7 +30,7 @@ export class GenerateStudyGuide {
           learningObjectives: generated.learningObjectives,
           studyTips: generated.studyTips,
           sections: generated.sections.map((section, order) => ({
-            id: randomUUID(),
+            id: newId(),
             studyGuideId: origin.id,
             title: section.title.trim(),
             content: section.content.trim(),

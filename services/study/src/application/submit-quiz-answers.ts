@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newId } from "@study/grpc/ids";
 import { scoreQuiz, type Quiz, type QuizAttempt, type QuizResponse } from "../domain/quiz";
 import type { QuizAttemptRepository } from "./ports/study-repositories.port";
 import type { MaterialCatalog } from "./read-material";
@@ -13,7 +13,7 @@ export class SubmitQuizAnswers {
   async execute(userId: string, quizId: string, responses: QuizResponse[]): Promise<QuizAttempt> {
     const quiz = await this.quizzes.get(userId, quizId);
     const attempt: QuizAttempt = {
-      id: randomUUID(),
+      id: newId(),
       quizId: quiz.id,
       userId,
       submittedAt: new Date(),

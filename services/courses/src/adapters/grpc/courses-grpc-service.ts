@@ -1,5 +1,5 @@
 import { courses as api } from "@study/contracts";
-import { unary } from "@study/grpc";
+import { bindUnaryHandlers, pageInfo } from "@study/grpc";
 import type { Logger } from "@study/platform";
 import type { BatchGetCourses } from "../../application/batch-get-courses";
 import { courseSummary } from "../../application/course-events";
@@ -38,9 +38,8 @@ export function toProtoCourse(course: Course): api.Course {
 const nullable = (value: string | undefined) => value ?? null;
 
 export function coursesGrpcService(useCases: CourseUseCases, logger: Logger): api.CoursesServiceServer {
-  const handler = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(logger, method, fn);
-  return {
-    createCourse: handler("CreateCourse", async (request: api.CreateCourseRequest) => {
+  return bindUnaryHandlers(logger, api.CoursesServiceService, {
+    createCourse: async (request) => {
       const course = await useCases.createCourse.execute(request.userId, {
         name: request.name,
         code: nullable(request.code),
@@ -51,11 +50,11 @@ export function coursesGrpcService(useCases: CourseUseCases, logger: Logger): ap
         description: nullable(request.description),
       });
       return { course: toProtoCourse(course) };
-    }),
-    getCourse: handler("GetCourse", async (request: api.GetCourseRequest) => ({
+    },
+    getCourse: async (request) => ({
       course: toProtoCourse(await useCases.getCourse.execute(request.userId, request.courseId)),
-    })),
-    listCourses: handler("ListCourses", async (request: api.ListCoursesRequest) => {
+    }),
+    listCourses: async (request) => {
       const page = await useCases.listCourses.execute(request.userId, {
         limit: request.page?.limit,
         offset: request.page?.offset,
@@ -63,27 +62,27 @@ export function coursesGrpcService(useCases: CourseUseCases, logger: Logger): ap
       });
       return {
         courses: page.courses.map(toProtoCourse),
-        page: { limit: page.limit, offset: page.offset, total: page.total, hasMore: page.offset + page.courses.length < page.total },
+        page: pageInfo({ limit: page.limit, offset: page.offset, total: page.total, count: page.courses.length }),
       };
-    }),
-    updateCourse: handler("UpdateCourse", async (request: api.UpdateCourseRequest) => {
+    },
+    updateCourse: async (request) => {
       const { name, code, color, emoji, professor, semester, description } = request;
       const course = await useCases.updateCourse.execute(request.userId, request.courseId, {
         set: { name, code, color, emoji, professor, semester, description },
         clear: request.clearFields as OptionalCourseField[],
       });
       return { course: toProtoCourse(course) };
-    }),
-    deleteCourse: handler("DeleteCourse", async (request: api.DeleteCourseRequest) => {
+    },
+    deleteCourse: async (request) => {
       await useCases.deleteCourse.execute(request.userId, request.courseId);
       return {};
-    }),
-    checkCourseOwnership: handler("CheckCourseOwnership", async (request: api.CheckCourseOwnershipRequest) => ({
+    },
+    checkCourseOwnership: async (request) => ({
       course: courseSummary(await useCases.getCourse.execute(request.userId, request.courseId)),
-    })),
-    batchGetCourses: handler("BatchGetCourses", async (request: api.BatchGetCoursesRequest) => ({
+    }),
+    batchGetCourses: async (request) => ({
       courses: (await useCases.batchGetCourses.execute(request.userId, request.courseIds)).map(courseSummary),
-    })),
-  };
+    }),
+  });
 }
 

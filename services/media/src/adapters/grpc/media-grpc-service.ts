@@ -1,5 +1,5 @@
 import { media as api } from "@study/contracts";
-import { unary } from "@study/grpc";
+import { bindUnaryHandlers, pageInfo } from "@study/grpc";
 import { AppError, type Logger } from "@study/platform";
 import type { CancelJob } from "../../application/cancel-job";
 import type { CreateImport } from "../../application/create-import";
@@ -48,28 +48,20 @@ function filterOf<D>(value: number, fromProto: (value: never) => D | null, field
   return domain;
 }
 
-const pageInfo = (page: { limit: number; offset: number; total: number }, count: number) => ({
-  limit: page.limit,
-  offset: page.offset,
-  total: page.total,
-  hasMore: page.offset + count < page.total,
-});
-
 export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.MediaServiceServer {
-  const handler = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(logger, method, fn);
-  return {
-    listNotes: handler("ListNotes", async (request: api.ListNotesRequest) => {
+  return bindUnaryHandlers(logger, api.MediaServiceService, {
+    listNotes: async (request) => {
       const page = await useCases.listNotes.execute(request.userId, {
         courseId: request.courseId,
         limit: request.page?.limit,
         offset: request.page?.offset,
       });
-      return { notes: page.notes.map((note) => toProtoNote(note)), page: pageInfo(page, page.notes.length) };
-    }),
-    getNote: handler("GetNote", async (request: api.GetNoteRequest) => ({
+      return { notes: page.notes.map((note) => toProtoNote(note)), page: pageInfo({ ...page, count: page.notes.length }) };
+    },
+    getNote: async (request) => ({
       note: toProtoNote(await useCases.getNote.execute(request.userId, request.noteId)),
-    })),
-    updateUserNotes: handler("UpdateUserNotes", async (request: api.UpdateUserNotesRequest) => {
+    }),
+    updateUserNotes: async (request) => {
       const note = await useCases.updateUserNotes.execute(
         request.userId,
         request.noteId,
@@ -80,15 +72,15 @@ export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.M
         })),
       );
       return { note: toProtoNote(note) };
-    }),
-    renameNote: handler("RenameNote", async (request: api.RenameNoteRequest) => ({
+    },
+    renameNote: async (request) => ({
       note: toProtoNote(await useCases.renameNote.execute(request.userId, request.noteId, request.title)),
-    })),
-    deleteNote: handler("DeleteNote", async (request: api.DeleteNoteRequest) => {
+    }),
+    deleteNote: async (request) => {
       await useCases.deleteNote.execute(request.userId, request.noteId);
       return {};
-    }),
-    createImport: handler("CreateImport", async (request: api.CreateImportRequest) => {
+    },
+    createImport: async (request) => {
       const { note, job } = await useCases.createImport.execute(request.userId, {
         type: importType.fromProto(request.type),
         title: request.title,
@@ -102,8 +94,8 @@ export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.M
         audioUrl: request.audioUrl,
       });
       return { note: toProtoNote(note), job: toProtoJob(job) };
-    }),
-    listJobs: handler("ListJobs", async (request: api.ListJobsRequest) => {
+    },
+    listJobs: async (request) => {
       const page = await useCases.listJobs.execute(request.userId, {
         status: filterOf(request.status, jobStatus.fromProto, "status", "PENDING, IN_PROGRESS, COMPLETED, FAILED, CANCELLED"),
         source: filterOf(request.source, jobSource.fromProto, "source", "VIDEO, UPLOAD"),
@@ -112,22 +104,22 @@ export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.M
         limit: request.page?.limit,
         offset: request.page?.offset,
       });
-      return { jobs: page.jobs.map(toProtoJobView), page: pageInfo(page, page.jobs.length) };
-    }),
-    getJob: handler("GetJob", async (request: api.GetJobRequest) => ({
+      return { jobs: page.jobs.map(toProtoJobView), page: pageInfo({ ...page, count: page.jobs.length }) };
+    },
+    getJob: async (request) => ({
       job: toProtoJobView(await useCases.getJob.execute(request.userId, request.jobId)),
-    })),
-    getJobStats: handler("GetJobStats", async (request: api.GetJobStatsRequest) => {
+    }),
+    getJobStats: async (request) => {
       const stats = await useCases.getJobStats.execute(request.userId);
       return { ...stats, recentJobs: stats.recentJobs.map((job) => toProtoJob(job)) };
-    }),
-    cancelJob: handler("CancelJob", async (request: api.CancelJobRequest) => ({
+    },
+    cancelJob: async (request) => ({
       job: toProtoJobView(await useCases.cancelJob.execute(request.userId, request.jobId)),
-    })),
-    deleteJob: handler("DeleteJob", async (request: api.DeleteJobRequest) => {
+    }),
+    deleteJob: async (request) => {
       await useCases.deleteJob.execute(request.userId, request.jobId);
       return {};
-    }),
-    getVideoInfo: handler("GetVideoInfo", (request: api.GetVideoInfoRequest) => useCases.getVideoInfo.execute(request.userId, request.url)),
-  };
+    },
+    getVideoInfo: (request) => useCases.getVideoInfo.execute(request.userId, request.url),
+  });
 }

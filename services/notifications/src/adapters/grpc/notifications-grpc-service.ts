@@ -1,5 +1,5 @@
 import { notifications as api } from "@study/contracts";
-import { unary } from "@study/grpc";
+import { bindUnaryHandlers } from "@study/grpc";
 import type { Logger } from "@study/platform";
 import type { CreateNotification } from "../../application/create-notification";
 import type { GetUnreadCount } from "../../application/get-unread-count";
@@ -43,32 +43,31 @@ export function toProtoNotification(notification: Notification): api.Notificatio
 }
 
 export function notificationsGrpcService(useCases: NotificationUseCases, logger: Logger): api.NotificationsServiceServer {
-  const handler = <Req, Res>(method: string, fn: (request: Req) => Promise<Res>) => unary<Req, Res>(logger, method, fn);
-  return {
-    listNotifications: handler("ListNotifications", async (request: api.ListNotificationsRequest) => {
+  return bindUnaryHandlers(logger, api.NotificationsServiceService, {
+    listNotifications: async (request) => {
       // proto3 sends an absent limit as 0; include_read has no absent state, the gateway sends the REST default.
       const list = await useCases.listNotifications.execute(request.userId, {
         limit: request.limit === 0 ? undefined : request.limit,
         includeRead: request.includeRead,
       });
       return { notifications: list.notifications.map(toProtoNotification), unreadCount: list.unreadCount, total: list.total };
-    }),
-    getUnreadCount: handler("GetUnreadCount", async (request: api.GetUnreadCountRequest) => ({
+    },
+    getUnreadCount: async (request) => ({
       unreadCount: await useCases.getUnreadCount.execute(request.userId),
-    })),
-    markNotificationRead: handler("MarkNotificationRead", async (request: api.MarkNotificationReadRequest) => ({
+    }),
+    markNotificationRead: async (request) => ({
       notification: toProtoNotification(await useCases.markNotificationRead.execute(request.userId, request.notificationId)),
-    })),
-    markAllNotificationsRead: handler("MarkAllNotificationsRead", async (request: api.MarkAllNotificationsReadRequest) => ({
+    }),
+    markAllNotificationsRead: async (request) => ({
       markedCount: await useCases.markAllRead.execute(request.userId),
-    })),
-    createNotification: handler("CreateNotification", async (request: api.CreateNotificationRequest) => {
+    }),
+    createNotification: async (request) => {
       const notification = await useCases.createNotification.execute(
         request.userId,
         { type: fromProtoType(request.type), content: request.content },
         request.idempotencyKey,
       );
       return { notification: toProtoNotification(notification) };
-    }),
-  };
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newId } from "@study/grpc/ids";
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import { isUuid } from "@study/platform";
 import type { FlashcardSetRepository, MaterialFilter } from "../../application/ports/study-repositories.port";
@@ -128,7 +128,7 @@ export class PrismaFlashcardSetRepository implements FlashcardSetRepository {
       this.prisma.flashcard.update({ where: { id: flashcardId, userId }, data: scheduleColumns(schedule) }),
       this.prisma.cardReview.create({
         data: {
-          id: randomUUID(),
+          id: newId(),
           flashcardId,
           userId,
           rating: ratingColumn(log.rating),

@@ -1,6 +1,6 @@
 import type { ServerUnaryCall } from "@grpc/grpc-js";
 import { study as api } from "@study/contracts";
-import { unary } from "@study/grpc";
+import { bindUnaryHandlers } from "@study/grpc";
 import type { Logger } from "@study/platform";
 import { AppError } from "@study/platform/errors";
 import type { ExportFlashcardSet } from "../../application/export-flashcard-set";
@@ -205,27 +205,25 @@ const filter = (request: { courseId?: string; noteId?: string; flashcardSetId?: 
 });
 
 export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.StudyServiceServer {
-  const handler = <Req, Res>(method: string, fn: (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>) =>
-    unary<Req, Res>(logger, method, fn as never);
-  return {
-    generateFlashcards: handler("GenerateFlashcards", async (request: api.GenerateFlashcardsRequest, call) => {
+  return bindUnaryHandlers(logger, api.StudyServiceService, {
+    generateFlashcards: async (request, call) => {
       const outcome = await useCases.generateFlashcards.execute(
         { ...generationRequest(request.generation), cardCount: request.cardCount },
-        callSignal(call as ServerUnaryCall<unknown, unknown>),
+        callSignal(call),
       );
       return { flashcardSet: toProtoFlashcardSet(outcome.material), created: outcome.created };
-    }),
-    listFlashcardSets: handler("ListFlashcardSets", async (request: api.ListFlashcardSetsRequest) => ({
+    },
+    listFlashcardSets: async (request) => ({
       flashcardSets: (await useCases.flashcardSets.list(request.userId, filter(request))).map(toProtoFlashcardSet),
-    })),
-    getFlashcardSet: handler("GetFlashcardSet", async (request: api.GetFlashcardSetRequest) => ({
+    }),
+    getFlashcardSet: async (request) => ({
       flashcardSet: toProtoFlashcardSet(await useCases.flashcardSets.get(request.userId, request.flashcardSetId)),
-    })),
-    deleteFlashcardSet: handler("DeleteFlashcardSet", async (request: api.DeleteFlashcardSetRequest) => {
+    }),
+    deleteFlashcardSet: async (request) => {
       await useCases.flashcardSets.delete(request.userId, request.flashcardSetId);
       return {};
-    }),
-    listDueCards: handler("ListDueCards", async (request: api.ListDueCardsRequest) => {
+    },
+    listDueCards: async (request) => {
       const due = await useCases.listDueCards.execute(request.userId, { ...filter(request), limit: request.limit });
       return {
         totalDue: due.totalDue,
@@ -236,58 +234,58 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
           nextDueByRating: entry.nextDueByRating,
         })),
       };
-    }),
-    reviewCard: handler("ReviewCard", async (request: api.ReviewCardRequest) => {
+    },
+    reviewCard: async (request) => {
       const rating = RATING_FROM_PROTO[request.rating];
       if (!rating) throw AppError.validation("Invalid review", [{ field: "rating", message: "must be one of again, hard, good, easy" }]);
       const flashcard = await useCases.reviewCard.execute(request.userId, request.flashcardSetId, request.flashcardId, rating);
       return { flashcard: toProtoFlashcard(flashcard) };
-    }),
-    exportFlashcardSet: handler("ExportFlashcardSet", async (request: api.ExportFlashcardSetRequest) => {
+    },
+    exportFlashcardSet: async (request) => {
       const format = FORMAT_FROM_PROTO[request.format];
       if (!format) throw AppError.validation("Invalid export", [{ field: "format", message: "must be csv or apkg" }]);
       const file = await useCases.exportFlashcardSet.execute(request.userId, request.flashcardSetId, format, request.courseName);
       return { fileName: file.fileName, contentType: file.contentType, content: file.content };
-    }),
-    generateQuiz: handler("GenerateQuiz", async (request: api.GenerateQuizRequest, call) => {
+    },
+    generateQuiz: async (request, call) => {
       const outcome = await useCases.generateQuiz.execute(
         { ...generationRequest(request.generation), questionCount: request.questionCount },
-        callSignal(call as ServerUnaryCall<unknown, unknown>),
+        callSignal(call),
       );
       return { quiz: toProtoQuiz(outcome.material), created: outcome.created };
-    }),
-    listQuizzes: handler("ListQuizzes", async (request: api.ListQuizzesRequest) => ({
+    },
+    listQuizzes: async (request) => ({
       quizzes: (await useCases.quizzes.list(request.userId, filter(request))).map(toProtoQuiz),
-    })),
-    getQuiz: handler("GetQuiz", async (request: api.GetQuizRequest) => ({
+    }),
+    getQuiz: async (request) => ({
       quiz: toProtoQuiz(await useCases.quizzes.get(request.userId, request.quizId)),
-    })),
-    deleteQuiz: handler("DeleteQuiz", async (request: api.DeleteQuizRequest) => {
+    }),
+    deleteQuiz: async (request) => {
       await useCases.quizzes.delete(request.userId, request.quizId);
       return {};
-    }),
-    submitQuizAnswers: handler("SubmitQuizAnswers", async (request: api.SubmitQuizAnswersRequest) => ({
+    },
+    submitQuizAnswers: async (request) => ({
       attempt: toProtoAttempt(await useCases.submitQuizAnswers.execute(request.userId, request.quizId, request.responses)),
-    })),
-    listQuizAttempts: handler("ListQuizAttempts", async (request: api.ListQuizAttemptsRequest) => ({
+    }),
+    listQuizAttempts: async (request) => ({
       attempts: (await useCases.listQuizAttempts.execute(request.userId, request.quizId)).map(toProtoAttempt),
-    })),
-    generateStudyGuide: handler("GenerateStudyGuide", async (request: api.GenerateStudyGuideRequest, call) => {
+    }),
+    generateStudyGuide: async (request, call) => {
       const outcome = await useCases.generateStudyGuide.execute(
         generationRequest(request.generation),
-        callSignal(call as ServerUnaryCall<unknown, unknown>),
+        callSignal(call),
       );
       return { studyGuide: toProtoStudyGuide(outcome.material), created: outcome.created };
-    }),
-    listStudyGuides: handler("ListStudyGuides", async (request: api.ListStudyGuidesRequest) => ({
+    },
+    listStudyGuides: async (request) => ({
       studyGuides: (await useCases.studyGuides.list(request.userId, filter(request))).map(toProtoStudyGuide),
-    })),
-    getStudyGuide: handler("GetStudyGuide", async (request: api.GetStudyGuideRequest) => ({
+    }),
+    getStudyGuide: async (request) => ({
       studyGuide: toProtoStudyGuide(await useCases.studyGuides.get(request.userId, request.studyGuideId)),
-    })),
-    deleteStudyGuide: handler("DeleteStudyGuide", async (request: api.DeleteStudyGuideRequest) => {
+    }),
+    deleteStudyGuide: async (request) => {
       await useCases.studyGuides.delete(request.userId, request.studyGuideId);
       return {};
-    }),
-  };
+    },
+  });
 }
