@@ -91,7 +91,7 @@ export interface RunningStack {
 
 /** Every app process this module started and that still runs: killed if the runner exits without stopping them. */
 const running = new Set<ChildProcess>();
-process.on("exit", () => running.forEach((child) => child.kill("SIGKILL")));
+const killRunning = () => running.forEach((child) => child.kill("SIGKILL"));
 
 /**
  * Apps run in their own process group: a terminal's Ctrl-C (SIGINT to the foreground group) reaches the runner
@@ -104,8 +104,13 @@ function run(command: string[], env: Record<string, string>, name: string, log: 
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  // Listened to only while apps run, so that test files loading this module again add no listener each.
+  if (running.size === 0) process.on("exit", killRunning);
   running.add(child);
-  child.once("exit", () => running.delete(child));
+  child.once("exit", () => {
+    running.delete(child);
+    if (running.size === 0) process.off("exit", killRunning);
+  });
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on("line", (line) => log(name, line));
   }
