@@ -6,7 +6,7 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { AmqpConnection, decodeEnvelope, EventPublisher } from "@study/events";
 import { captureEvents, eventually, freePort, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
 import { connect, type ChannelModel } from "amqplib";
-import { courseCreated, logger, sleep } from "./helpers";
+import { courseCreated, logger } from "./helpers";
 
 /** Cuts an AmqpConnection's TCP connection, as a network failure would. */
 function cutConnection(amqp: AmqpConnection): void {
@@ -14,6 +14,24 @@ function cutConnection(amqp: AmqpConnection): void {
   if (!model) throw new Error("not connected");
   // amqplib reacts to the socket's 'error' (a bare destroy() only emits 'close').
   (model.connection as unknown as { stream: Socket }).stream.destroy(new Error("simulated network failure"));
+}
+
+/**
+ * Watches the connections AmqpConnection opens through amqplib's `connect`: `closes[i]` settles when the i-th
+ * one has been closed (its listener is attached before AmqpConnection receives the connection).
+ */
+function watchConnections() {
+  // The module object itself (an `import * as` would be a copy): AmqpConnection calls `connect` through it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+  const amqplib = require("amqplib") as typeof import("amqplib");
+  const realConnect = amqplib.connect;
+  const closes: Promise<void>[] = [];
+  const spy = jest.spyOn(amqplib, "connect").mockImplementation(async (...args: Parameters<typeof realConnect>) => {
+    const model = await realConnect(...args);
+    closes.push(new Promise<void>((resolve) => model.once("close", () => resolve())));
+    return model;
+  });
+  return { spy, closes };
 }
 
 describe("AmqpConnection", () => {
@@ -62,19 +80,39 @@ describe("AmqpConnection", () => {
     const amqp = connection();
     const setups: string[] = [];
     await amqp.onConnected(async () => void setups.push("ran"));
-    void amqp.start();
-    await amqp.close(); // the TCP/AMQP handshake is still in flight
-    await sleep(500);
-    expect(amqp.isConnected).toBe(false);
-    expect(setups).toEqual([]);
+    const watch = watchConnections();
+    try {
+      void amqp.start();
+      await amqp.close(); // the TCP/AMQP handshake is still in flight
+      // The handshake completes, and the closed AmqpConnection closes what it opened.
+      await eventually(async () => watch.closes.length === 1);
+      await watch.closes[0];
+      expect(amqp.isConnected).toBe(false);
+      expect(setups).toEqual([]);
+      expect(watch.spy).toHaveBeenCalledTimes(1);
+    } finally {
+      watch.spy.mockRestore();
+    }
   });
 
   it("does not reconnect after close()", async () => {
     const amqp = connection();
+    const watch = watchConnections();
     await amqp.start(5_000);
-    await amqp.close();
-    await sleep(400);
-    expect(amqp.isConnected).toBe(false);
+    // A reconnect would be a timer set when the connection reports its close: fake timers let the test run
+    // every timer set from here on at once instead of waiting for the back-off (intervals stay real: amqplib's
+    // heartbeats).
+    jest.useFakeTimers({ doNotFake: ["Date", "hrtime", "nextTick", "performance", "queueMicrotask", "setImmediate", "clearImmediate", "setInterval", "clearInterval"] });
+    try {
+      await amqp.close();
+      await watch.closes[0]; // its close event has been handled
+      jest.runOnlyPendingTimers();
+      expect(watch.spy).toHaveBeenCalledTimes(1);
+      expect(amqp.isConnected).toBe(false);
+    } finally {
+      jest.useRealTimers();
+      watch.spy.mockRestore();
+    }
   });
 });
 

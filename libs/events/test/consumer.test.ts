@@ -13,7 +13,7 @@ import {
 } from "@study/events";
 import { eventually, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
 import { connect, type ChannelModel } from "amqplib";
-import { courseCreated, courseDeleted, logger, sleep, testDatabase, type TestDb } from "./helpers";
+import { courseCreated, courseDeleted, courseUpdated, logger, testDatabase, type TestDb } from "./helpers";
 
 /**
  * startConsumer with an inbox, over a real broker and database: exactly-once effects for duplicate deliveries,
@@ -52,10 +52,18 @@ describe("consumer with inbox, retries and dead letters", () => {
     return { db, outcomes };
   }
 
-  /** A consumer on a fresh exchange, with a publisher and an admin view of its queues. */
+  /**
+   * A consumer on a fresh exchange, with a publisher and an admin view of its queues.
+   *
+   * With `sentinel`, it handles one message at a time and also handles courseUpdated sentinels, each failing
+   * its first attempt: `sentinelHandled()` publishes one and waits until it is handled. By then everything
+   * queued before it, in the main queue or (with the same delay) in the retry queue, has been handled, so a test
+   * can assert that nothing more happened without waiting for a fixed time.
+   */
   async function consumerFixture(
     handlers: (consumer: string) => EventHandlers<SqlClient>,
     onDeadLetter?: (envelope: EventEnvelope, lastError: string) => Promise<void>,
+    options: { sentinel?: boolean } = {},
   ) {
     const exchange = `test.${uniqueSuffix()}`;
     const consumer = `c${uniqueSuffix()}`;
@@ -63,7 +71,29 @@ describe("consumer with inbox, retries and dead letters", () => {
     const amqp = new AmqpConnection(testRabbitMqUrl(), logger, consumer);
     await amqp.start(5_000);
     const { db, outcomes } = recordingDb();
-    await startConsumer({ connection: amqp, consumer, db, handlers: handlers(consumer), logger, exchange, maxAttempts: 3, retryDelaysMs: [50], onDeadLetter });
+    const sentinelAttempts = new Map<string, number>();
+    const sentinelsHandled = new Set<string>();
+    const sentinelHandler: EventHandlers<SqlClient> = {
+      courseUpdated: async (_payload, envelope) => {
+        const attempt = (sentinelAttempts.get(envelope.id) ?? 0) + 1;
+        sentinelAttempts.set(envelope.id, attempt);
+        // Through the retry queue like any retry, so that retries scheduled before it are flushed too.
+        if (attempt === 1) throw new Error("sentinel: first attempt fails on purpose");
+        sentinelsHandled.add(envelope.id);
+      },
+    };
+    await startConsumer({
+      connection: amqp,
+      consumer,
+      db,
+      handlers: options.sentinel ? { ...handlers(consumer), ...sentinelHandler } : handlers(consumer),
+      logger,
+      exchange,
+      maxAttempts: 3,
+      retryDelaysMs: [50],
+      onDeadLetter,
+      prefetch: options.sentinel ? 1 : undefined,
+    });
     const publisher = new EventPublisher(amqp, exchange);
     cleanups.push(async () => {
       await amqp.close();
@@ -89,6 +119,12 @@ describe("consumer with inbox, retries and dead letters", () => {
       publish: (...envelopes: EventEnvelope[]) => publisher.publish(envelopes),
       deadLetters: () => listDeadLetters(admin, exchange, consumer),
       queueDepth,
+      async sentinelHandled() {
+        if (!options.sentinel) throw new Error("consumerFixture: created without a sentinel handler");
+        const sentinel = courseUpdated(`sentinel-${sentinelsHandled.size}`);
+        await publisher.publish([sentinel]);
+        await eventually(async () => sentinelsHandled.has(sentinel.id));
+      },
     };
   }
 
@@ -98,8 +134,12 @@ describe("consumer with inbox, retries and dead letters", () => {
 
   const effects = (consumer: string) =>
     t.rows<{ event_id: string; note: string }>("SELECT event_id, note FROM effect WHERE consumer = $1 ORDER BY note", consumer);
+  /** The consumer's inbox rows, sentinels (courseUpdated, see consumerFixture) left out. */
   const inbox = (consumer: string) =>
-    t.rows<{ event_id: string; type: string }>("SELECT event_id, type FROM inbox_message WHERE consumer = $1", consumer);
+    t.rows<{ event_id: string; type: string }>(
+      "SELECT event_id, type FROM inbox_message WHERE consumer = $1 AND type <> 'courses.course.updated.v1'",
+      consumer,
+    );
 
   it("handles an event once although the same envelope is delivered three times", async () => {
     const invocations: string[] = [];
@@ -130,16 +170,20 @@ describe("consumer with inbox, retries and dead letters", () => {
 
   it("only receives the event types it has handlers for", async () => {
     const seen: string[] = [];
-    const f = await consumerFixture(() => ({
-      courseDeleted: async (payload) => {
-        seen.push(payload.courseId);
-      },
-    }));
+    const f = await consumerFixture(
+      () => ({
+        courseDeleted: async (payload) => {
+          seen.push(payload.courseId);
+        },
+      }),
+      undefined,
+      { sentinel: true },
+    );
     await f.publish(courseCreated("ignored"), courseDeleted("wanted"));
     await eventually(async () => seen.length === 1);
-    await sleep(100);
+    await f.sentinelHandled();
     expect(seen).toEqual(["course-wanted"]);
-    expect(f.outcomes).toEqual([true]);
+    expect(f.outcomes).toEqual([true, true]); // the wanted event, then the sentinel
     expect(await f.deadLetters()).toEqual([]);
   });
 
@@ -159,6 +203,7 @@ describe("consumer with inbox, retries and dead letters", () => {
       async (envelope, lastError) => {
         givenUp.push({ eventId: envelope.id, lastError, attemptsSoFar: attempts.length });
       },
+      { sentinel: true },
     );
     const event = courseCreated("poison");
     await f.publish(event);
@@ -182,8 +227,9 @@ describe("consumer with inbox, retries and dead letters", () => {
     expect(await effects(f.consumer)).toEqual([]);
     expect(await inbox(f.consumer)).toEqual([]);
 
-    // Listing does not consume: the letter is still there, and nothing else is retried meanwhile.
-    await sleep(200);
+    // Listing does not consume: the letter is still there, and nothing else is retried meanwhile (a sentinel
+    // sent through the retry queue after the letter has been handled).
+    await f.sentinelHandled();
     expect(await f.deadLetters()).toHaveLength(1);
     expect(attempts).toHaveLength(3);
     expect(await f.queueDepth(f.names.retry)).toBe(0);
@@ -224,13 +270,17 @@ describe("consumer with inbox, retries and dead letters", () => {
 
   it("handles exactly once a handler that fails twice and then succeeds (no dead letter)", async () => {
     let calls = 0;
-    const f = await consumerFixture((consumer) => ({
-      courseDeleted: async (payload, envelope, tx) => {
-        calls += 1;
-        await writeEffect(tx, consumer, envelope, `${payload.name} on call ${calls}`);
-        if (calls <= 2) throw new Error(`transient failure ${calls}`);
-      },
-    }));
+    const f = await consumerFixture(
+      (consumer) => ({
+        courseDeleted: async (payload, envelope, tx) => {
+          calls += 1;
+          await writeEffect(tx, consumer, envelope, `${payload.name} on call ${calls}`);
+          if (calls <= 2) throw new Error(`transient failure ${calls}`);
+        },
+      }),
+      undefined,
+      { sentinel: true },
+    );
     const event = courseDeleted("flaky");
     await f.publish(event);
     await eventually(async () => (await effects(f.consumer)).length > 0);
@@ -238,7 +288,7 @@ describe("consumer with inbox, retries and dead letters", () => {
     expect(await effects(f.consumer)).toEqual([{ event_id: event.id, note: "Course flaky on call 3" }]);
     expect(f.outcomes).toEqual([true]);
     expect(await f.deadLetters()).toEqual([]);
-    await sleep(150);
+    await f.sentinelHandled(); // no retry of the handled event is still on its way
     expect(calls).toBe(3);
     expect(await f.queueDepth(f.names.retry)).toBe(0);
     expect(await f.queueDepth(f.names.main)).toBe(0);

@@ -14,6 +14,13 @@ export function courseCreated(n: number | string, userId = "alice"): EventEnvelo
   });
 }
 
+export function courseUpdated(n: number | string, userId = "alice"): EventEnvelope {
+  return createEvent("courses", userId, {
+    $case: "courseUpdated",
+    value: { course: { id: `course-${n}`, name: `Course ${n}`, code: `C${n}` }, description: `about ${n}` },
+  });
+}
+
 export function courseDeleted(n: number | string, userId = "alice"): EventEnvelope {
   return createEvent("courses", userId, { $case: "courseDeleted", value: { courseId: `course-${n}`, name: `Course ${n}` } });
 }

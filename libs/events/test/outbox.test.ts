@@ -1,6 +1,6 @@
 import { AmqpConnection, enqueueEvents, EventPublisher, OutboxRelay, type EventEnvelope } from "@study/events";
 import { captureEvents, eventually, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
-import { courseCreated, courseDeleted, logger, sleep, testDatabase, type TestDb } from "./helpers";
+import { courseCreated, courseDeleted, logger, testDatabase, type TestDb } from "./helpers";
 
 interface OutboxRow {
   id: string;
@@ -128,8 +128,13 @@ describe("outbox + relay", () => {
         }),
       );
       await eventually(async () => events.every((event) => captured(event.id).length >= 1));
-      // Both relays keep polling for a while: still no duplicates.
-      await sleep(300);
+      // Both relays run full passes after that (kick waits for a pass under way, the second kick is a fresh
+      // one): any duplicate they publish is confirmed by the broker before a sentinel enqueued afterwards, so
+      // once the sentinel is captured from the same queue, every duplicate would have been too.
+      await Promise.all([relay, second].map(async (r) => { await r.kick(); await r.kick(); }));
+      const sentinel = courseCreated("par-sentinel");
+      await t.db.$transaction((tx) => enqueueEvents(tx, [sentinel]));
+      await eventually(async () => captured(sentinel.id).length === 1);
       expect(events.map((event) => captured(event.id).length)).toEqual(events.map(() => 1));
       const [{ pending }] = await t.rows<{ pending: number }>("SELECT count(*)::int AS pending FROM outbox_message WHERE published_at IS NULL");
       expect(pending).toBe(0);
@@ -161,9 +166,13 @@ describe("outbox relay wake-up and retention", () => {
 
   it("is woken by the commit (LISTEN/NOTIFY) instead of waiting for its next poll", async () => {
     const relay = new OutboxRelay({ db: t.db, databaseUrl: t.url, publisher: new EventPublisher(amqp, exchange), logger, pollIntervalMs: 60_000 });
+    // Waiting before the relay starts: only its start-up pass can publish it (nobody listens to its NOTIFY yet).
+    const waiting = courseCreated("before-start");
+    await t.db.$transaction((tx) => enqueueEvents(tx, [waiting]));
     await relay.start();
     try {
-      await sleep(100); // the start-up pass is over; the next poll is a minute away
+      // The start-up pass has published; the next poll is a minute away.
+      await eventually(async () => capture.events.some((e) => e.id === waiting.id), 5_000);
       const event = courseCreated("notify");
       const committedAt = Date.now();
       await t.db.$transaction((tx) => enqueueEvents(tx, [event]));
@@ -202,7 +211,10 @@ describe("outbox relay wake-up and retention", () => {
       const ids = (await t.rows<{ id: string }>("SELECT id FROM outbox_message")).map((row) => row.id);
       expect(ids).not.toContain(old.id);
       expect(ids).toEqual(expect.arrayContaining([oldPending.id, recent.id]));
-      // Published rows are never published again.
+      // Published rows are never published again: a sentinel published after those passes has been captured.
+      const sentinel = courseCreated("retention-sentinel");
+      await t.db.$transaction((tx) => enqueueEvents(tx, [sentinel]));
+      await eventually(async () => capture.events.some((e) => e.id === sentinel.id));
       expect(capture.events.some((e) => e.id === old.id || e.id === recent.id)).toBe(false);
     } finally {
       await relay.stop();

@@ -219,8 +219,13 @@ describe("gRPC server shutdown and unreachable servers", () => {
     const realTryShutdown = server.server.tryShutdown.bind(server.server);
     let proceed!: () => void;
     const held = new Promise<void>((resolve) => (proceed = resolve));
+    let shutdownStarted!: () => void;
+    const draining = new Promise<void>((resolve) => (shutdownStarted = resolve));
     jest.spyOn(server.server, "tryShutdown").mockImplementation((callback) => {
-      void held.then(() => realTryShutdown(callback));
+      void held.then(() => {
+        realTryShutdown(callback);
+        shutdownStarted();
+      });
     });
 
     // One call in flight when the shutdown starts: it must still be answered (drain).
@@ -231,7 +236,7 @@ describe("gRPC server shutdown and unreachable servers", () => {
     expect(await checkHealth(address, serviceNameOf(api.CoursesServiceService))).toBe("NOT_SERVING");
 
     proceed();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await draining; // the server is shutting down with the call still in flight
     release();
     expect((await inFlight).course?.id).toBe("draining");
     await stopped;

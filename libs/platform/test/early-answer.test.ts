@@ -36,7 +36,14 @@ function upload(server: Server, bytes: number): Promise<Outcome> {
     const request = httpRequest({ host: "127.0.0.1", port, method: "POST", agent: false, headers: { connection: "close", "transfer-encoding": "chunked" } });
     const chunk = Buffer.alloc(64 * 1024);
     let sent = 0;
-    const finish = () => setTimeout(() => resolve(outcome), 200);
+    // Settled once both the socket and the request have closed: every response, data and error event the
+    // exchange produces comes before the request's 'close'.
+    let open = 2;
+    const finish = () => {
+      open -= 1;
+      if (open === 0) setImmediate(() => resolve(outcome));
+    };
+    request.on("close", finish);
     request.on("response", (response) => {
       outcome.status = response.statusCode ?? null;
       response.setEncoding("utf8");

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:net";
 import { createSecureContext } from "node:tls";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startMediaServer, type LocalMediaServer } from "@study/testkit";
+import { eventually, startMediaServer, type LocalMediaServer } from "@study/testkit";
 import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { SafeHttpDownloader } from "../../../src/adapters/download/safe-http-downloader";
 import { appErrorOf as failure } from "../../unit/refusal";
@@ -186,8 +186,8 @@ describe("SafeHttpDownloader", () => {
     const error = await failure(downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/endless"), destination, { ...limits, maxBytes: MiB }));
     expect(error).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE", message: "The file is larger than the 1 MB limit" });
     expect(await jobFolderEntries()).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
     // The server noticed the hang-up long before sending much more than the limit (socket buffers aside).
+    await eventually(async () => endlessClosedAfterBytes !== undefined, 5_000, 10);
     expect(endlessClosedAfterBytes).toBeDefined();
     expect(endlessClosedAfterBytes!).toBeGreaterThan(MiB);
     expect(endlessClosedAfterBytes!).toBeLessThan(16 * MiB);

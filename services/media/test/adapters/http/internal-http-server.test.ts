@@ -255,9 +255,11 @@ describe("the internal upload endpoint", () => {
     const request = signedUploadRequest(port, body.length);
     request.on("error", () => undefined);
     request.write(body.subarray(0, MiB));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    request.destroy();
+    // Gone mid-upload: once the server has started writing the file.
     const deadline = Date.now() + 5_000;
+    while ((await filesUnder(root)).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await filesUnder(root)).length).toBeGreaterThan(0);
+    request.destroy();
     while (!logLines.join("").includes("UPLOAD_INTERRUPTED") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(logLines.join("")).toContain("UPLOAD_INTERRUPTED");
     while ((await filesUnder(root)).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));

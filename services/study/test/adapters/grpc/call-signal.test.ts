@@ -27,9 +27,18 @@ describe("callSignal: when a generation stops", () => {
     expect(reasonOf(signal)).toEqual({ code: "GENERATION_CANCELLED", kind: "timeout" });
   });
 
-  it("does not abort by itself when the call has no deadline", async () => {
-    const signal = callSignal(fakeCall(Infinity));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(signal.aborted).toBe(false);
+  it("does not abort by itself when the call has no deadline", () => {
+    // Nothing but the call's own "cancelled" can abort it: no timer of any kind is set.
+    const timeouts = jest.spyOn(AbortSignal, "timeout");
+    const timers = jest.spyOn(global, "setTimeout");
+    try {
+      const signal = callSignal(fakeCall(Infinity));
+      expect(timeouts).not.toHaveBeenCalled();
+      expect(timers).not.toHaveBeenCalled();
+      expect(signal.aborted).toBe(false);
+    } finally {
+      timeouts.mockRestore();
+      timers.mockRestore();
+    }
   });
 });
