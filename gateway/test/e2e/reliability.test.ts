@@ -39,12 +39,24 @@ describe("event delivery across outages", () => {
   const notificationsOf = async (token: string) =>
     (await api("GET", "/api/notifications", { token })).body.data.notifications as { content: string }[];
 
-  /** Waits until every user has `expected` notifications, then a little longer to catch late duplicates. */
+  /**
+   * Events produced after everything under test, through both outboxes that feed notifications here (the
+   * gateway's: a sign-up; the courses service's: a course deletion), and handled: each relay publishes its rows
+   * in order, so a late duplicate of an earlier event would have been queued before these.
+   */
+  async function sentinelsHandled() {
+    const token = await signUp("Sentinel");
+    const course = await api("POST", "/api/courses", { token, body: { name: "Sentinel Course" } });
+    expect((await api("DELETE", `/api/courses/${course.body.data.id}`, { token })).status).toBe(200);
+    await eventually(async () => (await notificationsOf(token)).length === 2, 30_000, 200);
+  }
+
+  /** Waits until every user has `expected` notifications, and for later events to be handled to catch late duplicates. */
   async function expectExactly(tokens: string[], expected: (token: string) => string[]) {
     for (const token of tokens) {
       await eventually(async () => (await notificationsOf(token)).length >= expected(token).length, 30_000, 200);
     }
-    await new Promise((r) => setTimeout(r, 1_500));
+    await sentinelsHandled();
     for (const token of tokens) {
       const contents = (await notificationsOf(token)).map((n) => n.content).sort();
       expect(contents).toEqual(expected(token).map((c) => expect.stringContaining(c)));
