@@ -1,5 +1,7 @@
 import {
   credentials,
+  type ChannelCredentials,
+  type ClientOptions as GrpcClientOptions,
   Metadata,
   type CallOptions,
   type Client,
@@ -34,14 +36,18 @@ export interface ClientOptions {
   maxAttempts?: number;
 }
 
-type ClientConstructor = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => Client;
+/** A ts-proto client class (`…ServiceClient`), as generated. */
+type ClientConstructor<C extends Client> = new (address: string, creds: ChannelCredentials, options?: Partial<GrpcClientOptions>) => C;
+
+/** A client's property that is one of its methods (every key of the service definition is one). */
+const isMethod = (value: unknown): value is Method<unknown, unknown> => typeof value === "function";
 
 /**
  * Creates a typed client with a deadline on every call and retries on UNAVAILABLE. Errors come back as
  * the AppError the callee raised.
  */
 export function createClient<C extends Client>(
-  Ctor: new (...args: never[]) => C,
+  Ctor: ClientConstructor<C>,
   definition: ServiceDefinition,
   address: string,
   options: ClientOptions = {},
@@ -63,18 +69,20 @@ export function createClient<C extends Client>(
       },
     ],
   };
-  const raw = new (Ctor as unknown as ClientConstructor)(address, credentials.createInsecure(), {
+  const raw = new Ctor(address, credentials.createInsecure(), {
     "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.enable_retries": 1,
     "grpc.keepalive_time_ms": 30_000,
-  }) as C;
+  });
   const calleeName = serviceName.split(".").at(-1) ?? serviceName;
   const wrapper: Record<string, unknown> = {
     raw,
     close: () => raw.close(),
   };
   for (const method of Object.keys(definition)) {
-    const fn = (raw as unknown as Record<string, Method<unknown, unknown>>)[method].bind(raw);
+    const unbound: unknown = Reflect.get(raw, method);
+    if (!isMethod(unbound)) throw new Error(`${serviceName} client has no method ${method}`);
+    const fn = unbound.bind(raw);
     wrapper[method] = (request: unknown, callOptions?: { deadlineMs?: number }) =>
       new Promise((resolve, reject) => {
         const deadline = new Date(Date.now() + (callOptions?.deadlineMs ?? deadlineMs));
