@@ -1,5 +1,5 @@
 import { gateway as api } from "@study/contracts";
-import { unary, type GrpcServiceRegistration } from "@study/grpc";
+import { bindUnaryHandlers, type GrpcServiceRegistration } from "@study/grpc";
 import { AppError, type Logger } from "@study/platform";
 import type { GetProviderAccessToken } from "../../application/provider-access-token";
 
@@ -8,8 +8,8 @@ import type { GetProviderAccessToken } from "../../application/provider-access-t
  * reading the gateway's database.
  */
 export function identityService(getProviderAccessToken: GetProviderAccessToken, logger: Logger): GrpcServiceRegistration {
-  const implementation: api.IdentityServiceServer = {
-    getProviderAccessToken: unary(logger, "GetProviderAccessToken", async (request: api.GetProviderAccessTokenRequest) => {
+  const implementation: api.IdentityServiceServer = bindUnaryHandlers(logger, api.IdentityServiceService, {
+    getProviderAccessToken: async (request) => {
       if (!request.userId || !request.provider) {
         throw AppError.validation("user_id and provider are required", [
           ...(request.userId ? [] : [{ field: "user_id", message: "is required" }]),
@@ -18,7 +18,7 @@ export function identityService(getProviderAccessToken: GetProviderAccessToken, 
       }
       const token = await getProviderAccessToken.execute(request.userId, request.provider);
       return { accessToken: token.accessToken, expiresAt: token.expiresAt, scopes: token.scopes };
-    }),
-  };
+    },
+  });
   return { definition: api.IdentityServiceService, implementation };
 }
