@@ -48,7 +48,7 @@ export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
 export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
   spec: RouteSpec<B, Q, P>,
 ): RouteSpec {
-  return spec as unknown as RouteSpec;
+  return spec;
 }
 
 /** The error envelope of the spec, shared by every error response in the document. */
@@ -179,7 +179,7 @@ export class ApiRegistry {
           req,
           res,
         };
-        await spec.handler(input as never);
+        await spec.handler(input);
         if (!res.headersSent) next(new Error(`${spec.method.toUpperCase()} ${spec.path} sent no response`));
       });
       app[spec.method](spec.path, ...handlers);
@@ -193,7 +193,7 @@ export class ApiRegistry {
     for (const spec of this.routes) {
       const responses: Record<string, unknown> = {};
       for (const [status, response] of Object.entries({ ...standardErrors(spec), ...spec.responses })) {
-        const { description, schema, contentType } = response as ResponseSpec;
+        const { description, schema, contentType } = response;
         responses[status] = schema
           ? { description, content: { [contentType ?? "application/json"]: { schema: components.convert(schema, "output") } } }
           : { description };

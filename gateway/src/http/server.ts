@@ -13,7 +13,11 @@ function clientErrorAnswer(code: string | undefined): { status: number; reason: 
     };
   }
   if (code === "ERR_HTTP_REQUEST_TIMEOUT") {
-    return { status: 408, reason: "Request Timeout", body: { success: false, error: "The request took too long to arrive", code: "REQUEST_TIMEOUT" } };
+    return {
+      status: 408,
+      reason: "Request Timeout",
+      body: { success: false, error: "The request took too long to arrive", code: "REQUEST_TIMEOUT" },
+    };
   }
   return { status: 400, reason: "Bad Request", body: { success: false, error: "Malformed HTTP request", code: "MALFORMED_REQUEST" } };
 }

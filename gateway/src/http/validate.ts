@@ -77,7 +77,8 @@ export function nulCharacterViolations(input: unknown, what: string): FieldViola
       value.forEach((item, index) => visit(item, [...path, String(index)]));
     } else if (value !== null && typeof value === "object") {
       for (const [key, item] of Object.entries(value)) {
-        if (key.includes("\u0000")) violations.push({ field: [...path, key.replaceAll("\u0000", "\\u0000")].join("."), message: "must not contain a NUL character" });
+        if (key.includes("\u0000"))
+          violations.push({ field: [...path, key.replaceAll("\u0000", "\\u0000")].join("."), message: "must not contain a NUL character" });
         else visit(item, [...path, key]);
       }
     }

@@ -83,21 +83,35 @@ describe("the gateway refuses malformed input in the envelope, never with a 500"
 
   it("answers a body that is not compressed as its Content-Encoding says with 400", async () => {
     for (const encoding of ["gzip", "br"]) {
-      const response = await api("POST", "/api/courses", { token: user.token, rawBody: '{"name":"Plain"}', headers: { "content-encoding": encoding } });
+      const response = await api("POST", "/api/courses", {
+        token: user.token,
+        rawBody: '{"name":"Plain"}',
+        headers: { "content-encoding": encoding },
+      });
       expect(response.status).toBe(400);
       expect(response.body).toEqual(validationError({ field: "body", message: `is not valid ${encoding} data` }));
     }
   });
 
   it("answers a body of a type the route does not take with 415, naming the type it takes", async () => {
-    const form = await api("POST", "/api/courses", { token: user.token, rawBody: "name=Biology", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await api("POST", "/api/courses", {
+      token: user.token,
+      rawBody: "name=Biology",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(415);
     expect(form.body).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE", details: [{ field: "content-type", message: "must be application/json" }] });
-    const text = await api("POST", "/api/auth/signin", { rawBody: '{"email":"a@example.com","password":"x"}', headers: { "content-type": "text/plain" } });
+    const text = await api("POST", "/api/auth/signin", {
+      rawBody: '{"email":"a@example.com","password":"x"}',
+      headers: { "content-type": "text/plain" },
+    });
     expect(text.status).toBe(415);
     const upload = await api("POST", "/api/notes/upload/audio", { token: user.token, body: { courseId: someId } });
     expect(upload.status).toBe(415);
-    expect(upload.body).toMatchObject({ code: "UNSUPPORTED_MEDIA_TYPE", details: [{ field: "content-type", message: "must be multipart/form-data" }] });
+    expect(upload.body).toMatchObject({
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      details: [{ field: "content-type", message: "must be multipart/form-data" }],
+    });
   });
 
   it("answers a URL over Node's header limit with 431 in the envelope", async () => {

@@ -28,7 +28,12 @@ describe("validation details", () => {
   it("gives one detail per field, the first problem of each", () => {
     const query = z.object({ limit: intParam(1, 100, 20), offset: intParam(0, Number.MAX_SAFE_INTEGER, 0) });
     expect(detailsOf(query, { limit: "99999999999999999999999" }, "query")).toEqual([{ field: "limit", message: "must be at most 100" }]);
-    const body = z.object({ name: z.string().min(3).regex(/^[a-z]+$/) });
+    const body = z.object({
+      name: z
+        .string()
+        .min(3)
+        .regex(/^[a-z]+$/),
+    });
     expect(detailsOf(body, { name: "A" })).toEqual([{ field: "name", message: "must be at least 3 characters" }]);
   });
 
@@ -44,7 +49,18 @@ describe("validation details", () => {
       when: z.iso.datetime(),
       flag: z.boolean(),
     });
-    const details = detailsOf(body, { name: "  ", title: "", count: 0, kind: "pdf", email: "x", id: "y", tags: ["a", "b"], when: "noon", flag: "yes", extra: 1 });
+    const details = detailsOf(body, {
+      name: "  ",
+      title: "",
+      count: 0,
+      kind: "pdf",
+      email: "x",
+      id: "y",
+      tags: ["a", "b"],
+      when: "noon",
+      flag: "yes",
+      extra: 1,
+    });
     expect(details).toEqual([
       { field: "name", message: "is required" },
       { field: "title", message: "must not be empty" },
@@ -101,7 +117,10 @@ describe("the HTTP layer's own refusals", () => {
       summary: "Read a thing",
       auth: true,
       params: idParams,
-      responses: { 200: { description: "The thing", schema: dataEnvelope(z.object({ id: z.string() })) }, 404: { description: "No such thing", schema: errorEnvelope } },
+      responses: {
+        200: { description: "The thing", schema: dataEnvelope(z.object({ id: z.string() })) },
+        404: { description: "No such thing", schema: errorEnvelope },
+      },
       handler: ({ params, res }) => void res.json({ success: true, data: { id: params.id }, message: "Found" }),
     }),
     route({
@@ -112,7 +131,8 @@ describe("the HTTP layer's own refusals", () => {
       auth: false,
       params: idParams,
       responses: { 200: { description: "A thing", schema: dataEnvelope(z.object({ date: z.iso.datetime() })) } },
-      handler: ({ params, res }) => void res.status(params.id === "accepted" ? 202 : 200).json({ success: true, data: { date: null }, message: "Found" }),
+      handler: ({ params, res }) =>
+        void res.status(params.id === "accepted" ? 202 : 200).json({ success: true, data: { date: null }, message: "Found" }),
     }),
     route({
       method: "post",
@@ -202,7 +222,11 @@ describe("the HTTP layer's own refusals", () => {
   });
 
   it("answers a body of a type the route does not take with 415, naming the type it takes", async () => {
-    const text = await api("POST", "/api/things", { token: "valid", rawBody: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const text = await api("POST", "/api/things", {
+      token: "valid",
+      rawBody: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(text.status).toBe(415);
     expect(text.body).toEqual({
       success: false,

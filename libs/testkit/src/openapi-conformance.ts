@@ -78,7 +78,10 @@ export class ResponseContract {
     }
     const media = Object.keys(declared.content ?? {});
     if (!isJson || !media.includes("application/json")) return [];
-    return this.check(pointer("paths", operation.path, operation.method.toLowerCase(), "responses", String(status), "content", "application/json", "schema"), body);
+    return this.check(
+      pointer("paths", operation.path, operation.method.toLowerCase(), "responses", String(status), "content", "application/json", "schema"),
+      body,
+    );
   }
 
   private check(at: string, body: unknown): string[] {
