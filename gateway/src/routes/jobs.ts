@@ -1,4 +1,5 @@
 import { media as api, type common } from "@study/contracts";
+import { required } from "@study/platform";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
@@ -100,9 +101,10 @@ export function jobJson(job: api.ImportJob, courses: Map<string, common.CourseSu
           fileSize: note.fileSize ?? null,
           mimeType: note.mimeType ?? null,
           summary: note.summary ?? null,
-          date: note.createdAt ? note.createdAt.toISOString().slice(0, 10) : null,
-          createdAt: note.createdAt,
-          updatedAt: note.updatedAt,
+          // Declared non-null, as media always sets them: a missing one is an internal error, not a null sent.
+          date: required(note.createdAt, "JobNote.createdAt").toISOString().slice(0, 10),
+          createdAt: required(note.createdAt, "JobNote.createdAt"),
+          updatedAt: required(note.updatedAt, "JobNote.updatedAt"),
           course: courseJson(courses.get(note.courseId)),
         }
       : null,
