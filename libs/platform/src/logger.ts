@@ -1,4 +1,4 @@
-import { trace } from "@opentelemetry/api";
+import { isSpanContextValid, trace } from "@opentelemetry/api";
 import pino, { type DestinationStream, type Logger } from "pino";
 
 export type { Logger } from "pino";
@@ -18,10 +18,10 @@ export function createLogger(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
-      const span = trace.getActiveSpan();
-      if (!span) return {};
-      const { traceId, spanId } = span.spanContext();
-      return { trace_id: traceId, span_id: spanId };
+      const spanContext = trace.getActiveSpan()?.spanContext();
+      // An all-zero context (a span made without a tracer provider) correlates nothing: leave the ids out.
+      if (!spanContext || !isSpanContextValid(spanContext)) return {};
+      return { trace_id: spanContext.traceId, span_id: spanContext.spanId };
     },
   };
   return destination ? pino(options, destination) : pino(options);

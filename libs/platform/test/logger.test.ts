@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { context, propagation, trace } from "@opentelemetry/api";
+import { context, INVALID_SPAN_CONTEXT, propagation, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -70,6 +70,16 @@ describe("createLogger and trace context", () => {
       ["outside", undefined, undefined],
     ]);
     expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(expect.arrayContaining(["handle request", "child"]));
+  });
+
+  it("leaves the ids out under a span whose context is all zeros (made without a tracer provider)", async () => {
+    const { lines, stream } = lineSink();
+    const logger = createLogger("courses", "info", stream);
+    context.with(trace.setSpan(context.active(), trace.wrapSpanContext(INVALID_SPAN_CONTEXT)), () => logger.info("no trace"));
+    await flush();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toHaveProperty("trace_id");
+    expect(lines[0]).not.toHaveProperty("span_id");
   });
 
   it("respects the level, and 'silent' writes nothing", async () => {
