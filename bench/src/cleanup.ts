@@ -2,12 +2,15 @@
  * Clean-up steps a bench run registers as it starts things; run once, in reverse order, also on Ctrl-C/SIGTERM.
  * A failing step is reported through `say` and does not stop the others.
  */
-export function cleanupOnExit(say: (line: string) => void, firstStep: () => Promise<unknown> | unknown) {
-  const steps: Array<() => Promise<unknown> | unknown> = [firstStep];
+/** A clean-up step: may return a promise, which is awaited. */
+type CleanupStep = () => unknown;
+
+export function cleanupOnExit(say: (line: string) => void, firstStep: CleanupStep) {
+  const steps: CleanupStep[] = [firstStep];
   let cleaning: Promise<void> | undefined;
   const cleanup = () =>
     (cleaning ??= (async () => {
-      for (const step of steps.reverse()) await Promise.resolve(step()).catch((error: Error) => say(`while cleaning up: ${error.message}`));
+      for (const step of steps.reverse()) await Promise.resolve(step()).catch((error: unknown) => say(`while cleaning up: ${error instanceof Error ? error.message : String(error)}`));
     })());
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

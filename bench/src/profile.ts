@@ -5,6 +5,7 @@
  *   node bench/dist/profile.js <file.cpuprofile> [top]
  */
 import { readFileSync } from "node:fs";
+import { required } from "@study/platform/errors";
 
 interface CallFrame {
   functionName: string;
@@ -166,7 +167,7 @@ export function summariseProfile(file: string, top = 20, window?: { fromUs: numb
     const packagesOnStack = new Set<string>();
     const functionsOnStack = new Set<string>();
     for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
-      const current = byId.get(id)!;
+      const current = required(byId.get(id), `profile node ${id}`);
       const f = current.callFrame;
       if (SPECIAL.has(f.functionName)) continue;
       const p = packageOf(f.url, f.functionName);
@@ -177,7 +178,7 @@ export function summariseProfile(file: string, top = 20, window?: { fromUs: numb
 
     const stack: Array<{ pkg: string; frame: CallFrame }> = [];
     for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
-      const f = byId.get(id)!.callFrame;
+      const f = required(byId.get(id), `profile node ${id}`).callFrame;
       if (f.functionName !== "(root)") stack.push({ pkg: packageOf(f.url, f.functionName), frame: f });
     }
     const chosen =

@@ -26,6 +26,7 @@ import { createInterface } from "node:readline";
 import { Client } from "pg";
 import { courses as coursesApi } from "@study/contracts";
 import { createClient } from "@study/grpc";
+import { required } from "@study/platform/errors";
 import { freePort, startInfrastructure, startStack, type Infrastructure, type RunningStack } from "@study/testkit";
 import { formatSummary, summariseProfile } from "./profile";
 import { cleanupOnExit } from "./cleanup";
@@ -121,9 +122,8 @@ function processes(): ProcessInfo[] {
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ");
       list.push({ pid: Number(entry), ppid, comm, cmdline });
-    } catch {
-      // the process ended meanwhile
-    }
+      // eslint-disable-next-line no-restricted-syntax -- the process ended meanwhile: it is no longer listed
+    } catch {}
   }
   return list;
 }
@@ -153,7 +153,7 @@ function cpuGroups(hello: ChildProcess): Record<string, () => number[]> {
     courses: () => [childRunning("services/courses/dist/main.js").pid],
     // only this run's cluster (other PostgreSQL servers may run on the machine)
     postgres: () => descendants(processes()).filter((p) => p.comm === "postgres").map((p) => p.pid),
-    hello: () => [hello.pid!],
+    hello: () => [required(hello.pid, "pid of the hello server")],
     notifications: () => [childRunning("services/notifications/dist/main.js").pid],
     rabbitmq: () => descendants(processes()).filter((p) => p.comm.startsWith("beam") || p.comm === "erl_child_setup").map((p) => p.pid),
     bench: () => [],
@@ -199,7 +199,7 @@ function startHello(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [join(__dirname, "hello.js")], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, PORT: "0" } });
   return new Promise((resolvePromise, reject) => {
     child.once("exit", (code) => reject(new Error(`hello server exited (${code})`)));
-    createInterface({ input: child.stdout! }).on("line", (line) => {
+    createInterface({ input: child.stdout }).on("line", (line) => {
       const match = /^listening (\d+)$/.exec(line);
       if (match) resolvePromise({ child, url: `http://127.0.0.1:${match[1]}` });
     });
@@ -327,12 +327,16 @@ async function httpLoad(
   const latencies = new Latencies();
   const before = cpuSnapshot(groups);
   const started = process.hrtime.bigint();
-  const instance = autocannon({ ...base, duration: load.durationS });
-  // autocannon emits (client, statusCode, bytes, responseTime in ms as a float); its typings omit `client`.
-  (instance as unknown as NodeJS.EventEmitter).on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status >= 200 && status < 300) latencies.add(ms);
+  const result = await new Promise<autocannon.Result>((resolvePromise, reject) => {
+    // The callback form returns the instance, whose events carry every response time (ms, as a float).
+    const instance = autocannon({ ...base, duration: load.durationS }, (error: unknown, finished) => {
+      if (error) reject(error instanceof Error ? error : new Error("autocannon failed", { cause: error }));
+      else resolvePromise(finished);
+    });
+    instance.on("response", (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) latencies.add(ms);
+    });
   });
-  const result = await instance;
   const ended = process.hrtime.bigint();
   const seconds = Number(ended - started) / 1e9;
   const after = cpuSnapshot(groups);
@@ -423,12 +427,21 @@ interface Seeded {
   userId: string;
 }
 
-async function json(response: Response): Promise<any> {
+/** The parts of the gateway's JSON answers the seeding reads; `text` holds an answer that is not JSON. */
+interface Answer {
+  session?: { token?: string };
+  user?: { id?: string };
+  data?: Answer;
+  courses?: unknown[];
+  text?: string;
+}
+
+async function json(response: Response): Promise<Answer> {
   const text = await response.text();
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as Answer;
   } catch {
-    return text;
+    return { text };
   }
 }
 
@@ -440,9 +453,9 @@ async function seed(gatewayUrl: string): Promise<Seeded> {
     body: JSON.stringify({ name: "Bench User", email: `bench-${randomBytes(4).toString("hex")}@example.com`, password: "correct horse battery" }),
   });
   const body = await json(signup);
-  const state = body?.session ? body : body?.data;
-  const token: string | undefined = state?.session?.token;
-  const userId: string | undefined = state?.user?.id;
+  const state = body.session ? body : body.data;
+  const token = state?.session?.token;
+  const userId = state?.user?.id;
   if (signup.status !== 200 || !token || !userId) throw new Error(`sign-up failed: ${signup.status} ${JSON.stringify(body)}`);
 
   const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -456,7 +469,7 @@ async function seed(gatewayUrl: string): Promise<Seeded> {
   }
   const list = await fetch(`${gatewayUrl}/api/courses`, { headers: auth });
   const listed = await json(list);
-  const count = (listed?.data?.courses ?? listed?.courses)?.length;
+  const count = (listed.data?.courses ?? listed.courses)?.length;
   if (list.status !== 200 || count !== COURSES) throw new Error(`GET /api/courses answered ${list.status} with ${count} courses`);
   return { token, userId };
 }
@@ -544,8 +557,8 @@ async function main(): Promise<void> {
         logs.push(`[${app}] ${line}`);
         if (logs.length > 500) logs.shift();
       },
-    }).catch((error: Error) => {
-      throw new Error(`${error.message}\n${logs.slice(-40).join("\n")}`);
+    }).catch((error: unknown) => {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
     });
     cleanups.push(() => stack.stopAll());
 
@@ -553,7 +566,10 @@ async function main(): Promise<void> {
     cleanups.push(
       () =>
         new Promise<void>((done) => {
-          if (hello.child.exitCode !== null) return done();
+          if (hello.child.exitCode !== null) {
+            done();
+            return;
+          }
           hello.child.once("exit", () => done());
           hello.child.kill("SIGTERM");
         }),
@@ -695,8 +711,8 @@ async function main(): Promise<void> {
 
 main().then(
   () => process.exit(0),
-  (error: Error) => {
-    process.stderr.write(`[bench] failed: ${error.stack ?? error.message}\n`);
+  (error: unknown) => {
+    process.stderr.write(`[bench] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   },
 );

@@ -59,9 +59,8 @@ export function descendantsOf(root: number): number[] {
     if (!/^\d+$/.test(entry)) continue;
     try {
       parentOf.set(Number(entry), Number(statFields(Number(entry))[1]));
-    } catch {
-      // ended meanwhile
-    }
+      // eslint-disable-next-line no-restricted-syntax -- the process ended meanwhile: it has no descendants to count
+    } catch {}
   }
   const ours = new Set([root]);
   for (let grew = true; grew; ) {
@@ -93,9 +92,8 @@ export function ourCpuSeconds(): number {
     try {
       const cpu = cpuSeconds(pid);
       total += cpu.own + cpu.endedChildren;
-    } catch {
-      // ended meanwhile: its parent's cutime holds it from now on
-    }
+      // eslint-disable-next-line no-restricted-syntax -- ended meanwhile: its parent's cutime holds it from now on
+    } catch {}
   }
   return total;
 }

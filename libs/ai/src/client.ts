@@ -25,7 +25,8 @@ const fetchWithErrorInstances: typeof fetch = async (input, init) => {
   } catch (error) {
     if (error instanceof Error || typeof error !== "object" || error === null) throw error;
     const { name, message } = error as { name?: unknown; message?: unknown };
-    throw Object.assign(new Error(String(message ?? "fetch failed"), { cause: error }), { name: String(name ?? "Error") });
+    const text = (value: unknown, fallback: string) => (typeof value === "string" ? value : fallback);
+    throw Object.assign(new Error(text(message, "fetch failed"), { cause: error }), { name: text(name, "Error") });
   }
 };
 

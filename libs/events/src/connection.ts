@@ -26,7 +26,11 @@ export class AmqpConnection {
   /** Starts connecting in the background; resolves once connected or after `waitMs`, whichever is first. */
   async start(waitMs = 0): Promise<void> {
     void this.connectLoop();
-    if (waitMs > 0) await this.waitUntilConnected(waitMs).catch(() => undefined);
+    if (waitMs > 0) {
+      await this.waitUntilConnected(waitMs).catch((error: unknown) =>
+        this.logger.warn({ err: error, waitMs }, "RabbitMQ not reachable yet; connecting on in the background"),
+      );
+    }
   }
 
   /** Registers a set-up that runs now (if connected) and after every reconnect. */
@@ -93,7 +97,7 @@ export class AmqpConnection {
       if ((error as { code?: number }).code === 404) return null;
       throw error;
     } finally {
-      await channel.close().catch(() => undefined);
+      await channel.close().catch((error: unknown) => this.logger.debug({ err: error, queue }, "could not close the queue-depth channel"));
     }
   }
 
@@ -103,7 +107,7 @@ export class AmqpConnection {
     const connection = this.connection;
     this.connection = undefined;
     this.publishChannel = undefined;
-    await connection?.close().catch(() => undefined);
+    await connection?.close().catch((error: unknown) => this.logger.debug({ err: error }, "RabbitMQ connection did not close cleanly"));
   }
 
   private async connectLoop(attempt = 0): Promise<void> {
@@ -114,7 +118,7 @@ export class AmqpConnection {
         connection = await connect(this.url, { clientProperties: { connection_name: this.name } });
         if (this.closed) {
           // close() was called while connecting: don't keep (or set up) this connection.
-          await connection.close().catch(() => undefined);
+          await connection.close().catch((error: unknown) => this.logger.debug({ err: error }, "RabbitMQ connection did not close cleanly"));
           return;
         }
         const current = connection;
@@ -138,7 +142,7 @@ export class AmqpConnection {
         for (const listener of this.readyListeners) listener();
       } catch (error) {
         this.connection = undefined;
-        await connection?.close().catch(() => undefined);
+        await connection?.close().catch((closeError: unknown) => this.logger.debug({ err: closeError }, "RabbitMQ connection did not close cleanly"));
         this.logger.warn({ err: error, attempt }, "RabbitMQ not reachable; retrying");
         this.scheduleReconnect(attempt + 1);
       }

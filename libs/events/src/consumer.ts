@@ -102,7 +102,8 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
       return;
     }
     const eventCase = byType.get(envelope.type);
-    if (!eventCase || envelope.payload?.$case !== eventCase) {
+    const { payload } = envelope;
+    if (!eventCase || payload?.$case !== eventCase) {
       // Retrying cannot help a message this consumer has no handler for, or whose payload does not match its type.
       await moveTo(channel, message, names.dead, 1, `no handler for ${envelope.type || "(no type)"} with payload ${envelope.payload?.$case ?? "(none)"}`);
       return;
@@ -127,7 +128,7 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     try {
       await context.with(trace.setSpan(parent, span), async () => {
         const handler = options.handlers[eventCase] as EventHandler<EventCase, Tx>;
-        const handled = options.inbox === "after" ? await handleThenRecord(handler, envelope) : await options.db.$transaction(
+        const handled = options.inbox === "after" ? await handleThenRecord(handler, envelope, payload.value) : await options.db.$transaction(
           async (tx) => {
             const inserted = await tx.$executeRawUnsafe(
               `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3)
@@ -137,7 +138,7 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
               envelope.type,
             );
             if (inserted === 0) return false;
-            await handler(envelope.payload!.value as never, envelope, tx);
+            await handler(payload.value, envelope, tx);
             return true;
           },
           { timeout: 30_000, maxWait: 10_000 },
@@ -165,12 +166,13 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     }
   }
 
-  async function handleThenRecord(handler: EventHandler<EventCase, Tx>, envelope: EventEnvelope): Promise<boolean> {
+  async function handleThenRecord(handler: EventHandler<EventCase, Tx>, envelope: EventEnvelope, payload: PayloadOf<EventCase>): Promise<boolean> {
     const seen = await options.db.$transaction((tx) =>
       tx.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM inbox_message WHERE consumer = $1 AND event_id = $2`, options.consumer, envelope.id),
     );
     if (seen.length > 0) return false;
-    await handler(envelope.payload!.value as never, envelope, undefined as unknown as Tx);
+    // eslint-disable-next-line no-restricted-syntax -- inbox "after" runs the handler outside any transaction, and its handlers take no `tx` (see ConsumerOptions.inbox)
+    await handler(payload, envelope, undefined as unknown as Tx);
     await options.db.$transaction((tx) =>
       tx.$executeRawUnsafe(
         `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3) ON CONFLICT (consumer, event_id) DO NOTHING`,

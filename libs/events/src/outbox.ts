@@ -61,7 +61,7 @@ export class OutboxRelay {
     this.running = false;
     clearTimeout(this.timer);
     await this.draining;
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.end().catch((error: unknown) => this.options.logger.debug({ err: error }, "outbox LISTEN connection did not close cleanly"));
   }
 
   /** Publishes until nothing is pending; resolves when this pass is over. */
