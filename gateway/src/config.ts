@@ -11,7 +11,8 @@ const grpcAddress = () => z.string().regex(/^[\w.-]+:\d+$/, "must be host:port")
 export function grpcAddressSettings<const T extends Catalogue>(catalogue: T) {
   type Variable = T[number]["grpcAddressVariable"];
   return Object.fromEntries(catalogue.map((entry) => [entry.grpcAddressVariable, grpcAddress()])) as string extends Variable
-    ? Record<never, never>
+    ? // eslint-disable-next-line @typescript-eslint/no-generated-empty-object-type -- {} on purpose: run-time-only settings leave the schema's type as it is
+      Record<never, never>
     : { [K in Variable]: ReturnType<typeof grpcAddress> };
 }
 

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 
-type Closer = () => Promise<unknown> | unknown;
+type Closer = () => unknown;
 
 export interface LifecycleOptions {
   /** Time a closer gets before shutdown goes on without it (default 5 s; `onStop` may give its own). */

@@ -55,8 +55,8 @@ export async function startInfrastructure(
     rabbitmq,
     async stop() {
       await Promise.allSettled([
-        stopBounded(postgres.stop, portOf(postgres.adminUrl)),
-        stopBounded(rabbitmq.stop, portOf(rabbitmq.url)),
+        stopBounded(() => postgres.stop(), portOf(postgres.adminUrl)),
+        stopBounded(() => rabbitmq.stop(), portOf(rabbitmq.url)),
       ]);
     },
   };

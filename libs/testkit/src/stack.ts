@@ -27,7 +27,7 @@ interface AppSpec {
   http?: CatalogueEntry["http"];
 }
 
-const appOf = (entry: CatalogueEntry): AppSpec => ({
+const appOf = (entry: CatalogueEntry): AppSpec & { addressVariable: string } => ({
   name: entry.name,
   directory: entry.directory,
   addressVariable: entry.grpcAddressVariable,
@@ -111,7 +111,7 @@ function run(command: string[], env: Record<string, string>, name: string, log: 
     running.delete(child);
     if (running.size === 0) process.off("exit", killRunning);
   });
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on("line", (line) => log(name, line));
   }
   return child;
@@ -150,11 +150,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   for (const spec of services) {
     const port = await freePort();
     grpcPorts.set(spec.name, port);
-    gatewayEnv[spec.addressVariable!] = `127.0.0.1:${port}`;
+    gatewayEnv[spec.addressVariable] = `127.0.0.1:${port}`;
     serviceAddresses[spec.name] = `127.0.0.1:${port}`;
   }
   // Services find each other like the gateway finds them (e.g. media checks courses for uploads).
-  const addressEnv = Object.fromEntries(services.map((spec) => [spec.addressVariable!, serviceAddresses[spec.name]]));
+  const addressEnv = Object.fromEntries(services.map((spec) => [spec.addressVariable, serviceAddresses[spec.name]]));
   for (const spec of services) {
     const env: Record<string, string> = {
       ...addressEnv,
@@ -213,6 +213,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         ? waitFor(name, () => fetch(`${liveAt}/health/live`).then((r) => r.ok, () => false), 30_000)
         : waitFor(name, async () => (await checkHealth(`127.0.0.1:${app.env.GRPC_PORT}`)) === "SERVING", 30_000);
     await Promise.race([ready, exited]);
+    // eslint-disable-next-line no-restricted-syntax -- only an exit while starting is an error; a later one is the caller's (stop, crash tests)
     exited.catch(() => undefined);
   }
 

@@ -11,6 +11,7 @@ import path from "node:path";
 import { CATALOGUE, GATEWAY_APP, type Catalogue } from "@study/platform/catalogue";
 import { CORE_SCHEMA, load, loadAll, mergeTag } from "js-yaml";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML of any shape, read field by field with checks
 type Obj = Record<string, any>;
 
 const root = path.resolve(__dirname, "../../..");
@@ -107,6 +108,7 @@ function findComposeBinary(): string | undefined {
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;
+      // eslint-disable-next-line no-restricted-syntax -- not executable here: look in the next PATH folder
     } catch {
       // not in this directory
     }

@@ -28,6 +28,7 @@ function processTable(): Map<number, ProcessInfo> {
       const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const [state, parent] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       table.set(Number(entry), { pid: Number(entry), parent: Number(parent), state, command });
+      // eslint-disable-next-line no-restricted-syntax -- a process that ended while the table was read has no entry to give
     } catch {
       // the process ended while the table was read
     }
@@ -67,6 +68,7 @@ describe("npm start stopped with Ctrl-C while its infrastructure goes down", () 
     if (runner?.pid) {
       try {
         process.kill(-runner.pid, "SIGKILL");
+        // eslint-disable-next-line no-restricted-syntax -- ESRCH: the group is already gone, which is what this clean-up wants
       } catch {
         // already gone
       }

