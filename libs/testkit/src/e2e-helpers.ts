@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { openAsBlob } from "node:fs";
 import { promisify } from "node:util";
-import { cookieFrom, type HttpResponse, type httpClient } from "./http-client";
+import { checkAgainstDocument, cookieFrom, parseBody, type HttpResponse, type httpClient } from "./http-client";
 import { eventually, uniqueSuffix } from "./test-env";
 
 /**
@@ -73,7 +73,8 @@ export interface UploadFile {
 
 /**
  * POSTs a multipart form (the text `fields`, then `file`) with a Bearer token, the file streamed from disk.
- * Returns the status and the parsed JSON body (the text if it is not JSON), whatever the status.
+ * Returns the status and the parsed JSON body (the text if it is not JSON), whatever the status, once checked
+ * against the gateway's OpenAPI document as every answer of the JSON client is.
  */
 export async function uploadMultipart(
   gatewayUrl: string,
@@ -86,12 +87,9 @@ export async function uploadMultipart(
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   form.append("file", new File([await openAsBlob(file.path)], file.name, { type: file.type }));
   const response = await fetch(`${gatewayUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: form });
-  const text = await response.text();
-  try {
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  } catch {
-    return { status: response.status, body: text };
-  }
+  const body = parseBody(await response.text());
+  await checkAgainstDocument(gatewayUrl, "POST", path, response, body);
+  return { status: response.status, body };
 }
 
 /** An import job as GET /api/jobs/:id shows it (the fields tests read). */
@@ -140,7 +138,7 @@ export async function waitForJob(
   } catch (error) {
     // eventually's own message does not say which job, nor where it stood.
     const lastSeen = last ? `${last.status} at ${last.progress} %` : "never read";
-    throw new Error(`waiting for import job ${jobId} (last seen: ${lastSeen}): ${(error as Error).message}`);
+    throw new Error(`waiting for import job ${jobId} (last seen: ${lastSeen}): ${(error as Error).message}`, { cause: error });
   }
 }
 

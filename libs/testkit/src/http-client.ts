@@ -35,22 +35,30 @@ export function httpClient(baseUrl: string) {
     });
     const text = await response.text();
     const body = parseBody(text);
-    if (path.split("?")[0] !== "/openapi.json") {
-      // eslint-disable-next-line no-restricted-syntax -- a gateway that has just answered but cannot serve its document (stopped in between) fails no request: that answer goes unchecked
-      const contract = await responseContract(baseUrl).catch(() => undefined);
-      const problems = contract?.problems(method, path, response.status, response.headers.get("content-type"), body) ?? [];
-      if (problems.length > 0) {
-        throw new Error(
-          `${method} ${path} → ${response.status} does not match the OpenAPI document:\n  ${problems.join("\n  ")}\n` +
-            `body: ${JSON.stringify(body)?.slice(0, 2000)}`,
-        );
-      }
-    }
+    await checkAgainstDocument(baseUrl, method, path, response, body);
     return { status: response.status, body: body as T, headers: response.headers };
   };
 }
 
+/**
+ * Fails when the gateway's OpenAPI document does not describe this answer: a status the operation does not
+ * declare, or a JSON body that does not match the declared schema (errors: the envelope).
+ */
+export async function checkAgainstDocument(baseUrl: string, method: string, path: string, response: Response, body: unknown): Promise<void> {
+  if (path.split("?")[0] === "/openapi.json") return;
+  // eslint-disable-next-line no-restricted-syntax -- a gateway that has just answered but cannot serve its document (stopped in between) fails no request: that answer goes unchecked
+  const contract = await responseContract(baseUrl).catch(() => undefined);
+  const problems = contract?.problems(method, path, response.status, response.headers.get("content-type"), body) ?? [];
+  if (problems.length > 0) {
+    throw new Error(
+      `${method} ${path} → ${response.status} does not match the OpenAPI document:\n  ${problems.join("\n  ")}\n` +
+        `body: ${JSON.stringify(body)?.slice(0, 2000)}`,
+    );
+  }
+}
+
 /** The body as JSON, or as the text when it is not JSON. */
+export
 function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
