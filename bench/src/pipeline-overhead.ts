@@ -27,7 +27,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { media } from "@study/contracts";
 import { checkHealth, createClient } from "@study/grpc";
-import { freePort, startInfrastructure, waitFor, type Infrastructure } from "@study/testkit";
+import { freePort, startFakeCourses, startInfrastructure, waitFor, type Infrastructure } from "@study/testkit";
 import { childrenOf, cpuSeconds, machineBusySeconds, ourCpuSeconds, peakRssMiB, resetPeakRss } from "./pipeline/proc";
 import { makeTestAudio, type TestAudio, type TestFormat } from "./pipeline/test-audio";
 import { TIMINGS_FILE_VARIABLE, type TimingRecord } from "./pipeline/timing-record";
@@ -154,6 +154,8 @@ async function startMedia(
   started: (child: ChildProcess) => void,
 ) {
   const suffix = randomBytes(3).toString("hex");
+  // CreateImport checks the course with the courses service: a stand-in owns every course of the bench's user.
+  const courses = await startFakeCourses();
   const grpcPort = await freePort();
   const workerHealthPort = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -162,6 +164,7 @@ async function startMedia(
     RABBITMQ_URL: infrastructure.rabbitmq.url,
     EVENT_EXCHANGE: `bench.${suffix}`,
     GRPC_PORT: String(grpcPort),
+    COURSES_GRPC_ADDRESS: courses.address,
     LOG_LEVEL: "warn",
     NODE_ENV: "production",
     MEDIA_STORAGE_DIR: join(baseDir, "storage"),
@@ -184,7 +187,7 @@ async function startMedia(
   const worker = startScript(WORKER_SCRIPT, ["--require", TIMING_PRELOAD], workerEnv, log);
   started(worker);
   await untilReady("media worker", worker, () => fetch(`http://127.0.0.1:${workerHealthPort}/health/live`).then((r) => r.ok, () => false));
-  return { grpcAddress, storageDir: env.MEDIA_STORAGE_DIR!, worker };
+  return { grpcAddress, storageDir: env.MEDIA_STORAGE_DIR!, worker, courses };
 }
 
 /** Reads the timing preload's records as the worker appends them. */
@@ -473,9 +476,10 @@ async function main(): Promise<void> {
     cleanups.push(() => infrastructure.stop());
     const timingsFile = join(baseDir, "timings.jsonl");
     const stopAtTheEnd = (child: ChildProcess) => cleanups.push(() => stopScript(child));
-    const { grpcAddress, storageDir, worker } = await startMedia(infrastructure, baseDir, timingsFile, log, stopAtTheEnd).catch((error: Error) => {
+    const { grpcAddress, storageDir, worker, courses } = await startMedia(infrastructure, baseDir, timingsFile, log, stopAtTheEnd).catch((error: Error) => {
       throw new Error(`${error.message}\n${logs.slice(-40).join("\n")}`);
     });
+    cleanups.push(() => courses.close());
     const client = createClient(media.MediaServiceClient, media.MediaServiceService, grpcAddress);
     cleanups.push(() => client.close());
     const context: Context = { client, timings: new TimingsReader(timingsFile), worker, storageDir };

@@ -52,7 +52,7 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
     ...uploadRoutes(deps.clients, config),
     ...fileRoutes(config),
     ...noteRoutes(deps.clients),
-    ...jobRoutes(deps.clients),
+    ...jobRoutes(deps.clients, deps.logger),
     ...studyGuideRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
     ...quizRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
     ...flashcardRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),

@@ -1,54 +1,12 @@
 import { media as api } from "@study/contracts";
-import { AppError } from "@study/platform";
+import { required } from "@study/platform";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData } from "../http/envelope";
-import { courseJson, noteSchema, noteJson, statusName } from "./notes";
+import { courseJson, coursesById, noteSchema, noteJson, statusName } from "./notes";
 
-/** The spec's audio MIME types for audio import, and the names and file extensions that stand for them. */
-export const AUDIO_MIME_TYPES: Record<string, { aliases: string[]; extensions: string[] }> = {
-  "audio/mpeg": { aliases: ["audio/mp3", "audio/mpeg3", "audio/x-mp3", "audio/x-mpeg", "audio/mpg"], extensions: ["mp3"] },
-  "audio/wav": { aliases: ["audio/x-wav", "audio/wave", "audio/vnd.wave"], extensions: ["wav", "wave"] },
-  "audio/m4a": { aliases: ["audio/x-m4a", "audio/mp4"], extensions: ["m4a"] },
-  "audio/aac": { aliases: ["audio/x-aac", "audio/aacp"], extensions: ["aac"] },
-  "audio/ogg": { aliases: ["audio/x-ogg", "application/ogg", "audio/opus", "audio/vorbis"], extensions: ["ogg", "oga", "opus"] },
-  "audio/flac": { aliases: ["audio/x-flac"], extensions: ["flac"] },
-  "audio/webm": { aliases: ["video/webm"], extensions: ["webm", "weba"] },
-  "video/mp4": { aliases: ["application/mp4"], extensions: ["mp4"] },
-};
-
-/** The spec's MIME type for a named type or alias (parameters ignored), or null. */
-export function supportedMimeType(mimeType: string): string | null {
-  const bare = mimeType.split(";")[0].trim().toLowerCase();
-  for (const [type, { aliases }] of Object.entries(AUDIO_MIME_TYPES)) if (type === bare || aliases.includes(bare)) return type;
-  return null;
-}
-
-/** The spec's MIME type for a file name's extension; undefined without an extension, null for an unsupported one. */
-export function mimeTypeOfFileName(fileName: string): string | null | undefined {
-  const dot = fileName.lastIndexOf(".");
-  if (dot <= 0 || dot === fileName.length - 1) return undefined;
-  const extension = fileName.slice(dot + 1).toLowerCase();
-  for (const [type, { extensions }] of Object.entries(AUDIO_MIME_TYPES)) if (extensions.includes(extension)) return type;
-  return null;
-}
-
-export function unexpectedFile(message: string): AppError {
-  return new AppError("validation", "UNEXPECTED_FILE", message, { details: [{ field: "file", message }] });
-}
-
-const AUDIO_TITLE_PREFIX = "Audio Import: ";
-/** Notes' titles are 1-255 characters. */
-const MAX_TITLE_LENGTH = 255;
-
-/**
- * The first `max` characters of `text`, counted in code points so that no emoji is cut in half. Titles made
- * from a video's or a file's name are shortened to fit rather than refusing the import: the user did not
- * choose their length.
- */
-export const firstCharacters = (text: string, max: number) => [...text].slice(0, max).join("");
 const httpUrl = z
   .string("is required")
   .trim()
@@ -60,7 +18,8 @@ const httpUrl = z
       return false;
     }
   }, "must be a valid http(s) URL");
-const speed = z.union([z.literal(1), z.literal(2)], { message: "must be 1 or 2" }).default(2);
+// Media owns the rule (1 or 2, default 2); the gateway checks the type only.
+const speed = z.number("must be 1 or 2").optional().describe("1 (standard) or 2 (faster, cheaper); 2 when omitted");
 const courseId = z.string("is required").trim().min(1, "is required").max(100);
 const videoBody = z.strictObject({ url: httpUrl, courseId, speedMultiplier: speed });
 const audioBody = z.strictObject({ url: httpUrl, courseId, mimeType: z.string().trim().max(255).optional(), speedMultiplier: speed });
@@ -83,18 +42,6 @@ export function importJobJson(job: api.ImportJob) {
     type: statusName(api.importTypeToJSON(job.type), "IMPORT_TYPE").toLowerCase(),
     noteId: job.noteId ?? null,
   };
-}
-
-/** The last path segment of a URL, decoded ("lecture 1.mp3"), or the host when there is none. */
-function fileNameOf(url: string): string {
-  const parsed = new URL(url);
-  const last = parsed.pathname.split("/").filter(Boolean).pop();
-  if (!last) return parsed.hostname;
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
 }
 
 const notFound = { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope };
@@ -122,22 +69,23 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
       },
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
-        const { course } = await clients.courses.checkCourseOwnership({ userId, courseId: body.courseId });
-        const videoInfo = await clients.media.getVideoInfo({ userId, url: body.url }, { deadlineMs: options.videoInfoDeadlineMs });
-        const { note, job } = await clients.media.createImport({
-          userId,
-          type: api.ImportType.IMPORT_TYPE_VIDEO_IMPORT,
-          title: firstCharacters(videoInfo.title, MAX_TITLE_LENGTH),
-          courseId: body.courseId,
-          sourceUrl: body.url,
-          speedMultiplier: body.speedMultiplier,
-        });
-        sendData(
-          res,
-          201,
-          { note: noteJson(note!, courseJson(course)), importJob: importJobJson(job!), videoInfo },
-          "Video import started",
+        // Media checks the course, reads the video's metadata (yt-dlp: hence the longer deadline) and makes the title.
+        const created = await clients.media.createImport(
+          {
+            userId,
+            type: api.ImportType.IMPORT_TYPE_VIDEO_IMPORT,
+            courseId: body.courseId,
+            sourceUrl: body.url,
+            speedMultiplier: body.speedMultiplier,
+          },
+          { deadlineMs: options.videoInfoDeadlineMs },
         );
+        const note = required(created.note, "note in CreateImport reply");
+        const job = required(created.job, "job in CreateImport reply");
+        const videoInfo = required(created.videoInfo, "videoInfo in CreateImport reply");
+        const courses = await coursesById(clients, userId, [note.courseId]);
+        const course = courseJson(courses.get(note.courseId));
+        sendData(res, 201, { note: noteJson(note, course), importJob: importJobJson(job), videoInfo }, "Video import started");
       },
     }),
     route({
@@ -162,28 +110,19 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
       },
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
-        const fileName = fileNameOf(body.url);
-        let mimeType: string | null | undefined;
-        if (body.mimeType) {
-          mimeType = supportedMimeType(body.mimeType);
-          if (!mimeType) throw unexpectedFile(`Unsupported audio format ${body.mimeType}: expected one of ${Object.keys(AUDIO_MIME_TYPES).join(", ")}`);
-        } else {
-          mimeType = mimeTypeOfFileName(fileName);
-          if (mimeType === null) throw unexpectedFile(`Unsupported audio file ${fileName}: expected one of ${Object.keys(AUDIO_MIME_TYPES).join(", ")}`);
-        }
-        const { course } = await clients.courses.checkCourseOwnership({ userId, courseId: body.courseId });
-        const { note, job } = await clients.media.createImport({
+        // Media applies the import rules: format, course, title "Audio Import: <file name>", download policy.
+        const created = await clients.media.createImport({
           userId,
           type: api.ImportType.IMPORT_TYPE_AUDIO_IMPORT,
-          title: firstCharacters(`${AUDIO_TITLE_PREFIX}${fileName}`, MAX_TITLE_LENGTH),
           courseId: body.courseId,
           sourceUrl: body.url,
           speedMultiplier: body.speedMultiplier,
-          mimeType: mimeType ?? undefined,
-          // Media shortens a longer name to 255 characters, keeping its extension.
-          originalFilename: fileName,
+          mimeType: body.mimeType || undefined,
         });
-        sendData(res, 201, { note: noteJson(note!, courseJson(course)), importJob: importJobJson(job!) }, "Audio import started");
+        const note = required(created.note, "note in CreateImport reply");
+        const job = required(created.job, "job in CreateImport reply");
+        const courses = await coursesById(clients, userId, [note.courseId]);
+        sendData(res, 201, { note: noteJson(note, courseJson(courses.get(note.courseId))), importJob: importJobJson(job) }, "Audio import started");
       },
     }),
   ];

@@ -1,4 +1,7 @@
 import { media as api, type common } from "@study/contracts";
+import type { ServiceError } from "@grpc/grpc-js";
+import { fromServiceError } from "@study/grpc";
+import type { Logger } from "@study/platform";
 import { required } from "@study/platform";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
@@ -74,7 +77,18 @@ const jobPaginationSchema = z.object({
   nextOffset: z.number().int().nullable(),
 });
 
+/** A comment line after this much silence keeps proxies from closing an idle event stream. */
+const KEEP_ALIVE_MS = 15_000;
+
 const jobStatus = (job: api.ImportJob) => statusName(api.jobStatusToJSON(job.status), "JOB_STATUS");
+
+/** The SSE `progress` event of one recorded state: {status, progress, stage, errorMessage?}. */
+const progressEvent = (state: api.WatchImportJobResponse) => ({
+  status: statusName(api.jobStatusToJSON(state.status), "JOB_STATUS"),
+  progress: state.progress,
+  stage: state.stage ? statusName(api.progressStageToJSON(state.stage), "PROGRESS_STAGE") : null,
+  ...(state.errorMessage ? { errorMessage: state.errorMessage } : {}),
+});
 const jobSource = (job: api.ImportJob) => statusName(api.jobSourceToJSON(job.source), "JOB_SOURCE");
 
 /** The REST shape of an import job with its note (and the note's course) as the spec's Import job table lists them. */
@@ -114,7 +128,7 @@ export function jobJson(job: api.ImportJob, courses: Map<string, common.CourseSu
 const notFound = { description: "No such job of the caller (NOT_FOUND)", schema: errorEnvelope };
 const tag = "Import jobs";
 
-export function jobRoutes(clients: ServiceClients): RouteSpec[] {
+export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] {
   const withCourses = async (userId: string, jobs: api.ImportJob[]) => {
     const courses = await coursesById(
       clients,
@@ -216,51 +230,51 @@ export function jobRoutes(clients: ServiceClients): RouteSpec[] {
       tag,
       summary: "Follow an import job's progress as Server-Sent Events until it ends",
       description:
-        "Beyond the spec. `text/event-stream`: one `progress` event `{status, progress, stage}` at once and on every change " +
-        "(the job is read every 500 ms), then the stream ends when the job is COMPLETED, FAILED or CANCELLED. A comment " +
-        "line is sent every 15 s to keep proxies from closing an idle stream.",
+        "Beyond the spec. `text/event-stream`: one `progress` event `{status, progress, stage}` (and `errorMessage` when set) " +
+        "at once, then one for every state the job records (pushed by the media service, so no stage is missed), ending " +
+        "with the final state (COMPLETED, FAILED or CANCELLED). A comment line after 15 s of silence keeps proxies from " +
+        "closing an idle stream.",
       auth: true,
       params: jobIdParams,
       responses: { 200: { description: "The event stream", contentType: "text/event-stream" }, 404: notFound },
-      async handler({ params, req, res }) {
+      async handler({ params, res }) {
         const userId = currentAuth(res).user.id;
-        // Before the stream starts, so that an unknown job is a normal 404.
-        let { job } = await clients.media.getJob({ userId, jobId: params.id });
+        // Media pushes the job's recorded states (WatchImportJob): the current one first, then every change.
+        const call = clients.media.raw.watchImportJob({ userId, jobId: params.id });
+        const messages: AsyncIterator<api.WatchImportJobResponse> = call[Symbol.asyncIterator]();
+        const next = async () => {
+          try {
+            return await messages.next();
+          } catch (error) {
+            throw fromServiceError(error as ServiceError, "MediaService");
+          }
+        };
+        // The first state before the stream starts, so that another user's or an unknown job is a normal 404.
+        let state = await next();
         res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" });
         res.flushHeaders();
-        let closed = false;
-        req.on("close", () => {
-          closed = true;
-        });
-        let last = "";
+        // The client left: stop following (media stops its side when the call is cancelled).
+        res.on("close", () => call.cancel());
         let lastWrite = Date.now();
-        for (;;) {
-          const state = {
-            status: jobStatus(job!),
-            progress: job!.progress,
-            stage: job!.stage ? statusName(api.progressStageToJSON(job!.stage), "PROGRESS_STAGE") : null,
-            ...(job!.errorMessage ? { errorMessage: job!.errorMessage } : {}),
-          };
-          const text = JSON.stringify(state);
-          if (text !== last) {
-            res.write(`event: progress\ndata: ${text}\n\n`);
-            last = text;
+        const keepAlive = setInterval(() => {
+          if (Date.now() - lastWrite < KEEP_ALIVE_MS) return;
+          res.write(": keep-alive\n\n");
+          lastWrite = Date.now();
+        }, KEEP_ALIVE_MS / 3);
+        try {
+          while (!state.done && !res.destroyed) {
+            res.write(`event: progress\ndata: ${JSON.stringify(progressEvent(state.value))}\n\n`);
             lastWrite = Date.now();
-          } else if (Date.now() - lastWrite > 15_000) {
-            res.write(": keep-alive\n\n");
-            lastWrite = Date.now();
+            state = await next();
           }
-          if (["COMPLETED", "FAILED", "CANCELLED"].includes(state.status) || closed) break;
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          if (closed) break;
-          try {
-            ({ job } = await clients.media.getJob({ userId, jobId: params.id }));
-          } catch {
-            // Deleted meanwhile, or media briefly unreachable: end the stream; the client may reconnect.
-            break;
-          }
+        } catch (error) {
+          // Media went away mid-stream: end the stream; the client may reconnect.
+          if (!res.destroyed) logger.warn({ err: error, jobId: params.id }, "job progress stream ended early");
+        } finally {
+          clearInterval(keepAlive);
+          call.cancel();
+          res.end();
         }
-        res.end();
       },
     }),
     route({

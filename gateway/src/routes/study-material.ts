@@ -33,11 +33,19 @@ const USER_NOTE_TYPES: Record<number, string> = {
   [media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_FILE]: "file",
 };
 
+/** A note's transcription status as study's SourceNote carries it (study refuses a note that is not transcribed). */
+const SOURCE_TRANSCRIPTION_STATUS: Record<number, api.SourceTranscriptionStatus> = {
+  [media.TranscriptionStatus.TRANSCRIPTION_STATUS_PENDING]: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_PENDING,
+  [media.TranscriptionStatus.TRANSCRIPTION_STATUS_PROCESSING]: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_PROCESSING,
+  [media.TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED]: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_COMPLETED,
+  [media.TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED]: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_FAILED,
+};
+
 /**
  * What a generation reads, checked against the caller: their course (404 otherwise), each note theirs and of
- * that course (404 otherwise) and transcribed (409 NOTE_NOT_TRANSCRIBED otherwise). The study service gets
- * the notes' content from here, so it never reads the media service's data itself and never sees a note
- * the caller may not read.
+ * that course (404 otherwise). The study service gets the notes' content and transcription status from here
+ * (it refuses a note that is not transcribed: 409 NOTE_NOT_TRANSCRIBED), so it never reads the media
+ * service's data itself and never sees a note the caller may not read.
  */
 export async function generationSource(
   clients: ServiceClients,
@@ -48,16 +56,6 @@ export async function generationSource(
   const notes = await Promise.all(body.noteIds.map(async (noteId) => (await clients.media.getNote({ userId, noteId })).note!));
   for (const note of notes) {
     if (note.courseId !== body.courseId) throw AppError.notFound(`Note ${note.id} in this course`);
-    if (note.transcriptionStatus !== media.TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED) {
-      const status = statusName(media.transcriptionStatusToJSON(note.transcriptionStatus), "TRANSCRIPTION_STATUS");
-      throw new AppError(
-        "conflict",
-        "NOTE_NOT_TRANSCRIBED",
-        status === "FAILED"
-          ? `Note "${note.title}" could not be transcribed, so there is nothing to study from`
-          : `Note "${note.title}" is still being transcribed (${status}); try again when it is ready`,
-      );
-    }
   }
   return {
     course: course!,
@@ -71,6 +69,8 @@ export async function generationSource(
         title: note.title,
         transcript: note.content ?? "",
         summary: note.summary,
+        transcriptionStatus:
+          SOURCE_TRANSCRIPTION_STATUS[note.transcriptionStatus] ?? api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_UNSPECIFIED,
         segments: note.transcriptSegments.map((segment) => ({ text: segment.text, startTime: segment.startTime, endTime: segment.endTime })),
         userNotes: note.userNotes.map((entry) => ({
           timestamp: entry.timestamp,

@@ -194,17 +194,20 @@ describe("imports end to end", () => {
 
   const upload = (token: string, path: string, fields: Record<string, string>, file: UploadFile) => uploadMultipart(stack.gatewayUrl, token, path, fields, file);
 
-  /** Reads the job's Server-Sent Events until the stream ends. */
-  async function followEvents(token: string, jobId: string): Promise<{ status: string; progress: number; stage: string | null }[]> {
+  /**
+   * Opens the job's Server-Sent Events: resolves once the stream follows the job (the gateway answers after
+   * reading its current state), with a function that reads the events until the stream ends.
+   */
+  async function openEvents(token: string, jobId: string): Promise<() => Promise<{ status: string; progress: number; stage: string | null }[]>> {
     const response = await fetch(`${stack.gatewayUrl}/api/jobs/${jobId}/events`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const text = await response.text();
-    return text
-      .split("\n\n")
-      .map((block) => block.split("\n").find((line) => line.startsWith("data: ")))
-      .filter((line): line is string => !!line)
-      .map((line) => JSON.parse(line.slice("data: ".length)));
+    return async () =>
+      (await response.text())
+        .split("\n\n")
+        .map((block) => block.split("\n").find((line) => line.startsWith("data: ")))
+        .filter((line): line is string => !!line)
+        .map((line) => JSON.parse(line.slice("data: ".length)));
   }
 
   const workFolders = async () =>
@@ -222,6 +225,9 @@ describe("imports end to end", () => {
       DROP TRIGGER IF EXISTS e2e_record_job_stage ON import_job;
       CREATE TRIGGER e2e_record_job_stage AFTER UPDATE ON import_job FOR EACH ROW
         WHEN (NEW.stage IS NOT NULL AND NEW.stage IS DISTINCT FROM OLD.stage) EXECUTE FUNCTION e2e_record_job_stage();`);
+    // No worker until the stream follows the job, so that the stream sees it from PENDING on: every stage after it
+    // must arrive, however short.
+    await stack.stop("media-worker");
     const response = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId, speedMultiplier: "2" }, {
       path: join(folder, "served", "lecture.mp3"),
       name: "lecture.mp3",
@@ -229,28 +235,36 @@ describe("imports end to end", () => {
     });
     expect(response.status).toBe(201);
     const { note, importJob, uploadInfo } = response.body.data;
-    expect(note).toMatchObject({ title: "lecture.mp3", transcriptionStatus: "PENDING", courseId: user.courseId, course: { id: user.courseId } });
+    // The title defaults to the file's name without its extension.
+    expect(note).toMatchObject({ title: "lecture", transcriptionStatus: "PENDING", courseId: user.courseId, course: { id: user.courseId } });
     expect(note.metadata).toMatchObject({ source: "upload", mimeType: "audio/mpeg", originalFilename: "lecture.mp3" });
     expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "audio_upload", noteId: note.id });
     expect(uploadInfo).toEqual({ filename: "lecture.mp3", size: expect.any(Number), mimeType: "audio/mpeg", s3Key: expect.stringMatching(/^uploads\/audio\//) });
     expect(uploadInfo.size).toBeGreaterThan(20_000);
 
-    const events = await followEvents(user.token, importJob.id);
+    const readEvents = await openEvents(user.token, importJob.id);
+    await stack.start("media-worker");
+    const events = await readEvents();
+    expect(events[0]).toEqual({ status: "PENDING", progress: 0, stage: null });
     expect(events[events.length - 1]).toMatchObject({ status: "COMPLETED", progress: 100 });
     const progress = events.map((event) => event.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    // The worker writes the first report of every stage at once (ProgressWriter), but the stream samples the job
-    // every 500 ms: setup (a few hundred ms) and content processing (the summary: milliseconds) may fall between
-    // two reads. Guaranteed over SSE: transcription (seconds), and note creation, the stage of the final event.
+    // Media pushes every state the job records (WatchImportJob), so even the short stages — setup (a few hundred
+    // ms) and content processing (the summary: milliseconds) — reach the stream, in order.
     const stageOrder = ["SETUP", "TRANSCRIPTION", "CONTENT_PROCESSING", "NOTE_CREATION"];
     const streamedStages = [...new Set(events.map((event) => event.stage).filter((stage): stage is string => stage !== null))];
-    expect(streamedStages).toEqual(expect.arrayContaining(["TRANSCRIPTION", "NOTE_CREATION"]));
-    expect(streamedStages).toEqual(stageOrder.filter((stage) => streamedStages.includes(stage)));
+    expect(streamedStages).toEqual(stageOrder);
+    expect(events.map((event) => event.stage).filter((stage, index, all) => stage !== null && stage !== all[index - 1])).toEqual(stageOrder);
     expect(events[events.length - 1].stage).toBe("NOTE_CREATION");
-    // Every one of the four stages was recorded, in order (the trigger above logged each change of stage).
-    const recorded = await mediaDb.query<{ stage: string }>("SELECT stage FROM e2e_job_stage WHERE job_id = $1 ORDER BY seq", [importJob.id]);
+    // Every one of the four stages was recorded, in order (the trigger above logged each change of stage), and
+    // every recorded change reached the stream: the database's sequence is the stream's.
+    const recorded = await mediaDb.query<{ stage: string; progress: number }>(
+      "SELECT stage, progress FROM e2e_job_stage WHERE job_id = $1 ORDER BY seq",
+      [importJob.id],
+    );
     await mediaDb.end();
     expect(recorded.rows.map((row) => row.stage)).toEqual(stageOrder);
+    for (const row of recorded.rows) expect(events).toContainEqual(expect.objectContaining({ stage: row.stage, progress: row.progress }));
     expect(new Set(progress).size).toBeGreaterThanOrEqual(3);
     // Each stage within its range: setup 0-25, transcription 25-75, content 75-95, note creation 95-100.
     for (const event of events.filter((entry) => entry.status === "IN_PROGRESS")) {
@@ -275,7 +289,7 @@ describe("imports end to end", () => {
       return texts.some((text) => /processing started/i.test(text)) && texts.some((text) => /ready to view/i.test(text));
     }).catch(() => undefined);
     expect(texts).toEqual(expect.arrayContaining([expect.stringMatching(/processing started/i), expect.stringMatching(/ready to view/i)]));
-  }, 45_000);
+  }, 90_000);
 
   it("refuses an upload whose content is not audio (400 UNEXPECTED_FILE), keeping nothing", async () => {
     const user = await signUp("Faker");
@@ -287,6 +301,16 @@ describe("imports end to end", () => {
     });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, code: "UNEXPECTED_FILE" });
+    expect(await storedFiles()).toEqual(before);
+    expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
+    // A title holding a NUL character (PostgreSQL text cannot store it) is refused, not a 500; nothing is kept.
+    const nul = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId, title: "Cells\u0000and membranes" }, {
+      path: join(folder, "served", "short.mp3"),
+      name: "short.mp3",
+      type: "audio/mpeg",
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body).toMatchObject({ success: false, code: "VALIDATION_ERROR", details: [{ field: "title", message: "must not contain a NUL character" }] });
     expect(await storedFiles()).toEqual(before);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
     // Another user's course: 404, and the stored file is removed again.
@@ -477,6 +501,15 @@ describe("imports end to end", () => {
     const byName = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId } });
     expect(byName.status).toBe(400);
     expect(byName.body.code).toBe("UNEXPECTED_FILE");
+    // The speed multiplier is media's rule too: 1 or 2.
+    const badSpeed = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, speedMultiplier: 3 } });
+    expect(badSpeed.status).toBe(400);
+    expect(badSpeed.body).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "speedMultiplier", message: "must be 1 or 2" }] });
+    // A name media knows for MP3 that the gateway's own list used to refuse.
+    const alias = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, mimeType: "audio/x-mpeg-3" } });
+    expect(alias.status).toBe(201);
+    expect(alias.body.data.note.metadata.mimeType).toBe("audio/mpeg");
+    expect((await finished(user.token, alias.body.data.importJob.id)).status).toBe("COMPLETED");
     // Claimed to be MP3, but it is text: the worker reads it and fails the job.
     const lying = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId, mimeType: "audio/mpeg" } });
     expect(lying.status).toBe(201);
@@ -535,11 +568,12 @@ describe("imports end to end", () => {
     expect(audio.body.data.note.title).toBe([...`Audio Import: ${longName}`].slice(0, 255).join(""));
     expect(audio.body.data.note.metadata.originalFilename).toBe(`${[...longName].slice(0, 251).join("")}.mp3`);
 
-    // An uploaded file with a 304-character name: the title defaults to it, shortened the same way.
+    // An uploaded file with a 304-character name: the title defaults to it without its extension, shortened to 255
+    // characters; the stored file name is shortened keeping its extension.
     const uploaded = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, { path: join(folder, "served", "short.mp3"), name: `${longName}.mp3`, type: "audio/mpeg" });
     expect(uploaded.status).toBe(201);
-    expect(uploaded.body.data.note.title).toBe(`${[...longName].slice(0, 251).join("")}.mp3`);
-    expect(uploaded.body.data.note.metadata.originalFilename).toBe(uploaded.body.data.note.title);
+    expect(uploaded.body.data.note.title).toBe([...longName].slice(0, 255).join(""));
+    expect(uploaded.body.data.note.metadata.originalFilename).toBe(`${[...longName].slice(0, 251).join("")}.mp3`);
     expect(uploaded.body.data.uploadInfo.filename).toBe(`${longName}.mp3`);
 
     for (const created of [video, audio, uploaded]) {

@@ -98,7 +98,7 @@ describe("study material through the gateway: generation from a transcribed lect
     const list = await api("GET", `/api/flashcards?courseId=${owner.courseId}`, { token: owner.token });
     expect(list.body.data.map((set: any) => set.id)).toContain(flashcardSet.id);
     const listed = list.body.data.find((set: any) => set.id === flashcardSet.id);
-    expect(listed).toMatchObject({ course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture.mp3" } });
+    expect(listed).toMatchObject({ course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } });
     expect(listed.flashcards).toHaveLength(flashcards.length);
 
     const byNote = await api("GET", `/api/notes/${owner.noteId}/flashcards`, { token: owner.token });
@@ -162,11 +162,11 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(unknown.body).toMatchObject({ success: false, code: "VALIDATION_ERROR", details: [{ field: "responses[0].questionId", message: "is not a question of this quiz" }] });
 
     const byNote = await api("GET", `/api/notes/${owner.noteId}/quizzes`, { token: owner.token });
-    expect(byNote.body.data).toEqual([expect.objectContaining({ id: quiz.id, noteId: owner.noteId, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture.mp3" } })]);
+    expect(byNote.body.data).toEqual([expect.objectContaining({ id: quiz.id, noteId: owner.noteId, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } })]);
 
     const got = await api("GET", `/api/quizzes/${quiz.id}`, { token: owner.token });
     expect(got.status).toBe(200);
-    expect(got.body.data).toMatchObject({ id: quiz.id, difficulty: "HARD", course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture.mp3" } });
+    expect(got.body.data).toMatchObject({ id: quiz.id, difficulty: "HARD", course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } });
     expect(got.body.data.questions.map((question: any) => [question.id, question.order, question.quizId])).toEqual(
       questions.map((question: any, index: number) => [question.id, index, quiz.id]),
     );
@@ -196,7 +196,7 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(byNote.body.data.map((entry: any) => entry.id)).toEqual([guide.id]);
     const list = await api("GET", `/api/study-guides?courseId=${owner.courseId}`, { token: owner.token });
     expect(list.body.data).toEqual([
-      expect.objectContaining({ id: guide.id, content: guide.content, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture.mp3" } }),
+      expect.objectContaining({ id: guide.id, content: guide.content, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } }),
     ]);
     expect((await generate("study-guides", {})).body.data.id).toBe(guide.id);
   });

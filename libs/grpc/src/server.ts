@@ -2,6 +2,7 @@ import {
   Server,
   ServerCredentials,
   type ServerUnaryCall,
+  type ServerWritableStream,
   type ServiceDefinition,
   type UntypedServiceImplementation,
   type sendUnaryData,
@@ -27,6 +28,63 @@ export function unary<Req, Res>(logger: Logger, method: string, handler: UnaryHa
           logger.error({ err: error, method }, "request failed");
         }
         callback(toServiceError(error));
+      },
+    );
+  };
+}
+
+/** What a server-streaming handler works with: `send` waits while the client reads slower than messages come. */
+export interface ServerStreamContext<Req, Res> {
+  send(message: Res): Promise<void>;
+  /** Aborted when the client cancels the call or goes away. */
+  signal: AbortSignal;
+  call: ServerWritableStream<Req, Res>;
+}
+
+export type ServerStreamHandler<Req, Res> = (request: Req, context: ServerStreamContext<Req, Res>) => Promise<void>;
+
+/**
+ * Adapts a promise-returning server-streaming handler to grpc-js, as `unary` does for unary calls: the stream
+ * ends with OK when the handler resolves; an AppError ends it with its code, anything else is logged and ends
+ * it as a generic INTERNAL. A client that cancels aborts `signal`; the handler's settling then sends nothing.
+ */
+export function serverStream<Req, Res>(logger: Logger, method: string, handler: ServerStreamHandler<Req, Res>) {
+  return (call: ServerWritableStream<Req, Res>): void => {
+    const controller = new AbortController();
+    const cancel = () => controller.abort(new Error(`${method}: the client cancelled the call`));
+    call.on("cancelled", cancel);
+    call.on("close", cancel);
+    const send = (message: Res) =>
+      new Promise<void>((resolve, reject) => {
+        if (controller.signal.aborted) return reject(controller.signal.reason);
+        if (call.write(message)) return resolve();
+        const drained = () => {
+          controller.signal.removeEventListener("abort", aborted);
+          resolve();
+        };
+        const aborted = () => {
+          call.off("drain", drained);
+          reject(controller.signal.reason);
+        };
+        call.once("drain", drained);
+        controller.signal.addEventListener("abort", aborted, { once: true });
+      });
+    handler(call.request, { send, signal: controller.signal, call }).then(
+      () => {
+        if (!controller.signal.aborted) call.end();
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted || call.cancelled) {
+          logger.debug({ method }, "stream cancelled by the client");
+          return;
+        }
+        if (isAppError(error) && error.kind !== "internal") {
+          logger.debug({ method, code: error.code }, "request refused");
+        } else {
+          logger.error({ err: error, method }, "request failed");
+        }
+        // grpc-js sends the status of an "error" event on a server stream, then ends it.
+        call.emit("error", toServiceError(error));
       },
     );
   };

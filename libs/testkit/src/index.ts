@@ -12,5 +12,6 @@ export * from "./peers/smtp-server";
 export * from "./peers/oidc-provider";
 export * from "./peers/s3-server";
 export * from "./peers/media-server";
+export * from "./peers/fake-courses";
 export * from "./browser";
 export * from "./apt";

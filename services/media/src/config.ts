@@ -30,7 +30,7 @@ export const mediaConfigSchema = serviceConfigSchema.extend({
   /**
    * The internal HTTP endpoint (uploads and file downloads; plain HTTP, for the gateway only): served when
    * INTERNAL_UPLOAD_SECRET is set, which the gateway shares to sign the user id it forwards.
-   * COURSES_GRPC_ADDRESS: uploads check the course.
+   * COURSES_GRPC_ADDRESS: imports check the course (required by the service, not by the worker).
    */
   MEDIA_HTTP_PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(65_535).default(50063)),
   INTERNAL_UPLOAD_SECRET: z.preprocess(emptyAsUnset, z.string().min(32, "must be at least 32 characters").optional()),

@@ -5,6 +5,7 @@ import { prismaOptions } from "@study/db";
 import type { ServiceDefinition } from "@study/runtime";
 import { PrismaImportJobRepository } from "./adapters/db/prisma-import-job-repository";
 import { PrismaNoteRepository } from "./adapters/db/prisma-note-repository";
+import { PgJobProgressFeed } from "./adapters/db/job-progress-notifications";
 import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
 import { WORKER_CONSUMER_NAME } from "./adapters/events/import-worker-consumer";
 import { mediaGrpcService } from "./adapters/grpc/media-grpc-service";
@@ -30,6 +31,7 @@ import { ListJobs } from "./application/list-jobs";
 import { ListNotes } from "./application/list-notes";
 import { RenameNote } from "./application/rename-note";
 import { UpdateUserNotes } from "./application/update-user-notes";
+import { WatchImportJob } from "./application/watch-import-job";
 import { mediaConfigSchema, type MediaConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 
@@ -47,8 +49,15 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
 
     const getNote = new GetNote(notes);
     const downloadUrls = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST);
-    const createImport = new CreateImport(jobs, downloadUrls);
+    const videos = new YtDlpVideoSource({ policy: downloadUrls });
+    // Imports check the course with the courses service (CreateImport).
+    if (!config.COURSES_GRPC_ADDRESS) throw new Error("Invalid configuration: COURSES_GRPC_ADDRESS: is required");
+    const courses = new GrpcCourseDirectory(config.COURSES_GRPC_ADDRESS);
+    lifecycle.onStop("courses client", async () => courses.close());
+    const createImport = new CreateImport(jobs, downloadUrls, courses, videos);
     const getJob = new GetJob(jobs);
+    const progressFeed = new PgJobProgressFeed(config.DATABASE_URL, logger);
+    lifecycle.onStop("job progress feed", () => progressFeed.close());
     const implementation = mediaGrpcService(
       {
         listNotes: new ListNotes(notes),
@@ -64,28 +73,26 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
         }),
         cancelJob: new CancelJob(jobs, getJob),
         deleteJob: new DeleteJob(jobs, getJob),
-        getVideoInfo: new GetVideoInfo(new YtDlpVideoSource({ policy: downloadUrls })),
+        getVideoInfo: new GetVideoInfo(videos),
+        watchImportJob: new WatchImportJob(jobs, progressFeed),
       },
       logger,
     );
     if (config.INTERNAL_UPLOAD_SECRET) {
-      if (!config.COURSES_GRPC_ADDRESS) throw new Error("Invalid configuration: COURSES_GRPC_ADDRESS: is required when INTERNAL_UPLOAD_SECRET is set");
       const storage = createFileStorage(config);
-      const courses = new GrpcCourseDirectory(config.COURSES_GRPC_ADDRESS);
       const internalHttp = await startInternalHttpServer({
         port: config.MEDIA_HTTP_PORT,
         secret: config.INTERNAL_UPLOAD_SECRET,
         storage,
         logger,
         uploads: {
-          "/uploads/audio": audioUploadRoute({ maxBytes: config.MEDIA_MAX_UPLOAD_BYTES, storage, courses, createImport }),
+          "/uploads/audio": audioUploadRoute({ maxBytes: config.MEDIA_MAX_UPLOAD_BYTES, storage, createImport }),
           "/uploads/notes/:noteId/attachments": attachmentUploadRoute({ storage, addAttachment: new AddAttachment(notes) }),
         },
         files: fileDownloadRoute({ storage, getNoteFile: new GetNoteFile(notes), logger }),
       });
       lifecycle.onStop("internal HTTP server", async () => {
         await internalHttp.close();
-        courses.close();
       });
       logger.info({ port: internalHttp.port }, "internal HTTP endpoint (uploads, files) listening");
     }

@@ -7,42 +7,92 @@ import {
   type ImportType,
   type SpeedMultiplier,
 } from "./import-job";
-import { normaliseTitle, type Note, type NoteMetadata, type NoteSource } from "./note";
+import { audioFormatFromFileName, audioFormatFromMimeType, mimeTypeOfAudioFormat, SUPPORTED_AUDIO_MIME_TYPES } from "./audio-format";
+import { MAX_TITLE_LENGTH, normaliseTitle, type Note, type NoteMetadata, type NoteSource } from "./note";
 
 /** Largest audio file an import accepts (spec: maximum file size 150 MB). */
 export const MAX_AUDIO_FILE_SIZE = 150 * 1024 * 1024;
 
-/** Audio formats of the spec (video/mp4: the audio is extracted). */
-export const SUPPORTED_AUDIO_MIME_TYPES = [
-  "audio/mpeg",
-  "audio/wav",
-  "audio/m4a",
-  "audio/aac",
-  "audio/ogg",
-  "audio/flac",
-  "audio/webm",
-  "video/mp4",
-] as const;
-
-/** Other names the same formats go by (browsers, servers and file sniffers differ). */
-const MIME_ALIASES: Record<string, (typeof SUPPORTED_AUDIO_MIME_TYPES)[number]> = {
-  "audio/mp3": "audio/mpeg",
-  "audio/x-mp3": "audio/mpeg",
-  "audio/x-wav": "audio/wav",
-  "audio/wave": "audio/wav",
-  "audio/vnd.wave": "audio/wav",
-  "audio/x-m4a": "audio/m4a",
-  "audio/mp4": "audio/m4a",
-  "audio/x-aac": "audio/aac",
-  "audio/x-flac": "audio/flac",
-  "application/ogg": "audio/ogg",
-};
-
-/** The supported format a MIME type names (lower-cased, without parameters), or null. */
+/** The spec's MIME type for a MIME type (spec type or common alias, parameters ignored), or null. */
 export function supportedAudioMimeType(mimeType: string): string | null {
-  const bare = mimeType.split(";")[0].trim().toLowerCase();
-  if ((SUPPORTED_AUDIO_MIME_TYPES as readonly string[]).includes(bare)) return bare;
-  return MIME_ALIASES[bare] ?? null;
+  const format = audioFormatFromMimeType(mimeType);
+  return format === null ? null : mimeTypeOfAudioFormat(format);
+}
+
+function unexpectedFile(message: string): AppError {
+  return new AppError("validation", "UNEXPECTED_FILE", message, { details: [{ field: "file", message }] });
+}
+
+/** "mp3" of "lecture.MP3" (lower case); null without one (no dot, a leading dot only, or a trailing dot). */
+function extensionOf(fileName: string): string | null {
+  const dot = fileName.lastIndexOf(".");
+  if (dot <= 0 || dot === fileName.length - 1) return null;
+  return fileName.slice(dot + 1).toLowerCase();
+}
+
+/**
+ * The format of an audio URL import: the named `mimeType` when given, else the one the file name's extension
+ * stands for; null when neither says (no extension: the worker checks the content when it downloads). A named
+ * format outside the spec's list, or an extension that is none of them, is UNEXPECTED_FILE.
+ */
+export function audioImportMimeType(mimeType: string | null | undefined, fileName: string): string | null {
+  const expected = `expected one of ${SUPPORTED_AUDIO_MIME_TYPES.join(", ")}`;
+  const named = mimeType?.trim();
+  if (named) {
+    const supported = supportedAudioMimeType(named);
+    if (supported === null) throw unexpectedFile(`Unsupported audio format ${named}: ${expected}`);
+    return supported;
+  }
+  const extension = extensionOf(fileName);
+  if (extension === null) return null;
+  const format = audioFormatFromFileName(fileName);
+  if (format === null) throw unexpectedFile(`Unsupported audio file ${fileName}: ${expected}`);
+  return mimeTypeOfAudioFormat(format);
+}
+
+/** Names from URLs, file systems and video sites may hold NUL, which a title or the database cannot. */
+const withoutNul = (text: string) => text.replaceAll("\u0000", "");
+
+/** The last path segment of a URL, decoded ("lecture 1.mp3"), or the host when there is none. */
+export function fileNameOfUrl(url: string): string {
+  const parsed = new URL(url);
+  const last = parsed.pathname.split("/").filter(Boolean).pop();
+  if (!last) return parsed.hostname;
+  try {
+    return withoutNul(decodeURIComponent(last));
+  } catch {
+    return last;
+  }
+}
+
+/**
+ * The first `max` characters of `text`, counted in code points so that no emoji is cut in half. Titles made
+ * from a video's or a file's name are shortened to fit rather than refusing the import: the user did not
+ * choose their length.
+ */
+export const firstCharacters = (text: string, max: number) => [...text].slice(0, max).join("");
+
+/** The spec's audio import title: a fixed prefix and the URL's file name. */
+export const AUDIO_IMPORT_TITLE_PREFIX = "Audio Import: ";
+
+/**
+ * The title an import gets when the user named none: the video's own title (video imports), the prefix and the
+ * URL's file name (audio imports), the uploaded file's name without its extension (uploads: "lecture.wav" →
+ * "lecture"; a name that is only an extension stays whole). Shortened to 255 characters, never refused.
+ */
+export function defaultImportTitle(
+  type: ImportType,
+  source: { videoTitle?: string | null; sourceUrl?: string | null; fileName?: string | null },
+): string {
+  let title: string;
+  if (type === "VIDEO_IMPORT") title = withoutNul(source.videoTitle ?? "").trim();
+  else if (type === "AUDIO_IMPORT") title = `${AUDIO_IMPORT_TITLE_PREFIX}${source.sourceUrl ? fileNameOfUrl(source.sourceUrl) : ""}`;
+  else {
+    const fileName = withoutNul(source.fileName ?? "").trim();
+    const dot = fileName.lastIndexOf(".");
+    title = (dot > 0 && extensionOf(fileName) !== null ? fileName.slice(0, dot) : fileName).trim();
+  }
+  return firstCharacters(title, MAX_TITLE_LENGTH);
 }
 
 const NOTE_SOURCE: Record<ImportType, NoteSource> = { VIDEO_IMPORT: "video", AUDIO_IMPORT: "audio_url", AUDIO_UPLOAD: "upload" };
@@ -54,7 +104,7 @@ export interface ImportRequestDraft {
   courseId: string;
   sourceUrl?: string | null;
   storageKey?: string | null;
-  /** 1 or 2; absent or 0: the default (2). */
+  /** 1 or 2; absent: the default (2). */
   speedMultiplier?: number | null;
   mimeType?: string | null;
   originalFilename?: string | null;
@@ -143,7 +193,8 @@ export function validateImportRequest(draft: ImportRequestDraft): ValidImportReq
     violations.push({ field: "storageKey", message: `must be at most ${MAX_STORAGE_KEY_LENGTH} characters` });
   }
 
-  const speed = draft.speedMultiplier || DEFAULT_SPEED_MULTIPLIER;
+  // Absent is the default; anything else, 0 and NaN included, must be 1 or 2.
+  const speed = draft.speedMultiplier ?? DEFAULT_SPEED_MULTIPLIER;
   if (!(SPEED_MULTIPLIERS as readonly number[]).includes(speed)) violations.push({ field: "speedMultiplier", message: "must be 1 or 2" });
 
   let mimeType = blankToNull(draft.mimeType);
@@ -155,7 +206,7 @@ export function validateImportRequest(draft: ImportRequestDraft): ValidImportReq
     mimeType = supported;
   }
   const givenFilename = blankToNull(draft.originalFilename);
-  const originalFilename = givenFilename === null ? null : shortenFileName(givenFilename).trim();
+  const originalFilename = givenFilename === null ? null : shortenFileName(withoutNul(givenFilename)).trim() || null;
   const fileSize = draft.fileSize ?? null;
   if (fileSize !== null && (!Number.isInteger(fileSize) || fileSize < 0)) violations.push({ field: "fileSize", message: "must be a number of bytes >= 0" });
   const audioUrl = blankToNull(draft.audioUrl);

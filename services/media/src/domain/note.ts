@@ -94,10 +94,11 @@ export const MAX_USER_NOTES = 1000;
 /** Characters, not UTF-16 code units: an emoji counts once. */
 const length = (text: string) => [...text].length;
 
-/** A trimmed title of 1-255 characters; `field` names it in the violation. */
+/** A trimmed title of 1-255 characters without NUL (PostgreSQL text cannot hold it); `field` names it in the violation. */
 export function normaliseTitle(title: string, field = "title"): string {
   const trimmed = title.trim();
   if (trimmed.length === 0) throw AppError.validation("Invalid title", [{ field, message: "must not be empty" }]);
+  if (trimmed.includes("\u0000")) throw AppError.validation("Invalid title", [{ field, message: "must not contain a NUL character" }]);
   if (length(trimmed) > MAX_TITLE_LENGTH) {
     throw AppError.validation("Invalid title", [{ field, message: `must be at most ${MAX_TITLE_LENGTH} characters` }]);
   }

@@ -4,7 +4,7 @@ import { AmqpConnection, listDeadLetters } from "@study/events";
 import { createClient } from "@study/grpc";
 import { createLogger } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
-import { createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
+import { createTestDatabase, eventually, startFakeCourses, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
 import { connect } from "amqplib";
 import { PrismaImportJobRepository } from "../../src/adapters/db/prisma-import-job-repository";
 import { GIVEN_UP_MESSAGE, startImportWorkerConsumer, WORKER_CONSUMER_NAME } from "../../src/adapters/events/import-worker-consumer";
@@ -13,6 +13,7 @@ import type { ProcessImport } from "../../src/application/process-import";
 import type { MediaConfig } from "../../src/config";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { mediaService } from "../../src/service";
+
 
 const { ImportType, JobStatus, TranscriptionStatus } = api;
 
@@ -23,6 +24,7 @@ const { ImportType, JobStatus, TranscriptionStatus } = api;
  */
 describe("media worker: an import the broker gives up on", () => {
   let service: Awaited<ReturnType<typeof startService<PrismaClient, MediaConfig>>>;
+  let courses: Awaited<ReturnType<typeof startFakeCourses>>;
   let client: ReturnType<typeof createClient<api.MediaServiceClient>>;
   let amqp: AmqpConnection;
   let exchange: string;
@@ -31,9 +33,17 @@ describe("media worker: an import the broker gives up on", () => {
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("media_dead_letter", migrationSources(mediaService));
     exchange = `test.${uniqueSuffix()}`;
+    courses = await startFakeCourses();
     service = await startService(mediaService, {
       handleSignals: false,
-      env: { DATABASE_URL: databaseUrl, RABBITMQ_URL: testRabbitMqUrl(), GRPC_PORT: "0", EVENT_EXCHANGE: exchange, LOG_LEVEL: "silent" },
+      env: {
+        DATABASE_URL: databaseUrl,
+        RABBITMQ_URL: testRabbitMqUrl(),
+        GRPC_PORT: "0",
+        EVENT_EXCHANGE: exchange,
+        LOG_LEVEL: "silent",
+        COURSES_GRPC_ADDRESS: courses.address,
+      },
     });
     client = createClient(api.MediaServiceClient, api.MediaServiceService, `127.0.0.1:${service.grpcPort}`);
     const logger = createLogger("media-worker-test", "silent");
@@ -68,6 +78,7 @@ describe("media worker: an import the broker gives up on", () => {
     for (const suffix of ["", ".retry", ".dlq"]) await channel.deleteQueue(`${exchange}.${WORKER_CONSUMER_NAME}${suffix}`);
     await admin.close();
     await service?.lifecycle.stop();
+    await courses?.close();
   });
 
   it("fails the job and its note when the work message is dead-lettered, after the broker's attempts", async () => {

@@ -4,7 +4,7 @@ import { AmqpConnection, createEvent, EventPublisher } from "@study/events";
 import { createClient } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
-import { captureEvents, createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
+import { captureEvents, createTestDatabase, eventually, startFakeCourses, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
 import { PrismaImportJobRepository } from "../../src/adapters/db/prisma-import-job-repository";
 import { PrismaNoteRepository } from "../../src/adapters/db/prisma-note-repository";
 import { CompleteJob } from "../../src/application/complete-job";
@@ -15,10 +15,14 @@ import type { MediaConfig } from "../../src/config";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { mediaService } from "../../src/service";
 
+
 const { ImportType, JobStatus, JobSource, TranscriptionStatus, UserNoteContentType, JobSortField, SortOrder } = api;
 
 describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
   let service: Awaited<ReturnType<typeof startService<PrismaClient, MediaConfig>>>;
+  let courses: Awaited<ReturnType<typeof startFakeCourses>>;
+  /** A course the fake courses service says belongs to someone else. */
+  const foreignCourse = randomUUID();
   let client: ReturnType<typeof createClient<api.MediaServiceClient>>;
   let capture: EventCapture;
   let exchange: string;
@@ -28,6 +32,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const databaseUrl = await createTestDatabase("media", migrationSources(mediaService));
     exchange = `test.${uniqueSuffix()}`;
     capture = await captureEvents(testRabbitMqUrl(), exchange, "media.#");
+    courses = await startFakeCourses(new Set([foreignCourse]));
     service = await startService(mediaService, {
       handleSignals: false,
       env: {
@@ -37,6 +42,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
         EVENT_EXCHANGE: exchange,
         LOG_LEVEL: "silent",
         MEDIA_DOWNLOAD_ALLOWLIST: "127.0.0.1:9",
+        COURSES_GRPC_ADDRESS: courses.address,
       },
     });
     client = createClient(api.MediaServiceClient, api.MediaServiceService, `127.0.0.1:${service.grpcPort}`);
@@ -49,6 +55,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     client.close();
     await service.lifecycle.stop();
     await capture.close();
+    await courses?.close();
   });
 
   const refusal = (promise: Promise<unknown>) =>
@@ -72,7 +79,6 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       title,
       courseId,
       sourceUrl: "https://video.example.com/watch?v=abc",
-      speedMultiplier: 0,
     });
     return { note: response.note!, job: response.job! };
   }
@@ -276,6 +282,77 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect((await client.getJobStats({ userId: stranger })).total).toBe(0);
     expect((await client.getNote({ userId: owner, noteId: note.id })).note?.title).toBe("Lecture 1");
     expect((await client.getJob({ userId: owner, jobId: job.id })).job?.status).toBe(JobStatus.JOB_STATUS_PENDING);
+  });
+
+  it("refuses an import into someone else's course (the courses service answers NOT_FOUND) and stores nothing", async () => {
+    const userId = user();
+    const refused = await refusal(
+      client.createImport({ userId, type: ImportType.IMPORT_TYPE_VIDEO_IMPORT, title: "Mine", courseId: foreignCourse, sourceUrl: "https://video.example.com/v" }),
+    );
+    expect(refused).toMatchObject(notFound);
+    expect((await client.listNotes({ userId })).notes).toEqual([]);
+  });
+
+  /** Every message of a WatchImportJob stream until it ends (or the error it ends with). */
+  function watch(userId: string, jobId: string) {
+    const call = client.raw.watchImportJob({ userId, jobId });
+    const received: api.WatchImportJobResponse[] = [];
+    const first = new Promise<void>((resolve) => call.once("data", () => resolve()));
+    call.on("data", (message: api.WatchImportJobResponse) => received.push(message));
+    const ended = new Promise<{ code: number; details?: string }>((resolve) => {
+      call.on("status", (status) => resolve(status));
+      call.on("error", () => undefined);
+    });
+    return { received, first, ended, call };
+  }
+
+  it("pushes a job's progress (WatchImportJob): the current state, then every recorded change in order, ending with the final state", async () => {
+    const userId = user();
+    const { job } = await importVideo(userId, "Streamed");
+    const stream = watch(userId, job.id);
+    await stream.first;
+    // Changes recorded back to back, each one reaching the stream (no sampling).
+    await pipeline.start.execute(job.id);
+    await pipeline.progress.execute(job.id, "TRANSCRIPTION", 25);
+    await pipeline.progress.execute(job.id, "TRANSCRIPTION", 60);
+    await pipeline.progress.execute(job.id, "CONTENT_PROCESSING", 80);
+    await pipeline.progress.execute(job.id, "NOTE_CREATION", 95);
+    await pipeline.complete.execute(job.id, transcription);
+    expect((await stream.ended).code).toBe(0);
+    const { JOB_STATUS_PENDING: pending, JOB_STATUS_IN_PROGRESS: running, JOB_STATUS_COMPLETED: completed } = JobStatus;
+    const { PROGRESS_STAGE_UNSPECIFIED: none, PROGRESS_STAGE_SETUP: setup, PROGRESS_STAGE_TRANSCRIPTION: transcribing } = api.ProgressStage;
+    const { PROGRESS_STAGE_CONTENT_PROCESSING: content, PROGRESS_STAGE_NOTE_CREATION: creating } = api.ProgressStage;
+    expect(stream.received.map((message) => [message.status, message.stage, message.progress])).toEqual([
+      [pending, none, 0],
+      [running, setup, 0],
+      [running, transcribing, 25],
+      [running, transcribing, 60],
+      [running, content, 80],
+      [running, creating, 95],
+      [completed, creating, 100],
+    ]);
+
+    // A finished job: its final state, and the stream ends; a failure carries its message.
+    const { job: other } = await importVideo(userId, "Failing");
+    await pipeline.fail.execute(other.id, "Download failed: gone");
+    const finished = watch(userId, other.id);
+    expect((await finished.ended).code).toBe(0);
+    expect(finished.received).toEqual([{ status: JobStatus.JOB_STATUS_FAILED, progress: 0, stage: none, errorMessage: "Download failed: gone" }]);
+  });
+
+  it("answers WatchImportJob with NOT_FOUND for another user's job, and stops when the caller cancels", async () => {
+    const owner = user();
+    const { job } = await importVideo(owner, "Private");
+    const stranger = watch(user(), job.id);
+    expect(await stranger.ended).toMatchObject({ code: 5 });
+    expect(stranger.received).toEqual([]);
+
+    const leaving = watch(owner, job.id);
+    await leaving.first;
+    leaving.call.cancel();
+    expect(await leaving.ended).toMatchObject({ code: 1 });
+    // The job goes on without its watcher.
+    expect((await pipeline.start.execute(job.id)).job.status).toBe("IN_PROGRESS");
   });
 
   it("runs an import to completion through the pipeline's use cases: progress, transcript, segments, summary, event", async () => {

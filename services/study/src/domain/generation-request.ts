@@ -6,15 +6,39 @@ export const MAX_NOTES_PER_GENERATION = 20;
 export const DEFAULT_CARD_COUNT = 10;
 export const DEFAULT_QUESTION_COUNT = 10;
 
+/** Where a note's transcription stands, as the media service reported it to the caller. */
+export const TRANSCRIPTION_STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED"] as const;
+export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
+
+/** A source note with its transcription status: only a transcribed note can be studied from. */
+export interface GenerationNote extends SourceNote {
+  transcriptionStatus: TranscriptionStatus;
+}
+
 export interface GenerationRequest {
   userId: string;
   courseId: string;
   courseName: string;
-  notes: SourceNote[];
+  notes: GenerationNote[];
   difficulty: Difficulty;
 }
 
-/** Checks what every generation needs: a course, 1-20 distinct notes with text, a known difficulty. */
+/** Only a transcribed note can be used: one still being transcribed, or whose transcription failed, is a conflict. */
+export function assertTranscribed(note: GenerationNote): void {
+  if (note.transcriptionStatus === "COMPLETED") return;
+  throw new AppError(
+    "conflict",
+    "NOTE_NOT_TRANSCRIBED",
+    note.transcriptionStatus === "FAILED"
+      ? `Note "${note.title}" could not be transcribed, so there is nothing to study from`
+      : `Note "${note.title}" is still being transcribed (${note.transcriptionStatus}); try again when it is ready`,
+  );
+}
+
+/**
+ * Checks what every generation needs: a course, 1-20 distinct notes, a known difficulty, every note transcribed
+ * (409 NOTE_NOT_TRANSCRIBED) and with text (NOT_ENOUGH_CONTENT).
+ */
 export function assertValidGenerationRequest(request: GenerationRequest): void {
   const problems: FieldViolation[] = [];
   if (!request.courseId.trim()) problems.push({ field: "courseId", message: "is required" });
@@ -27,10 +51,10 @@ export function assertValidGenerationRequest(request: GenerationRequest): void {
   if (new Set(ids).size !== ids.length) problems.push({ field: "noteIds", message: "must not repeat a note" });
   if (problems.length) throw AppError.validation("Invalid generation request", problems);
 
+  request.notes.forEach(assertTranscribed);
   const empty = request.notes.filter((note) => !note.transcript.trim() && !note.userNotes.some((entry) => entry.contentType === "text"));
   if (empty.length) {
-    // The gateway has already refused notes still being transcribed (409 NOTE_NOT_TRANSCRIBED): this one was
-    // transcribed but holds no words, and has no typed notes either.
+    // Transcribed (checked above), but it holds no words, and has no typed notes either.
     throw new AppError("precondition", "NOT_ENOUGH_CONTENT", `Note ${empty[0].noteId} has neither a transcript nor text notes to study from`);
   }
 }

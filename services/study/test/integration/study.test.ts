@@ -30,6 +30,7 @@ function sourceNote(noteId: string, sentences = LECTURE): api.SourceNote {
     transcript: sentences.join(" "),
     segments: sentences.map((text, index) => ({ text, startTime: index * 6, endTime: index * 6 + 5.5 })),
     userNotes: [{ timestamp: 12, content: "Remember: osmosis is only about water.", contentType: "text" }],
+    transcriptionStatus: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_COMPLETED,
   };
 }
 

@@ -1,5 +1,5 @@
 import { generationFingerprint } from "../../src/domain/generation-fingerprint";
-import { assertValidGenerationRequest, flashcardCount } from "../../src/domain/generation-request";
+import { assertValidGenerationRequest, flashcardCount, type GenerationNote } from "../../src/domain/generation-request";
 import { renderStudyGuideMarkdown } from "../../src/domain/study-guide";
 import { assertValidQuiz, assertValidStudyGuide, type SourceNote } from "../../src/domain/study-material";
 
@@ -39,17 +39,33 @@ describe("the deduplication fingerprint", () => {
 
 describe("generation requests", () => {
   const request = { userId: "u", courseId: "c", courseName: "Biology", difficulty: "MEDIUM" as const };
+  const transcribed = (noteId: string, transcript: string, userNotes: SourceNote["userNotes"] = []): GenerationNote => ({
+    ...note(noteId, transcript, userNotes),
+    transcriptionStatus: "COMPLETED",
+  });
+
+  it("uses only transcribed notes: one still being transcribed or whose transcription failed is 409 NOTE_NOT_TRANSCRIBED", () => {
+    for (const transcriptionStatus of ["PENDING", "PROCESSING", "FAILED"] as const) {
+      const untranscribed = { ...transcribed("b", ""), transcriptionStatus };
+      expect(() => assertValidGenerationRequest({ ...request, notes: [transcribed("a", "Osmosis moves water."), untranscribed] })).toThrow(
+        expect.objectContaining({ kind: "conflict", code: "NOTE_NOT_TRANSCRIBED", message: expect.stringContaining('Note "Note b"') }),
+      );
+    }
+    expect(() => assertValidGenerationRequest({ ...request, notes: [{ ...transcribed("a", ""), transcriptionStatus: "FAILED" }] })).toThrow(
+      expect.objectContaining({ message: 'Note "Note a" could not be transcribed, so there is nothing to study from' }),
+    );
+  });
 
   it("refuses no notes, repeated notes and notes without any text", () => {
     expect(() => assertValidGenerationRequest({ ...request, notes: [] })).toThrow(expect.objectContaining({ code: "VALIDATION_ERROR" }));
-    expect(() => assertValidGenerationRequest({ ...request, notes: [note("a", "x"), note("a", "x")] })).toThrow(
+    expect(() => assertValidGenerationRequest({ ...request, notes: [transcribed("a", "x"), transcribed("a", "x")] })).toThrow(
       expect.objectContaining({ details: [{ field: "noteIds", message: "must not repeat a note" }] }),
     );
-    expect(() => assertValidGenerationRequest({ ...request, notes: [note("a", "  ")] })).toThrow(expect.objectContaining({ kind: "precondition", code: "NOT_ENOUGH_CONTENT" }));
+    expect(() => assertValidGenerationRequest({ ...request, notes: [transcribed("a", "  ")] })).toThrow(expect.objectContaining({ kind: "precondition", code: "NOT_ENOUGH_CONTENT" }));
   });
 
   it("accepts a note with only text user notes", () => {
-    expect(() => assertValidGenerationRequest({ ...request, notes: [note("a", "", [{ timestamp: 0, content: "Osmosis moves water.", contentType: "text" }])] })).not.toThrow();
+    expect(() => assertValidGenerationRequest({ ...request, notes: [transcribed("a", "", [{ timestamp: 0, content: "Osmosis moves water.", contentType: "text" }])] })).not.toThrow();
   });
 
   it("defaults the card count to 10 and bounds it to 1-50", () => {

@@ -11,6 +11,7 @@ import type {
 import { FINISHED_STATUSES, JOB_STATUSES, type ImportJob, type JobStatus } from "../../domain/import-job";
 import type { Note } from "../../domain/note";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { notifyJobProgress } from "./job-progress-notifications";
 import { jobStateData, metadataFromJson, noteData, noteProcessingData, toJob, toNote, type ImportJobRow } from "./rows";
 
 /** The note columns a job listing embeds. */
@@ -112,6 +113,7 @@ export class PrismaImportJobRepository implements ImportJobRepository {
       // Compare and set: the row lock taken here also orders this write before a concurrent note deletion.
       const { count } = await tx.importJob.updateMany({ where: { id: job.id, version: expectedVersion }, data: jobStateData(job) });
       if (count === 0) return false;
+      await notifyJobProgress(tx, job);
       if (note) await tx.note.updateMany({ where: { id: note.id }, data: noteProcessingData(note) });
       if (note && segments) {
         await tx.transcriptSegment.deleteMany({ where: { noteId: note.id } });

@@ -3,6 +3,7 @@ import type { NoteDeletion, NoteDeletionPlan, NotePage, NoteRepository } from ".
 import { ACTIVE_STATUSES } from "../../domain/import-job";
 import { attachmentFileOf, audioFileOf, storageKeysOf, type Attachment, type Note, type NoteDetails, type NoteFile } from "../../domain/note";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { notifyJobProgress } from "./job-progress-notifications";
 import { jobStateData, toAttachment, toJob, toNote, toSegment } from "./rows";
 
 const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.NoteOrderByWithRelationInput[];
@@ -72,7 +73,8 @@ export class PrismaNoteRepository implements NoteRepository {
       };
       const decision = plan(deletion);
       for (const job of decision.jobs) {
-        await tx.importJob.updateMany({ where: { id: job.id, version: job.version - 1 }, data: jobStateData(job) });
+        const { count } = await tx.importJob.updateMany({ where: { id: job.id, version: job.version - 1 }, data: jobStateData(job) });
+        if (count > 0) await notifyJobProgress(tx, job);
       }
       // Segments and attachments go with the note (ON DELETE CASCADE); its jobs stay, without the note.
       await tx.note.delete({ where: { id: noteId } });

@@ -1,5 +1,5 @@
 import { media as api } from "@study/contracts";
-import { bindUnaryHandlers, pageInfo } from "@study/grpc";
+import { bindUnaryHandlers, pageInfo, serverStream } from "@study/grpc";
 import { AppError, type Logger } from "@study/platform";
 import type { CancelJob } from "../../application/cancel-job";
 import type { CreateImport } from "../../application/create-import";
@@ -13,12 +13,14 @@ import type { ListJobs } from "../../application/list-jobs";
 import type { ListNotes } from "../../application/list-notes";
 import type { RenameNote } from "../../application/rename-note";
 import type { UpdateUserNotes } from "../../application/update-user-notes";
+import type { WatchImportJob } from "../../application/watch-import-job";
 import {
   fromProtoSortField,
   fromProtoSortOrder,
   importType,
   jobSource,
   jobStatus,
+  progressStage,
   toProtoJob,
   toProtoJobView,
   toProtoNote,
@@ -38,6 +40,7 @@ export interface MediaUseCases {
   cancelJob: CancelJob;
   deleteJob: DeleteJob;
   getVideoInfo: GetVideoInfo;
+  watchImportJob: WatchImportJob;
 }
 
 /** A filter enum: UNSPECIFIED means no filter, a value this build does not know is invalid input. */
@@ -49,7 +52,21 @@ function filterOf<D>(value: number, fromProto: (value: never) => D | null, field
 }
 
 export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.MediaServiceServer {
-  return bindUnaryHandlers(logger, api.MediaServiceService, {
+  const watchImportJob = serverStream<api.WatchImportJobRequest, api.WatchImportJobResponse>(
+    logger,
+    "WatchImportJob",
+    async (request, { send, signal }) => {
+      for await (const state of useCases.watchImportJob.execute(request.userId, request.jobId, signal)) {
+        await send({
+          status: jobStatus.toProto(state.status),
+          progress: state.progress,
+          stage: state.stage ? progressStage.toProto(state.stage) : api.ProgressStage.PROGRESS_STAGE_UNSPECIFIED,
+          errorMessage: state.errorMessage ?? undefined,
+        });
+      }
+    },
+  );
+  const unaryHandlers = bindUnaryHandlers(logger, api.MediaServiceService, {
     listNotes: async (request) => {
       const page = await useCases.listNotes.execute(request.userId, {
         courseId: request.courseId,
@@ -81,7 +98,7 @@ export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.M
       return {};
     },
     createImport: async (request) => {
-      const { note, job } = await useCases.createImport.execute(request.userId, {
+      const { note, job, videoInfo } = await useCases.createImport.execute(request.userId, {
         type: importType.fromProto(request.type),
         title: request.title,
         courseId: request.courseId,
@@ -93,7 +110,7 @@ export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.M
         fileSize: request.fileSize,
         audioUrl: request.audioUrl,
       });
-      return { note: toProtoNote(note), job: toProtoJob(job) };
+      return { note: toProtoNote(note), job: toProtoJob(job), videoInfo: videoInfo ?? undefined };
     },
     listJobs: async (request) => {
       const page = await useCases.listJobs.execute(request.userId, {
@@ -122,4 +139,5 @@ export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.M
     },
     getVideoInfo: (request) => useCases.getVideoInfo.execute(request.userId, request.url),
   });
+  return { ...unaryHandlers, watchImportJob };
 }

@@ -3,12 +3,9 @@ import { AppError } from "@study/platform";
 import type { AddAttachment } from "../../application/add-attachment";
 import { validateAttachmentFields } from "../../application/add-attachment";
 import type { CreateImport } from "../../application/create-import";
-import type { CourseDirectory } from "../../application/ports/course-directory.port";
 import type { FileStorage } from "../../application/ports/file-storage.port";
 import { ATTACHMENT_DETECTION_BYTES, ATTACHMENT_SIZE_LIMITS, assertAttachmentContent, attachmentTypeOf } from "../../domain/attachment-type";
 import { AUDIO_FORMAT_DETECTION_BYTES, AUDIO_FORMATS, detectAudioFormat, mimeTypeOfAudioFormat } from "../../domain/audio-format";
-import { shortenFileName } from "../../domain/import-request";
-import { MAX_TITLE_LENGTH } from "../../domain/note";
 import { toProtoJob, toProtoNote } from "../grpc/proto-mapping";
 import { newUploadKey, type UploadRoute } from "./internal-http-server";
 
@@ -19,10 +16,9 @@ const unexpectedAudio = () =>
 
 /**
  * POST /uploads/audio (gateway: POST /api/notes/upload/audio): multipart `file`, `courseId`, `title?`,
- * `speedMultiplier?`. The format is recognised from the content; the course is checked with the courses
- * service; then CreateImport. Answers 201 `{note, job}` (protobuf JSON, shaped by the gateway) and `uploadInfo`.
+ * `speedMultiplier?`. The format is recognised from the content; then CreateImport (course, fields, title). Answers 201 `{note, job}` (protobuf JSON, shaped by the gateway) and `uploadInfo`.
  */
-export function audioUploadRoute(options: { maxBytes: number; storage: FileStorage; courses: CourseDirectory; createImport: CreateImport }): UploadRoute {
+export function audioUploadRoute(options: { maxBytes: number; storage: FileStorage; createImport: CreateImport }): UploadRoute {
   return {
     maxBytes: () => options.maxBytes,
     inspectBytes: AUDIO_FORMAT_DETECTION_BYTES,
@@ -33,19 +29,15 @@ export function audioUploadRoute(options: { maxBytes: number; storage: FileStora
       return mimeTypeOfAudioFormat(format);
     },
     async complete(userId, upload, fields) {
-      const courseId = fields.courseId?.trim() ?? "";
-      if (!courseId) throw AppError.validation("Invalid upload", [{ field: "courseId", message: "is required" }]);
-      await options.courses.assertOwned(userId, courseId);
       const speed = fields.speedMultiplier?.trim();
-      const speedMultiplier = speed ? Number(speed) : undefined;
-      if (speed && speedMultiplier !== 1 && speedMultiplier !== 2) throw AppError.validation("Invalid upload", [{ field: "speedMultiplier", message: "must be 1 or 2" }]);
+      // CreateImport applies the import rules (course, speed, title made from the file name when none is given).
       const { note, job } = await options.createImport.execute(userId, {
         type: "AUDIO_UPLOAD",
-        // A title the user typed is checked as given; one taken from a long file name is shortened instead.
-        title: fields.title?.trim() || shortenFileName(upload.fileName, MAX_TITLE_LENGTH),
-        courseId,
+        // A blank title field is no title: media makes one from the file name.
+        title: fields.title?.trim() ? fields.title : undefined,
+        courseId: fields.courseId ?? "",
         storageKey: upload.storageKey,
-        speedMultiplier,
+        speedMultiplier: speed ? Number(speed) : undefined,
         mimeType: upload.mimeType,
         originalFilename: upload.fileName,
         fileSize: upload.size,

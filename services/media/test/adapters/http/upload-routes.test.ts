@@ -18,8 +18,12 @@ function uploadRoute() {
   const route = audioUploadRoute({
     maxBytes: 150 * 1024 * 1024,
     storage: { publicUrl: (key: string) => `/api/files/${key}` } as FileStorage,
-    courses: { assertOwned: async () => undefined },
-    createImport: new CreateImport(jobs, { check: async () => undefined }),
+    createImport: new CreateImport(
+      jobs,
+      { check: async () => undefined },
+      { assertOwned: async () => undefined },
+      { getInfo: async () => Promise.reject(new Error("no video in an upload")) },
+    ),
   });
   const complete = (fileName: string, fields: Record<string, string> = {}) =>
     route.complete(
@@ -32,16 +36,30 @@ function uploadRoute() {
 }
 
 describe("the audio upload route", () => {
-  it("takes the title from a file name over 255 characters, shortened with its extension kept, instead of refusing", async () => {
+  it("takes the title from a file name without its extension, shortened to 255 characters instead of refusing", async () => {
     const { complete, created } = uploadRoute();
     // 304 code points; the emoji must not be cut in half.
     const fileName = `${"🎙".repeat(200)}${"b".repeat(100)}.mp3`;
     const result = await complete(fileName);
     expect(result.status).toBe(201);
-    const shortened = `${"🎙".repeat(200)}${"b".repeat(51)}.mp3`;
-    expect([...shortened]).toHaveLength(255);
-    expect(created[0]).toMatchObject({ title: shortened, metadata: { source: "upload", originalFilename: shortened } });
+    const title = `${"🎙".repeat(200)}${"b".repeat(55)}`;
+    const shortenedName = `${"🎙".repeat(200)}${"b".repeat(51)}.mp3`;
+    expect([...title]).toHaveLength(255);
+    expect([...shortenedName]).toHaveLength(255);
+    expect(created[0]).toMatchObject({ title, metadata: { source: "upload", originalFilename: shortenedName } });
     expect(result.body).toMatchObject({ uploadInfo: { filename: fileName } });
+
+    await complete("lecture 1.wav");
+    expect(created[1]).toMatchObject({ title: "lecture 1", metadata: { originalFilename: "lecture 1.wav" } });
+  });
+
+  it("refuses a typed title holding a NUL character (PostgreSQL text cannot store it)", async () => {
+    const { complete, created } = uploadRoute();
+    await expect(complete("lecture.mp3", { title: "Cells\u0000" })).rejects.toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ field: "title", message: "must not contain a NUL character" }],
+    });
+    expect(created).toEqual([]);
   });
 
   it("still refuses a title over 255 characters that the user typed", async () => {

@@ -14,7 +14,7 @@ import type { ReviewCard } from "../../application/review-card";
 import type { ListQuizAttempts, SubmitQuizAnswers } from "../../application/submit-quiz-answers";
 import type { CardState, ReviewRating } from "../../domain/card-schedule";
 import type { Flashcard, FlashcardSet, MaterialOrigin } from "../../domain/flashcard-set";
-import type { GenerationRequest } from "../../domain/generation-request";
+import type { GenerationRequest, TranscriptionStatus } from "../../domain/generation-request";
 import type { Quiz, QuizAttempt } from "../../domain/quiz";
 import type { StudyGuide } from "../../domain/study-guide";
 import type { Difficulty, SourceReference } from "../../domain/study-material";
@@ -61,6 +61,22 @@ const FORMAT_FROM_PROTO: Partial<Record<api.ExportFormat, ExportFormat>> = {
   [api.ExportFormat.EXPORT_FORMAT_APKG]: "apkg",
 };
 
+const TRANSCRIPTION_STATUS_FROM_PROTO: Partial<Record<api.SourceTranscriptionStatus, TranscriptionStatus>> = {
+  [api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_PENDING]: "PENDING",
+  [api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_PROCESSING]: "PROCESSING",
+  [api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_COMPLETED]: "COMPLETED",
+  [api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_FAILED]: "FAILED",
+};
+
+/** The note's transcription status; one this build does not know (or none) is invalid input. */
+function transcriptionStatusOf(note: api.SourceNote, index: number): TranscriptionStatus {
+  const status = TRANSCRIPTION_STATUS_FROM_PROTO[note.transcriptionStatus];
+  if (status) return status;
+  throw AppError.validation("Invalid generation request", [
+    { field: `notes.${index}.transcriptionStatus`, message: "must be PENDING, PROCESSING, COMPLETED or FAILED" },
+  ]);
+}
+
 function generationRequest(request: api.GenerationRequest | undefined): GenerationRequest {
   if (!request) throw AppError.validation("generation is required", [{ field: "generation", message: "is required" }]);
   const difficulty = DIFFICULTY_FROM_PROTO[request.difficulty];
@@ -70,7 +86,8 @@ function generationRequest(request: api.GenerationRequest | undefined): Generati
     courseId: request.courseId,
     courseName: request.courseName,
     difficulty,
-    notes: request.notes.map((note) => ({
+    notes: request.notes.map((note, index) => ({
+      transcriptionStatus: transcriptionStatusOf(note, index),
       noteId: note.noteId,
       title: note.title,
       transcript: note.transcript,
