@@ -84,6 +84,9 @@ export default tseslint.config(
       // as always defined and this rule calls every guard on them unnecessary: it would push code towards the
       // very crashes the guards prevent.
       "@typescript-eslint/no-unnecessary-condition": "off",
+      // Length limits count characters as code points on purpose (`[...text].length`: an emoji counts once, as
+      // the API spec says); spreading objects, maps or promises stays refused.
+      "@typescript-eslint/no-misused-spread": ["error", { allow: [{ from: "lib", name: "string" }] }],
       // Ports are interfaces with async methods; in-memory and no-op adapters implement them without awaiting.
       "@typescript-eslint/require-await": "off",
       // `() => void promise` and short arrow bodies returning a call are the house style for handlers.

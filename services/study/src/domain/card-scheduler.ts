@@ -57,6 +57,7 @@ function toFsrsCard(schedule: CardSchedule): Card {
     due: schedule.due,
     stability: schedule.stability,
     difficulty: schedule.difficulty,
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- ts-fsrs 5 still takes it (gone in 6); the schedule keeps it for the review log
     elapsed_days: schedule.elapsedDays,
     scheduled_days: schedule.scheduledDays,
     learning_steps: schedule.learningSteps,
@@ -73,6 +74,7 @@ function fromFsrsCard(card: Card): CardSchedule {
     due: new Date(card.due),
     stability: card.stability,
     difficulty: card.difficulty,
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- ts-fsrs 5 still computes it (gone in 6)
     elapsedDays: card.elapsed_days,
     scheduledDays: card.scheduled_days,
     learningSteps: card.learning_steps,
@@ -94,6 +96,7 @@ function reviewLogEntry(reviewed: CardSchedule, rating: ReviewRating, log: Revie
     due: new Date(reviewed.due),
     stability: reviewed.stability,
     difficulty: reviewed.difficulty,
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- ts-fsrs 5 still computes it (gone in 6)
     elapsedDays: log.elapsed_days,
     scheduledDays: reviewed.scheduledDays,
     reviewedAt: new Date(log.review),

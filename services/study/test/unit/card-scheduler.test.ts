@@ -12,12 +12,9 @@ function reviewAtDueDates(ratings: ReviewRating[], start = newCardSchedule(now))
 
 /** A schedule as the database gives it back: plain columns, dates parsed anew. */
 function throughStorage(schedule: CardSchedule): CardSchedule {
-  const row = JSON.parse(JSON.stringify(schedule)) as Record<keyof CardSchedule, unknown>;
-  return {
-    ...(row as unknown as CardSchedule),
-    due: new Date(row.due as string),
-    lastReview: row.lastReview === null ? null : new Date(row.lastReview as string),
-  };
+  // dates travel as ISO strings; everything else as it is
+  const row = JSON.parse(JSON.stringify(schedule)) as Omit<CardSchedule, "due" | "lastReview"> & { due: string; lastReview: string | null };
+  return { ...row, due: new Date(row.due), lastReview: row.lastReview === null ? null : new Date(row.lastReview) };
 }
 
 describe("FSRS card scheduling", () => {

@@ -2,7 +2,7 @@ import { newId } from "@study/grpc/ids";
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import { isUuid } from "@study/platform";
 import type { FlashcardSetRepository, MaterialFilter } from "../../application/ports/study-repositories.port";
-import type { CardSchedule, CardState, ReviewLogEntry, ReviewRating } from "../../domain/card-schedule";
+import type { CardSchedule, ReviewLogEntry, ReviewRating } from "../../domain/card-schedule";
 import type { Flashcard, FlashcardSet } from "../../domain/flashcard-set";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { materialWhere, NEWEST_FIRST, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
@@ -21,7 +21,7 @@ function scheduleFromRow(row: CardRow): CardSchedule {
     learningSteps: row.learningSteps,
     reps: row.reps,
     lapses: row.lapses,
-    state: row.state as CardState,
+    state: row.state,
     lastReview: row.lastReview,
   };
 }

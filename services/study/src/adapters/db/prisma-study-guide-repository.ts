@@ -17,6 +17,7 @@ const guideFromRow = ({ sections, ...row }: GuideRow): StudyGuide => ({
     title: section.title,
     content: section.content,
     order: section.order,
+    // eslint-disable-next-line no-restricted-syntax -- the column holds what save() wrote: GeneratedStudySubsection[]
     subsections: section.subsections as unknown as GeneratedStudySubsection[],
     source: sourceFromColumns(section),
   })),
@@ -56,6 +57,7 @@ export class PrismaStudyGuideRepository implements StudyGuideRepository {
           title: section.title,
           content: section.content,
           order: section.order,
+          // eslint-disable-next-line no-restricted-syntax -- subsections are plain JSON data; Prisma types the column as its own JSON union
           subsections: section.subsections as unknown as Prisma.InputJsonValue,
           ...sourceColumns(section.source),
         })),

@@ -13,6 +13,7 @@ const BASE91_DIGITS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 export function ankiFieldHtml(text: string): string {
   return text
     .replace(/\r\n?/g, "\n")
+    // eslint-disable-next-line no-control-regex -- control characters (but tab and newline) are exactly what is removed
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
     .replace(/[&<>"']/g, (char) => HTML_ESCAPES[char])
     .replace(/\n/g, "<br>");

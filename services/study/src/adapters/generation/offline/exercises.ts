@@ -142,7 +142,7 @@ const similarities = new WeakMap<KeyTerm, Map<KeyTerm, number>>();
  */
 export function similarity(a: KeyTerm, b: KeyTerm): number {
   let known = similarities.get(a);
-  if (!known) similarities.set(a, (known = new Map()));
+  if (!known) similarities.set(a, (known = new Map<KeyTerm, number>()));
   let value = known.get(b);
   if (value === undefined) known.set(b, (value = computeSimilarity(a, b)));
   return value;

@@ -168,7 +168,7 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
       json_schema: { name: request.schemaName, strict: true, schema: strictJsonSchema(request.answerSchema) },
     };
     let rejection: AppError | undefined;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    for (let attempt = 1; ; attempt++) {
       const messages = rejection ? [...request.messages, retryMessage(rejection)] : request.messages;
       const completion: unknown = await callOpenAi(
         () =>
@@ -184,14 +184,14 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
         return material;
       } catch (error) {
         if (!isInvalidGeneration(error)) throw error;
-        rejection = error;
         this.logger?.warn(
           { generator: this.name, material: request.what, attempt, problem: error.message, details: error.details },
           "The model's answer was rejected",
         );
+        if (attempt >= MAX_ATTEMPTS) throw error;
+        rejection = error;
       }
     }
-    throw rejection;
   }
 
   /** The answer's JSON, parsed with the schema it was asked for; GENERATION_INVALID when there is none. */

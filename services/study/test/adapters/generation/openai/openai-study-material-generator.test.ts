@@ -1,5 +1,5 @@
 import { createOpenAiClient } from "@study/ai";
-import type { Logger } from "@study/platform";
+import { createLogger } from "@study/platform";
 import { openAiErrorBody, startOpenAiPeer, type OpenAiPeer, type PeerReply, type PeerRequest } from "../../../../../../libs/ai/test/support/openai-peer";
 import {
   flashcardSetAnswerSchema,
@@ -296,9 +296,10 @@ describe("OpenAiStudyMaterialGenerator", () => {
     ["an answer not matching the schema", completion({ title: "Photosynthesis", cards: [{ front: "Q" }] })],
     ["an answer breaking the domain rules", completion({ ...FLASHCARD_ANSWER, cards: [] })],
   ])("retries once after %s and returns the second, valid answer", async (_case, firstAnswer) => {
-    const warn = jest.fn();
+    const logger = createLogger("test", "silent");
+    const warn = jest.spyOn(logger, "warn");
     reply = (_request, index) => (index === 0 ? firstAnswer : completion(FLASHCARD_ANSWER));
-    const set = await generator({ logger: { warn } as unknown as Logger }).generateFlashcards({ ...INPUT, cardCount: 2 });
+    const set = await generator({ logger }).generateFlashcards({ ...INPUT, cardCount: 2 });
 
     expect(set.cards.map((card) => card.front)).toEqual(["What absorbs light?", "Where does the released oxygen come from?"]);
     expect(peer.requests).toHaveLength(2);
