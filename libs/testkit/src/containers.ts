@@ -41,12 +41,18 @@ export async function startContainers(log: (line: string) => void): Promise<Infr
         await client.query(`CREATE DATABASE "${name}"`).finally(() => client.end());
         return databaseUrl(name);
       },
-      stop: async () => void (await postgres.stop()),
+      stop: async () => {
+        await postgres.stop();
+      },
     },
     rabbitmq: {
       url,
-      stop: async () => void (await rabbitmq.stop()),
-      restart: async () => void (await rabbitmq.restart()),
+      stop: async () => {
+        await rabbitmq.stop();
+      },
+      restart: async () => {
+        await rabbitmq.restart();
+      },
     },
     async stop() {
       await Promise.allSettled([postgres.stop(), rabbitmq.stop()]);

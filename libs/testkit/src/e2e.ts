@@ -47,8 +47,8 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
       MAIL_OUTBOX_DIR: join(tmpdir(), `study-mail-${suffix}`),
       ...options.gatewayEnv,
     },
-  }).catch((error: Error) => {
-    throw new Error(`${error.message}\n${logs.slice(-40).join("\n")}`);
+  }).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
   });
   return { ...stack, exchange, logs, databaseUrl: (app) => databaseUrl(`${prefix}${app}`) };
 }

@@ -67,9 +67,10 @@ export async function startRabbitMq(options: { baseDir: string; port?: number; l
   let child: ChildProcess | undefined;
   const boot = async () => {
     // cwd: where Erlang writes erl_crash.dump if the node dies.
-    child = spawn(SERVER, [], { env, cwd: options.baseDir, stdio: "ignore", detached: false });
+    const server = spawn(SERVER, [], { env, cwd: options.baseDir, stdio: "ignore", detached: false });
+    child = server;
     const exited = new Promise<never>((_, reject) =>
-      child!.once("exit", (code) => reject(new Error(`rabbitmq-server exited with code ${code}; see ${env.RABBITMQ_LOG_BASE}`))),
+      server.once("exit", (code) => reject(new Error(`rabbitmq-server exited with code ${code}; see ${env.RABBITMQ_LOG_BASE}`))),
     );
     await Promise.race([waitFor("RabbitMQ", () => canConnect(port), 60_000, 200), exited]);
     child.removeAllListeners("exit");

@@ -187,7 +187,7 @@ describe("architecture (dependency-cruiser)", () => {
   });
 
   test("every rule of the config is proven by a fixture", () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the config is CommonJS, read as depcruise reads it
     const config = require(CONFIG) as { forbidden: Array<{ name: string }> };
     expect(config.forbidden.map((rule) => rule.name).sort()).toEqual(Object.keys(expectedByRule).sort());
   });

@@ -54,6 +54,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 async function serveFile(root: string, pathname: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const path = resolve(root, `.${decodeURIComponent(pathname)}`);
+  // eslint-disable-next-line no-restricted-syntax -- a file that cannot be read is not served: the request gets the 404 below
   const info = path.startsWith(root + sep) ? await stat(path).catch(() => null) : null;
   if (!info?.isFile()) {
     response.writeHead(404, { "content-type": "text/plain" }).end("File not found");

@@ -168,6 +168,7 @@ export async function startOidcProvider(options: { clientId?: string; clientSecr
     const refuse = (error: string) => {
       back.searchParams.set("error", error);
       res.redirect(302, back.toString());
+      return res;
     };
     if (first(req.query.response_type) !== "code") return refuse("unsupported_response_type");
     if (!request.codeChallenge || request.codeChallengeMethod !== "S256") return refuse("invalid_request");

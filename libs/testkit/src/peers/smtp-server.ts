@@ -47,7 +47,7 @@ export async function startSmtpServer(): Promise<LocalSmtpServer> {
           for (const listener of listeners) listener();
           done();
         },
-        (error: Error) => done(error),
+        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
       );
     },
   });
