@@ -220,7 +220,7 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
       async handler({ params, res }) {
         const userId = currentAuth(res).user.id;
         const { job } = await clients.media.getJob({ userId, jobId: params.id });
-        const [json] = await withCourses(userId, [job!]);
+        const [json] = await withCourses(userId, [required(job, "job in GetJob reply")]);
         sendData(res, 200, json, "Job retrieved");
       },
     }),

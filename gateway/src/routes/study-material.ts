@@ -1,5 +1,5 @@
 import { media, study as api, type common } from "@study/contracts";
-import { AppError } from "@study/platform";
+import { AppError, required } from "@study/platform";
 import { z } from "zod";
 import type { ServiceClients } from "../clients";
 import { coursesById, statusName } from "./notes";
@@ -52,17 +52,20 @@ export async function generationSource(
   userId: string,
   body: { courseId: string; noteIds: string[]; difficulty?: (typeof DIFFICULTY_VALUES)[number] },
 ): Promise<{ generation: api.GenerationRequest; course: common.CourseSummary }> {
-  const { course } = await clients.courses.checkCourseOwnership({ userId, courseId: body.courseId });
-  const notes = await Promise.all(body.noteIds.map(async (noteId) => (await clients.media.getNote({ userId, noteId })).note!));
+  const owned = await clients.courses.checkCourseOwnership({ userId, courseId: body.courseId });
+  const course = required(owned.course, "course in CheckCourseOwnership reply");
+  const notes = await Promise.all(
+    body.noteIds.map(async (noteId) => required((await clients.media.getNote({ userId, noteId })).note, "note in GetNote reply")),
+  );
   for (const note of notes) {
     if (note.courseId !== body.courseId) throw AppError.notFound(`Note ${note.id} in this course`);
   }
   return {
-    course: course!,
+    course,
     generation: {
       userId,
       courseId: body.courseId,
-      courseName: course!.name,
+      courseName: course.name,
       difficulty: difficultyToProto(body.difficulty),
       notes: notes.map((note) => ({
         noteId: note.id,

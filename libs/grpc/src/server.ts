@@ -35,7 +35,7 @@ export function unary<Req, Res>(logger: Logger, method: string, handler: UnaryHa
 
 /** What a server-streaming handler works with: `send` waits while the client reads slower than messages come. */
 export interface ServerStreamContext<Req, Res> {
-  send(message: Res): Promise<void>;
+  send: (message: Res) => Promise<void>;
   /** Aborted when the client cancels the call or goes away. */
   signal: AbortSignal;
   call: ServerWritableStream<Req, Res>;
@@ -51,12 +51,13 @@ export type ServerStreamHandler<Req, Res> = (request: Req, context: ServerStream
 export function serverStream<Req, Res>(logger: Logger, method: string, handler: ServerStreamHandler<Req, Res>) {
   return (call: ServerWritableStream<Req, Res>): void => {
     const controller = new AbortController();
-    const cancel = () => controller.abort(new Error(`${method}: the client cancelled the call`));
+    const cancelled = () => new Error(`${method}: the client cancelled the call`);
+    const cancel = () => controller.abort(cancelled());
     call.on("cancelled", cancel);
     call.on("close", cancel);
     const send = (message: Res) =>
       new Promise<void>((resolve, reject) => {
-        if (controller.signal.aborted) return reject(controller.signal.reason);
+        if (controller.signal.aborted) return reject(cancelled());
         if (call.write(message)) return resolve();
         const drained = () => {
           controller.signal.removeEventListener("abort", aborted);
@@ -64,7 +65,7 @@ export function serverStream<Req, Res>(logger: Logger, method: string, handler: 
         };
         const aborted = () => {
           call.off("drain", drained);
-          reject(controller.signal.reason);
+          reject(cancelled());
         };
         call.once("drain", drained);
         controller.signal.addEventListener("abort", aborted, { once: true });

@@ -49,7 +49,7 @@ const isHttpUrl = (value: string | null | undefined): value is string => {
  */
 export class CreateImport {
   constructor(
-    private readonly jobs: ImportJobRepository,
+    private readonly jobs: Pick<ImportJobRepository, "createImport">,
     private readonly downloadUrls: DownloadUrlPolicy,
     private readonly courses: CourseDirectory,
     private readonly videos: Pick<VideoSource, "getInfo">,

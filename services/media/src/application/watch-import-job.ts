@@ -21,7 +21,7 @@ const progressOf = (job: ImportJob): JobProgress => ({
  */
 export class WatchImportJob {
   constructor(
-    private readonly jobs: ImportJobRepository,
+    private readonly jobs: Pick<ImportJobRepository, "findOwned">,
     private readonly feed: JobProgressFeed,
   ) {}
 

@@ -212,12 +212,14 @@ export function validateImportRequest(draft: ImportRequestDraft): ValidImportReq
   const audioUrl = blankToNull(draft.audioUrl);
   if (audioUrl !== null && audioUrl.length > MAX_URL_LENGTH) violations.push({ field: "audioUrl", message: `must be at most ${MAX_URL_LENGTH} characters` });
 
-  if (violations.length > 0) throw AppError.validation("Invalid import", violations);
+  const type = draft.type;
+  // type is null only with a violation about it.
+  if (violations.length > 0 || type === null) throw AppError.validation("Invalid import", violations);
   if (fileSize !== null && fileSize > MAX_AUDIO_FILE_SIZE) {
     throw new AppError("too_large", "FILE_TOO_LARGE", `File is too large: at most ${MAX_AUDIO_FILE_SIZE / (1024 * 1024)} MB`);
   }
   return {
-    type: draft.type!,
+    type,
     title,
     courseId,
     sourceUrl,

@@ -15,11 +15,11 @@ const FOREIGN_COURSE = "0190f5c2-0000-7000-8000-000000000004";
 function createImportWith(options: { videoTitle?: string } = {}) {
   const created: { note: Note; job: ImportJob }[] = [];
   const asked: string[] = [];
-  const jobs = {
+  const jobs: Pick<ImportJobRepository, "createImport"> = {
     async createImport(note: Note, job: ImportJob) {
       created.push({ note, job });
     },
-  } as unknown as ImportJobRepository;
+  };
   const useCase = new CreateImport(
     jobs,
     {
@@ -142,13 +142,13 @@ const progressOf = (job: ImportJob): JobProgress => ({
 describe("WatchImportJob: the job's recorded states, pushed", () => {
   const userId = "alice";
 
-  function repositoryOf(read: () => ImportJob | null) {
+  function repositoryOf(read: () => ImportJob | null): Pick<ImportJobRepository, "findOwned"> {
     return {
       async findOwned(owner: string) {
         const job = read();
         return owner === userId && job ? ({ job, note: null } satisfies JobView) : null;
       },
-    } as unknown as ImportJobRepository;
+    };
   }
 
   it("sends the current state, then every change in order (none lost between the read and the subscription), ending with the final state", async () => {

@@ -63,7 +63,11 @@ export class PgJobProgressFeed implements JobProgressFeed {
     clearTimeout(this.reconnectTimer);
     const connection = this.connection;
     this.connection = null;
-    if (connection) await connection.then((client) => client.end()).catch(() => undefined);
+    if (connection) {
+      await connection
+        .then((client) => client.end())
+        .catch((error: unknown) => this.logger.debug({ err: error }, "job progress listener closed with an error"));
+    }
   }
 
   private listening(): Promise<Client> {
@@ -104,7 +108,7 @@ export class PgJobProgressFeed implements JobProgressFeed {
       (current) => {
         if (current !== client) return;
         this.connection = null;
-        client.end().catch(() => undefined);
+        client.end().catch((endError: unknown) => this.logger.debug({ err: endError }, "lost job progress listener did not close cleanly"));
         this.logger.warn({ err: error }, "job progress listener lost; reconnecting");
         this.reconnect();
       },

@@ -10,11 +10,11 @@ const COURSE_ID = "0190f5c2-0000-7000-8000-000000000003";
 /** The audio upload route over the real CreateImport, with the records it would write kept in memory. */
 function uploadRoute() {
   const created: Note[] = [];
-  const jobs = {
+  const jobs: Pick<ImportJobRepository, "createImport"> = {
     async createImport(note: Note) {
       created.push(note);
     },
-  } as unknown as ImportJobRepository;
+  };
   const route = audioUploadRoute({
     maxBytes: 150 * 1024 * 1024,
     storage: { publicUrl: (key: string) => `/api/files/${key}` } as FileStorage,
