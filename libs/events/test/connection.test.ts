@@ -10,9 +10,11 @@ import { courseCreated, logger } from "./helpers";
 
 /** Cuts an AmqpConnection's TCP connection, as a network failure would. */
 function cutConnection(amqp: AmqpConnection): void {
+  // eslint-disable-next-line no-restricted-syntax -- the test reaches the private connection to cut its socket
   const model = (amqp as unknown as { connection?: ChannelModel }).connection;
   if (!model) throw new Error("not connected");
   // amqplib reacts to the socket's 'error' (a bare destroy() only emits 'close').
+  // eslint-disable-next-line no-restricted-syntax -- amqplib's socket is not part of its typed API
   (model.connection as unknown as { stream: Socket }).stream.destroy(new Error("simulated network failure"));
 }
 

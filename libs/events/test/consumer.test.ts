@@ -32,6 +32,7 @@ describe("consumer with inbox, retries and dead letters", () => {
   });
   afterAll(async () => {
     try {
+      // eslint-disable-next-line no-restricted-syntax -- clean-up after the suite: one failing step must not skip the others or hide the outcome
       for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
       await admin?.close();
     } finally {
@@ -45,6 +46,7 @@ describe("consumer with inbox, retries and dead letters", () => {
     const db: InboxDatabase<SqlClient> = {
       async $transaction<R>(fn: (tx: SqlClient) => Promise<R>, options?: { timeout?: number; maxWait?: number }) {
         const result = await t.db.$transaction(fn, options);
+        // eslint-disable-next-line no-restricted-syntax -- the consumer's inbox transaction answers whether it handled the event
         outcomes.push(result as unknown as boolean);
         return result;
       },
@@ -345,9 +347,11 @@ describe("consumer with inbox, retries and dead letters", () => {
 
   /** Cuts the consumer's TCP connection, as a network failure would. */
   function cutConnection(amqp: AmqpConnection): void {
+    // eslint-disable-next-line no-restricted-syntax -- the test reaches the private connection to cut its socket
     const model = (amqp as unknown as { connection?: ChannelModel }).connection;
     if (!model) throw new Error("not connected");
     // amqplib reacts to the socket's 'error' (a bare destroy() only emits 'close').
+    // eslint-disable-next-line no-restricted-syntax -- amqplib's socket is not part of its typed API
     (model.connection as unknown as { stream: Socket }).stream.destroy(new Error("simulated network failure"));
   }
 

@@ -116,7 +116,7 @@ export function callSignal(call: Pick<ServerUnaryCall<unknown, unknown>, "on" | 
     // over; the call's own signal keeps it referenced until then.
     const nearDeadline = AbortSignal.timeout(Math.max(0, deadlineMs - Date.now() - DEADLINE_MARGIN_MS));
     nearDeadline.addEventListener("abort", () => controller.abort(new AppError("timeout", "UPSTREAM_TIMEOUT", "The AI service did not answer in time")));
-    controller.signal.addEventListener("abort", () => void nearDeadline);
+    controller.signal.addEventListener("abort", () => nearDeadline.aborted);
   }
   return controller.signal;
 }
