@@ -41,6 +41,13 @@ module.exports = {
       testMatch: ["**/test/**/*.test.ts"],
       testPathIgnorePatterns: [...common.testPathIgnorePatterns, "/test/unit/", "<rootDir>/gateway/test/e2e/"],
     },
-    { ...common, ...infrastructure, displayName: "e2e", testMatch: ["<rootDir>/gateway/test/e2e/**/*.test.ts"] },
+    {
+      ...common,
+      ...infrastructure,
+      // The servers, then the run's shared stack (`sharedTestStack()`), started once for every end-to-end file.
+      globalSetup: "<rootDir>/libs/testkit/src/jest/e2e-global-setup.ts",
+      displayName: "e2e",
+      testMatch: ["<rootDir>/gateway/test/e2e/**/*.test.ts"],
+    },
   ],
 };

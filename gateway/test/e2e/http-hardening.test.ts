@@ -1,24 +1,20 @@
 import { request as httpRequest } from "node:http";
-import { httpClient, signUpUser, startTestStack, validateOpenApiDocument, type SignedUpUser, type TestStack } from "@study/testkit";
+import { httpClient, sharedTestStack, signUpUser, validateOpenApiDocument, type SharedStack, type SignedUpUser } from "@study/testkit";
 
 /**
  * Input a new user (or a careless client) sends that once made the gateway answer 500 or an empty body: each is a
  * clear 4xx in the spec's envelope, on the real routes of the running system.
  */
 describe("the gateway refuses malformed input in the envelope, never with a 500", () => {
-  let stack: TestStack;
+  let stack: SharedStack;
   let api: ReturnType<typeof httpClient>;
   let user: SignedUpUser;
   const someId = "0190f3c1-7d2a-7c4e-9b1a-3f2d4c5e6a7b";
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = sharedTestStack();
     api = httpClient(stack.gatewayUrl);
     user = await signUpUser(api, { name: "Hardening" });
-  }, 120_000);
-
-  afterAll(async () => {
-    await stack?.stopAll();
   });
 
   const validationError = (...details: { field: string; message: string }[]) => ({

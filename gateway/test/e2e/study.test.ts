@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventually, httpClient, librivoxClip, runFfmpeg, signUpWithCourse, startTestStack, uploadMultipart, waitForJob, type TestStack } from "@study/testkit";
+import { eventually, httpClient, librivoxClip, runFfmpeg, sharedTestStack, signUpWithCourse, uploadMultipart, waitForJob, type SharedStack } from "@study/testkit";
 import { unzipSync } from "fflate";
 import initSqlJs from "sql.js";
 
@@ -17,7 +17,7 @@ const USER_NOTES = [
 ];
 
 describe("study material through the gateway: generation from a transcribed lecture, quizzes, spaced repetition, export", () => {
-  let stack: TestStack;
+  let stack: SharedStack;
   let api: ReturnType<typeof httpClient>;
   let folder: string;
   let lecture: string;
@@ -44,7 +44,7 @@ describe("study material through the gateway: generation from a transcribed lect
     // Three clips of real recorded speech (~15 s) as one mp3.
     const inputs = ["0870", "0880", "0890"].flatMap((id) => ["-i", librivoxClip(id)]);
     await runFfmpeg([...inputs, "-filter_complex", "concat=n=3:v=0:a=1", "-c:a", "libmp3lame", "-b:a", "64k", lecture]);
-    stack = await startTestStack({ env: { MEDIA_STORAGE_DIR: join(folder, "storage"), MEDIA_WORK_DIR: join(folder, "work") } });
+    stack = sharedTestStack();
     api = httpClient(stack.gatewayUrl);
 
     const user = await signUp("Student");
@@ -57,8 +57,6 @@ describe("study material through the gateway: generation from a transcribed lect
   }, 150_000);
 
   afterAll(async () => {
-    if (process.env.E2E_DUMP_LOGS) console.log(stack?.logs.join("\n"));
-    await stack?.stopAll();
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 

@@ -7,6 +7,7 @@ export * from "./event-capture";
 export * from "./stack";
 export * from "./http-client";
 export * from "./e2e";
+export { sharedTestStack, type SharedStack } from "./shared-stack";
 export * from "./e2e-helpers";
 export * from "./peers/smtp-server";
 export * from "./peers/oidc-provider";

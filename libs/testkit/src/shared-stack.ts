@@ -1,0 +1,70 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startTestStack, type TestStack } from "./e2e";
+
+/** What a test file learns of the run's shared stack (it runs in jest's main process, not in the test's worker). */
+export interface SharedStack {
+  gatewayUrl: string;
+  gatewayGrpcAddress: string;
+  serviceAddresses: Record<string, string>;
+  exchange: string;
+  /** Database URL of one app of the stack (e.g. "gateway"). */
+  databaseUrl(app: string): string;
+}
+
+const ENV = "STUDY_TEST_SHARED_STACK";
+const holder = globalThis as { __studySharedStack?: TestStack };
+
+/**
+ * Starts the run's shared stack (jest's e2e global set-up) and publishes where it listens to the test workers,
+ * which inherit the environment of jest's main process.
+ */
+export async function startSharedStack(): Promise<void> {
+  if (holder.__studySharedStack) return;
+  // Stored and temporary media files in the run's folder, never in the repository's .data/.
+  const folder = mkdtempSync(join(process.env.STUDY_TEST_BASE_DIR ?? tmpdir(), "shared-stack-"));
+  const stack = await startTestStack({ env: { MEDIA_STORAGE_DIR: join(folder, "storage"), MEDIA_WORK_DIR: join(folder, "work") } });
+  holder.__studySharedStack = stack;
+  const apps = ["gateway", ...Object.keys(stack.serviceAddresses)];
+  const description = {
+    gatewayUrl: stack.gatewayUrl,
+    gatewayGrpcAddress: stack.gatewayGrpcAddress,
+    serviceAddresses: stack.serviceAddresses,
+    exchange: stack.exchange,
+    databaseUrls: Object.fromEntries(apps.map((app) => [app, stack.databaseUrl(app)])),
+  };
+  process.env[ENV] = JSON.stringify(description);
+}
+
+/** Stops the shared stack (jest's global teardown); its logs are printed when E2E_DUMP_LOGS is set. */
+export async function stopSharedStack(): Promise<void> {
+  const stack = holder.__studySharedStack;
+  if (!stack) return;
+  holder.__studySharedStack = undefined;
+  if (process.env.E2E_DUMP_LOGS) process.stderr.write(`${stack.logs.join("\n")}\n`);
+  await stack.stopAll();
+}
+
+/**
+ * The run's shared stack, for an end-to-end test file that needs no settings of its own and stops no process:
+ * it starts once per run (jest's e2e global set-up), not once per file. Files share it the way users share a
+ * deployment: each test signs up its own users, so their data never meets. A file that needs other settings,
+ * a peer server, or stops a process starts its own with `startTestStack(options)`.
+ */
+export function sharedTestStack(): SharedStack {
+  const raw = process.env[ENV];
+  if (!raw) throw new Error(`${ENV} is not set: run end-to-end tests through jest (its e2e global set-up starts the shared stack)`);
+  const description = JSON.parse(raw) as Omit<SharedStack, "databaseUrl"> & { databaseUrls: Record<string, string> };
+  return {
+    gatewayUrl: description.gatewayUrl,
+    gatewayGrpcAddress: description.gatewayGrpcAddress,
+    serviceAddresses: description.serviceAddresses,
+    exchange: description.exchange,
+    databaseUrl(app) {
+      const url = description.databaseUrls[app];
+      if (!url) throw new Error(`the shared stack has no app ${app}`);
+      return url;
+    },
+  };
+}
