@@ -81,7 +81,10 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
         responses: { 200: { description: "Swagger UI", contentType: "text/html" }, 301: { description: "To /docs/, where its assets load from" } },
         handler({ req, res }) {
           // The page loads its assets relative to /docs/.
-          if (!req.originalUrl.split("?")[0].endsWith("/")) return res.redirect(301, "/docs/");
+          if (!req.originalUrl.split("?")[0].endsWith("/")) {
+            res.redirect(301, "/docs/");
+            return;
+          }
           res.type("html").send(swaggerUi.generateHTML(registry.openApiDocument({ ...API_INFO, serverUrl: config.BASE_URL })));
         },
       }),

@@ -1,4 +1,5 @@
 import type { courses as api } from "@study/contracts";
+import { required } from "@study/platform";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
@@ -102,7 +103,7 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
           semester: optional(body.semester),
           description: optional(body.description),
         });
-        sendData(res, 201, courseJson(course!), "Course created");
+        sendData(res, 201, courseJson(required(course, "course in CreateCourse reply")), "Course created");
       },
     }),
     route({
@@ -115,7 +116,7 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
       responses: { 200: { description: "The course", schema: dataEnvelope(courseSchema) }, 404: notFound },
       async handler({ params, res }) {
         const { course } = await clients.courses.getCourse({ userId: currentAuth(res).user.id, courseId: params.id });
-        sendData(res, 200, courseJson(course!), "Course retrieved");
+        sendData(res, 200, courseJson(required(course, "course in GetCourse reply")), "Course retrieved");
       },
     }),
     route({
@@ -141,7 +142,7 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
           description: optional(body.description),
           clearFields: cleared,
         });
-        sendData(res, 200, courseJson(course!), "Course updated");
+        sendData(res, 200, courseJson(required(course, "course in UpdateCourse reply")), "Course updated");
       },
     }),
     route({

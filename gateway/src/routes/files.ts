@@ -105,11 +105,16 @@ export function fileRoutes(settings: FileSettings): RouteSpec[] {
         const status = answer.statusCode ?? 502;
         // A HEAD answer has no body to read the error from: its status and headers go through as they are.
         if (!FILE_STATUSES.has(status) && method === "GET") throw await errorOf(answer);
-        const headers = Object.fromEntries(FORWARDED_HEADERS.filter((name) => answer.headers[name] !== undefined).map((name) => [name, answer.headers[name]!]));
+        const headers: Record<string, string | string[]> = {};
+        for (const name of FORWARDED_HEADERS) {
+          const value = answer.headers[name];
+          if (value !== undefined) headers[name] = value;
+        }
         // Players embed the file (`<audio src>`: a no-cors request); helmet's same-origin resource policy would
         // block a client on a sibling origin of the same site (app.example.com → api.example.com).
         res.writeHead(status, { ...headers, "cross-origin-resource-policy": "same-site" });
         // A client leaving mid-file (a player seeking elsewhere) closes both connections; media logs storage failures.
+        // eslint-disable-next-line no-restricted-syntax -- a client that stops reading is normal, not a failure of this request
         await pipeline(answer, res).catch(() => undefined);
       },
     }),

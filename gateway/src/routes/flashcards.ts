@@ -1,4 +1,5 @@
 import { study as api } from "@study/contracts";
+import { required } from "@study/platform";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
@@ -68,7 +69,7 @@ const generatedSchema = z.object({ flashcardSet: z.object(setFields).meta({ id: 
 const setNotFound = { description: "No such flashcard set of the caller (NOT_FOUND)", schema: errorEnvelope };
 
 export function flashcardJson(card: api.Flashcard) {
-  const schedule = card.schedule!;
+  const schedule = required(card.schedule, "schedule of a flashcard");
   return {
     id: card.id,
     front: card.front,
@@ -133,15 +134,16 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
         const { generation } = await generationSource(clients, userId, body);
-        const { flashcardSet, created } = await clients.study.generateFlashcards(
+        const generated = await clients.study.generateFlashcards(
           { generation, cardCount: body.cardCount ?? 0 },
           { deadlineMs: options.generationDeadlineMs },
         );
+        const flashcardSet = required(generated.flashcardSet, "flashcard set in GenerateFlashcards reply");
         sendData(
           res,
           201,
-          { flashcardSet: setSummaryJson(flashcardSet!), flashcards: flashcardSet!.flashcards.map(flashcardJson) },
-          created ? "Flashcards generated" : "Flashcards for these notes already existed; returned the existing set",
+          { flashcardSet: setSummaryJson(flashcardSet), flashcards: flashcardSet.flashcards.map(flashcardJson) },
+          generated.created ? "Flashcards generated" : "Flashcards for these notes already existed; returned the existing set",
         );
       },
     }),
@@ -177,7 +179,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
           200,
           {
             cards: due.cards.map((entry) => ({
-              ...flashcardJson(entry.flashcard!),
+              ...flashcardJson(required(entry.flashcard, "flashcard in ListDueCards reply")),
               courseId: entry.courseId,
               flashcardSetTitle: entry.flashcardSetTitle,
               nextDueByRating: Object.fromEntries(REVIEW_RATINGS.map((rating, index) => [rating, entry.nextDueByRating[index]])),
@@ -211,7 +213,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
           flashcardId: params.cardId,
           rating: api.reviewRatingFromJSON(`REVIEW_RATING_${body.rating.toUpperCase()}`),
         });
-        const card = flashcardJson(flashcard!);
+        const card = flashcardJson(required(flashcard, "flashcard in ReviewCard reply"));
         sendData(res, 200, { flashcard: card, nextReviewAt: card.schedule.due }, "Review recorded");
       },
     }),
@@ -230,12 +232,13 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
       async handler({ params, query, res }) {
         const userId = currentAuth(res).user.id;
         const { flashcardSet } = await clients.study.getFlashcardSet({ userId, flashcardSetId: params.id });
-        const courses = await coursesById(clients, userId, [flashcardSet!.courseId]);
+        const { courseId } = required(flashcardSet, "flashcard set in GetFlashcardSet reply");
+        const courses = await coursesById(clients, userId, [courseId]);
         const file = await clients.study.exportFlashcardSet({
           userId,
           flashcardSetId: params.id,
           format: api.exportFormatFromJSON(`EXPORT_FORMAT_${query.format.toUpperCase()}`),
-          courseName: courses.get(flashcardSet!.courseId)?.name ?? "",
+          courseName: courses.get(courseId)?.name ?? "",
         });
         res.status(200);
         res.type(file.contentType);
@@ -254,7 +257,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
       async handler({ params, res }) {
         const userId = currentAuth(res).user.id;
         const { flashcardSet } = await clients.study.getFlashcardSet({ userId, flashcardSetId: params.id });
-        const [set] = await setsJson(userId, [flashcardSet!]);
+        const [set] = await setsJson(userId, [required(flashcardSet, "flashcard set in GetFlashcardSet reply")]);
         sendData(res, 200, set, "Flashcard set retrieved");
       },
     }),

@@ -1,4 +1,5 @@
 import { media as api, type common } from "@study/contracts";
+import { required } from "@study/platform";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
@@ -195,9 +196,9 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
       responses: { 200: { description: "The note", schema: dataEnvelope(noteDetailSchema) }, 404: noteNotFound },
       async handler({ params, res }) {
         const userId = currentAuth(res).user.id;
-        const { note } = await clients.media.getNote({ userId, noteId: params.id });
-        const courses = await coursesById(clients, userId, [note!.courseId]);
-        sendData(res, 200, noteJson(note!, courseJson(courses.get(note!.courseId), true), { segments: true }), "Note retrieved");
+        const note = required((await clients.media.getNote({ userId, noteId: params.id })).note, "note in GetNote reply");
+        const courses = await coursesById(clients, userId, [note.courseId]);
+        sendData(res, 200, noteJson(note, courseJson(courses.get(note.courseId), true), { segments: true }), "Note retrieved");
       },
     }),
     route({
@@ -220,7 +221,7 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
             contentType: api.userNoteContentTypeFromJSON(`USER_NOTE_CONTENT_TYPE_${entry.contentType.toUpperCase()}`),
           })),
         });
-        sendData(res, 200, await editedNote(userId, note!), "User notes updated");
+        sendData(res, 200, await editedNote(userId, required(note, "note in UpdateUserNotes reply")), "User notes updated");
       },
     }),
     route({
@@ -235,7 +236,7 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
       async handler({ params, body, res }) {
         const userId = currentAuth(res).user.id;
         const { note } = await clients.media.renameNote({ userId, noteId: params.id, title: body.title });
-        sendData(res, 200, await editedNote(userId, note!), "Note updated");
+        sendData(res, 200, await editedNote(userId, required(note, "note in RenameNote reply")), "Note updated");
       },
     }),
     route({

@@ -1,4 +1,5 @@
 import type { study as api } from "@study/contracts";
+import { required } from "@study/platform";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
@@ -144,15 +145,16 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
         const { generation } = await generationSource(clients, userId, body);
-        const { quiz, created } = await clients.study.generateQuiz(
+        const generated = await clients.study.generateQuiz(
           { generation, questionCount: body.questionCount ?? 0 },
           { deadlineMs: options.generationDeadlineMs },
         );
+        const quiz = required(generated.quiz, "quiz in GenerateQuiz reply");
         sendData(
           res,
           201,
-          { quiz: materialJson(quiz!), questions: quiz!.questions.map(questionJson) },
-          created ? "Quiz generated" : "A quiz for these notes already existed; returned the existing quiz",
+          { quiz: materialJson(quiz), questions: quiz.questions.map(questionJson) },
+          generated.created ? "Quiz generated" : "A quiz for these notes already existed; returned the existing quiz",
         );
       },
     }),
@@ -170,7 +172,7 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
         const { attempt } = await clients.study.submitQuizAnswers({ userId, quizId: body.quizId, responses: body.responses });
-        sendData(res, 200, attemptJson(attempt!), "Quiz scored");
+        sendData(res, 200, attemptJson(required(attempt, "attempt in SubmitQuizAnswers reply")), "Quiz scored");
       },
     }),
     route({
@@ -197,7 +199,7 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       async handler({ params, res }) {
         const userId = currentAuth(res).user.id;
         const { quiz } = await clients.study.getQuiz({ userId, quizId: params.id });
-        const [json] = await quizzesJson(userId, [quiz!]);
+        const [json] = await quizzesJson(userId, [required(quiz, "quiz in GetQuiz reply")]);
         sendData(res, 200, json, "Quiz retrieved");
       },
     }),

@@ -1,4 +1,5 @@
 import type { study as api } from "@study/contracts";
+import { required } from "@study/platform";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
@@ -138,8 +139,9 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
         const { generation } = await generationSource(clients, userId, body);
-        const { studyGuide, created } = await clients.study.generateStudyGuide({ generation }, { deadlineMs: options.generationDeadlineMs });
-        sendData(res, 201, shapeA(studyGuide!), created ? "Study guide generated" : "A study guide for these notes already existed; returned the existing guide");
+        const generated = await clients.study.generateStudyGuide({ generation }, { deadlineMs: options.generationDeadlineMs });
+        const studyGuide = required(generated.studyGuide, "study guide in GenerateStudyGuide reply");
+        sendData(res, 201, shapeA(studyGuide), generated.created ? "Study guide generated" : "A study guide for these notes already existed; returned the existing guide");
       },
     }),
     route({
@@ -153,13 +155,14 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
       responses: { 200: { description: "The study guide", schema: dataEnvelope(z.union([shapeADetailSchema, shapeBSchema])) }, 404: guideNotFound },
       async handler({ params, query, res }) {
         const userId = currentAuth(res).user.id;
-        const { studyGuide } = await clients.study.getStudyGuide({ userId, studyGuideId: params.id });
+        const reply = await clients.study.getStudyGuide({ userId, studyGuideId: params.id });
+        const studyGuide = required(reply.studyGuide, "study guide in GetStudyGuide reply");
         if (query.shape === "structured") {
-          sendData(res, 200, shapeB(studyGuide!), "Study guide retrieved");
+          sendData(res, 200, shapeB(studyGuide), "Study guide retrieved");
           return;
         }
-        const [guide] = await guidesJson(userId, [studyGuide!]);
-        sendData(res, 200, { ...guide, sections: studyGuide!.sections.map(sectionJson) }, "Study guide retrieved");
+        const [guide] = await guidesJson(userId, [studyGuide]);
+        sendData(res, 200, { ...guide, sections: studyGuide.sections.map(sectionJson) }, "Study guide retrieved");
       },
     }),
     route({

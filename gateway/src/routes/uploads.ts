@@ -60,10 +60,11 @@ const multipartNote =
  */
 export function uploadRoutes(clients: ServiceClients, settings: UploadSettings): RouteSpec[] {
   const pending = new WeakMap<IncomingMessage, Pending>();
+  const { MEDIA_UPLOAD_URL, INTERNAL_UPLOAD_SECRET } = settings;
   const proxy =
-    settings.MEDIA_UPLOAD_URL && settings.INTERNAL_UPLOAD_SECRET
+    MEDIA_UPLOAD_URL && INTERNAL_UPLOAD_SECRET
       ? createProxyMiddleware<Request, Response>({
-          target: settings.MEDIA_UPLOAD_URL,
+          target: MEDIA_UPLOAD_URL,
           changeOrigin: true,
           // Without an agent http-proxy asks media to close after answering, and media would then close under a
           // body still being sent, resetting the connection before its early answer (413) is read here.
@@ -77,8 +78,8 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
               const waiting = pending.get(req);
               if (waiting) waiting.upstream = proxyReq;
               for (const header of ["authorization", "cookie", "x-study-user-id", "x-study-timestamp", "x-study-signature"]) proxyReq.removeHeader(header);
-              const userId = currentAuth(res as Response).user.id;
-              const headers = internalRequestHeaders(settings.INTERNAL_UPLOAD_SECRET!, { userId, method: proxyReq.method, path: proxyReq.path });
+              const userId = currentAuth(res).user.id;
+              const headers = internalRequestHeaders(INTERNAL_UPLOAD_SECRET, { userId, method: proxyReq.method, path: proxyReq.path });
               for (const [name, value] of Object.entries(headers)) proxyReq.setHeader(name, value);
             },
             proxyRes(proxyRes, req) {
@@ -92,10 +93,12 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
               });
               proxyRes.on("end", () => {
                 // Answered before the whole body was sent (refused): stop sending to media.
-                const upstream = (proxyRes as unknown as { req: ClientRequest }).req;
-                if (!upstream.writableFinished) upstream.destroy();
+                const { upstream } = waiting;
+                if (upstream && !upstream.writableFinished) upstream.destroy();
                 try {
-                  waiting.resolve({ status: proxyRes.statusCode ?? 502, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
+                  // Media's upload endpoint answers in the API's envelope.
+                  const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Forwarded["body"];
+                  waiting.resolve({ status: proxyRes.statusCode ?? 502, body });
                 } catch (error) {
                   waiting.reject(error);
                 }
@@ -139,7 +142,9 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
       req.once("close", () => {
         if (!req.complete) reject(new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted"));
       });
-      void proxy(req, res, (error?: unknown) => reject(error ?? new Error("the upload was not forwarded")));
+      void proxy(req, res, (error?: unknown) =>
+        reject(error instanceof Error ? error : new Error("the upload was not forwarded", { cause: error })),
+      );
     }).catch((error: unknown) => {
       if (error instanceof AppError && error.code === "CONNECTION_TIMEOUT") drainAfterEarlyAnswer(req, res);
       if (error instanceof AppError) throw error;

@@ -23,7 +23,7 @@ async function rssOf(pid: number | undefined): Promise<number> {
 }
 
 /** A GET sent with its path exactly as written (fetch would resolve `..` segments before sending). */
-function rawGet(url: string, path: string, token: string): Promise<{ status: number; body: any }> {
+function rawGet(url: string, path: string, token: string): Promise<{ status: number; body: { code?: string } }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { path, headers: { authorization: `Bearer ${token}` } }, (response) => {
       const chunks: Buffer[] = [];

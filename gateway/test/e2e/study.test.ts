@@ -16,6 +16,11 @@ const USER_NOTES = [
   { timestamp: 22, content: "Fanny Dashwood persuades her husband John to give his sisters almost nothing.", contentType: "text" },
 ];
 
+/** An item of a list answer, by the one field a test compares (the test kit checks whole answers against the OpenAPI document). */
+interface Identified {
+  id: string;
+}
+
 describe("study material through the gateway: generation from a transcribed lecture, quizzes, spaced repetition, export", () => {
   let stack: SharedStack;
   let api: ReturnType<typeof httpClient>;
@@ -63,7 +68,7 @@ describe("study material through the gateway: generation from a transcribed lect
   async function transcriptSegmentStarts(noteId: string): Promise<number[]> {
     const { body } = await api("GET", `/api/notes/${noteId}`, { token: owner.token });
     expect(body.data.transcriptSegments.length).toBeGreaterThan(0);
-    return body.data.transcriptSegments.map((segment: any) => segment.startTime);
+    return body.data.transcriptSegments.map((segment: { startTime: number }) => segment.startTime);
   }
 
   const generate = (kind: "flashcards" | "quizzes" | "study-guides", body: Record<string, unknown>, token = owner.token) =>
@@ -86,7 +91,7 @@ describe("study material through the gateway: generation from a transcribed lect
     // Every card links to the note and to the start of one of its transcript segments (where a client jumps to).
     const segmentStarts = await transcriptSegmentStarts(owner.noteId);
     for (const card of flashcards) expect([card.front, card.source?.noteId, segmentStarts.includes(card.source?.startTime)]).toEqual([card.front, owner.noteId, true]);
-    expect(flashcards.map((card: any) => card.order)).toEqual(flashcards.map((_: unknown, index: number) => index));
+    expect(flashcards.map((card: { order: number }) => card.order)).toEqual(flashcards.map((_: unknown, index: number) => index));
 
     const again = await generate("flashcards", { cardCount: 8 });
     expect(again.status).toBe(201);
@@ -94,18 +99,18 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(again.body.message).toMatch(/already existed/);
 
     const list = await api("GET", `/api/flashcards?courseId=${owner.courseId}`, { token: owner.token });
-    expect(list.body.data.map((set: any) => set.id)).toContain(flashcardSet.id);
-    const listed = list.body.data.find((set: any) => set.id === flashcardSet.id);
+    expect(list.body.data.map((set: Identified) => set.id)).toContain(flashcardSet.id);
+    const listed = list.body.data.find((set: Identified) => set.id === flashcardSet.id);
     expect(listed).toMatchObject({ course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } });
     expect(listed.flashcards).toHaveLength(flashcards.length);
 
     const byNote = await api("GET", `/api/notes/${owner.noteId}/flashcards`, { token: owner.token });
     expect(byNote.status).toBe(200);
-    expect(byNote.body.data.map((set: any) => set.id)).toEqual([flashcardSet.id]);
+    expect(byNote.body.data.map((set: Identified) => set.id)).toEqual([flashcardSet.id]);
 
     const got = await api("GET", `/api/flashcards/${flashcardSet.id}`, { token: owner.token });
     expect(got.body.data).toMatchObject({ id: flashcardSet.id, course: { id: owner.courseId }, note: { id: owner.noteId } });
-    expect(got.body.data.flashcards.map((card: any) => card.id)).toEqual(flashcards.map((card: any) => card.id));
+    expect(got.body.data.flashcards.map((card: Identified) => card.id)).toEqual(flashcards.map((card: Identified) => card.id));
   });
 
   it("generates a quiz of four-option and true/false questions and scores known answers exactly, keeping the attempts", async () => {
@@ -130,7 +135,7 @@ describe("study material through the gateway: generation from a transcribed lect
     // Right answers (shouted and padded) to all but the first question, a wrong one to the first.
     const [first, ...rest] = questions;
     const wrong = first.options.find((option: string) => option !== first.correctAnswer);
-    const responses = [{ questionId: first.id, answer: wrong }, ...rest.map((question: any) => ({ questionId: question.id, answer: `  ${question.correctAnswer.toUpperCase()} ` }))];
+    const responses = [{ questionId: first.id, answer: wrong }, ...rest.map((question: { id: string; correctAnswer: string }) => ({ questionId: question.id, answer: `  ${question.correctAnswer.toUpperCase()} ` }))];
     const scored = await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: quiz.id, responses } });
     expect(scored.status).toBe(200);
     const total = questions.length;
@@ -153,7 +158,7 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(partial.body.data).toMatchObject({ correctAnswers: 1, totalQuestions: total });
 
     const attempts = await api("GET", `/api/quizzes/${quiz.id}/attempts`, { token: owner.token });
-    expect(attempts.body.data.map((attempt: any) => attempt.correctAnswers)).toEqual([1, total - 1]);
+    expect(attempts.body.data.map((attempt: { correctAnswers: number }) => attempt.correctAnswers)).toEqual([1, total - 1]);
 
     const unknown = await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: quiz.id, responses: [{ questionId: randomUUID(), answer: "x" }] } });
     expect(unknown.status).toBe(400);
@@ -165,8 +170,8 @@ describe("study material through the gateway: generation from a transcribed lect
     const got = await api("GET", `/api/quizzes/${quiz.id}`, { token: owner.token });
     expect(got.status).toBe(200);
     expect(got.body.data).toMatchObject({ id: quiz.id, difficulty: "HARD", course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } });
-    expect(got.body.data.questions.map((question: any) => [question.id, question.order, question.quizId])).toEqual(
-      questions.map((question: any, index: number) => [question.id, index, quiz.id]),
+    expect(got.body.data.questions.map((question: { id: string; order: number; quizId: string }) => [question.id, question.order, question.quizId])).toEqual(
+      questions.map((question: Identified, index: number) => [question.id, index, quiz.id]),
     );
   });
 
@@ -183,7 +188,7 @@ describe("study material through the gateway: generation from a transcribed lect
     const shapeB = structured.body.data;
     expect(shapeB.content).toEqual({ overview: expect.any(String), keyTerms: expect.any(Array), learningObjectives: expect.any(Array), studyTips: expect.any(Array) });
     expect(shapeB.sections.length).toBeGreaterThan(0);
-    expect(shapeB.sections.map((section: any) => section.order)).toEqual(shapeB.sections.map((_: unknown, index: number) => index));
+    expect(shapeB.sections.map((section: { order: number }) => section.order)).toEqual(shapeB.sections.map((_: unknown, index: number) => index));
     for (const section of shapeB.sections) expect(guide.content).toContain(`## ${section.title}`);
 
     const shapeA = await api("GET", `/api/study-guides/${guide.id}`, { token: owner.token });
@@ -191,7 +196,7 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(shapeA.body.data.sections).toEqual(shapeB.sections);
 
     const byNote = await api("GET", `/api/notes/${owner.noteId}/study-guides`, { token: owner.token });
-    expect(byNote.body.data.map((entry: any) => entry.id)).toEqual([guide.id]);
+    expect(byNote.body.data.map((entry: Identified) => entry.id)).toEqual([guide.id]);
     const list = await api("GET", `/api/study-guides?courseId=${owner.courseId}`, { token: owner.token });
     expect(list.body.data).toEqual([
       expect.objectContaining({ id: guide.id, content: guide.content, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } }),
@@ -217,7 +222,7 @@ describe("study material through the gateway: generation from a transcribed lect
 
     const after = await api("GET", `/api/flashcards/review/due?flashcardSetId=${set.flashcardSet.id}`, { token: owner.token });
     expect(after.body.data.totalDue).toBe(set.flashcards.length - 1);
-    expect(after.body.data.cards.map((entry: any) => entry.id)).not.toContain(card.id);
+    expect(after.body.data.cards.map((entry: Identified) => entry.id)).not.toContain(card.id);
 
     const badRating = await api("POST", `/api/flashcards/${set.flashcardSet.id}/cards/${card.id}/review`, { token: owner.token, body: { rating: "perfect" } });
     expect(badRating.status).toBe(400);
@@ -331,7 +336,7 @@ describe("study material through the gateway: generation from a transcribed lect
       return body.data.noteId === null ? body.data : undefined;
     }, 10_000);
     expect(kept).toMatchObject({ noteIds: [], note: null });
-    expect(kept.flashcards.every((card: any) => card.source === null)).toBe(true);
+    expect(kept.flashcards.every((card: { source: unknown }) => card.source === null)).toBe(true);
   });
 
   it("deletes material one by one, and all of a course's material with the course", async () => {

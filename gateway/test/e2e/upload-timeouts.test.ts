@@ -10,7 +10,7 @@ const REQUEST_TIMEOUT_MS = 4_000;
 
 interface PacedUpload {
   status: number;
-  body: any;
+  body: unknown;
   /** Milliseconds from the first byte sent to the answer. */
   answeredAfterMs: number;
 }

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { createLogger, loadConfig } from "@study/platform";
 import { pgTransactionalClient } from "@study/db";
 import { httpClient, validateOpenApiDocument } from "@study/testkit";
-import type { Express } from "express";
+import type { Express, IRoute } from "express";
 import { Pool } from "pg";
 import { createApp } from "../../src/app";
 import { createServiceClients, serviceAddresses } from "../../src/clients";
@@ -51,12 +51,11 @@ async function serve(app: Express) {
 
 /** Every (method, path) express actually routes, in OpenAPI path syntax. */
 function mountedRoutes(app: Express): string[] {
-  const stack = (app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack;
-  return stack
-    .filter((layer) => layer.route)
-    .flatMap((layer) =>
-      Object.keys(layer.route!.methods).map((method) => `${method.toUpperCase()} ${layer.route!.path.replace(/[:*](\w+)/g, "{$1}")}`),
-    );
+  // Express's route objects list the methods they answer; its type declarations leave that out.
+  const routes = app.router.stack.map((layer) => layer.route as (IRoute & { methods: Record<string, boolean> }) | undefined);
+  return routes
+    .filter((route) => route !== undefined)
+    .flatMap((route) => Object.keys(route.methods).map((method) => `${method.toUpperCase()} ${route.path.replace(/[:*](\w+)/g, "{$1}")}`));
 }
 
 describe("the gateway's HTTP surface", () => {

@@ -46,6 +46,7 @@ export class InMemoryAccounts implements AccountRepository, AccountDirectory {
       },
     };
     const run = (this.locks.get(userId) ?? Promise.resolve()).then(() => work(locked));
+    // eslint-disable-next-line no-restricted-syntax -- the caller gets the work's error from `run`; the next waiter only needs it settled
     this.locks.set(userId, run.catch(() => undefined));
     return run;
   }

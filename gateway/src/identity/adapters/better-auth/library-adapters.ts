@@ -62,7 +62,7 @@ export class BetterAuthSessions implements SessionAuthority, SessionRevoker<SetC
   constructor(private readonly auth: Auth) {}
 
   async lookUp(token: string): Promise<AuthState | null> {
-    return ((await this.auth.api.getSession({ headers: withSession(token) })) as AuthState | null) ?? null;
+    return (await this.auth.api.getSession({ headers: withSession(token) })) ?? null;
   }
 
   /** Revoking the caller's own session also clears its cookie. */
@@ -87,7 +87,7 @@ export class BetterAuthProviderTokens implements ProviderTokens {
   async accessToken(userId: string, accountId: string): Promise<ProviderAccessToken> {
     const token = await this.auth.api.getAccessToken({ body: { accountId, userId } }).catch((error: unknown) => {
       // The library reports any failed refresh (invalid_grant: access revoked, refresh token expired) this way.
-      if (libraryCode(error) === "FAILED_TO_GET_ACCESS_TOKEN") throw new ProviderRefreshFailed(String((error as Error).message));
+      if (libraryCode(error) === "FAILED_TO_GET_ACCESS_TOKEN") throw new ProviderRefreshFailed((error as Error).message);
       throw error;
     });
     return { accessToken: token.accessToken, expiresAt: token.accessTokenExpiresAt, scopes: token.scopes };
@@ -183,6 +183,6 @@ export class BetterAuthCredentials {
   private async stateForToken(token: string): Promise<AuthState> {
     const state = await this.auth.api.getSession({ headers: withSession(token) });
     if (!state) throw AppError.internal("session vanished right after sign-in");
-    return state as AuthState;
+    return state;
   }
 }

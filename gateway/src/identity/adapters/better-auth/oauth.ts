@@ -82,7 +82,7 @@ export const OAUTH_PATHS = {
 
 /** Where the app receives the outcome of a desktop or mobile sign-in. */
 export function appCallbackUrl(config: GatewayConfig, params: Record<string, string>): string {
-  return `${config.APP_SCHEME}://auth/callback?${new URLSearchParams(params)}`;
+  return `${config.APP_SCHEME}://auth/callback?${new URLSearchParams(params).toString()}`;
 }
 
 /** The gateway route the auth library sends failures to (its `?error=` is turned into the spec's OAUTH_ERROR). */
@@ -93,6 +93,6 @@ export function oauthErrorUrl(config: GatewayConfig, flow?: SignInFlow): string 
 /** The client-facing OAUTH_ERROR redirect: the client's error page, or the app's callback for app flows. */
 export function oauthErrorRedirect(config: GatewayConfig, flow: SignInFlow, reason: string): string {
   const params = { code: "OAUTH_ERROR", reason };
-  if (flow === "web") return `${config.CLIENT_URL.replace(/\/+$/, "")}/auth/error?${new URLSearchParams(params)}`;
+  if (flow === "web") return `${config.CLIENT_URL.replace(/\/+$/, "")}/auth/error?${new URLSearchParams(params).toString()}`;
   return appCallbackUrl(config, params);
 }

@@ -98,13 +98,16 @@ export function oauthRoutes(deps: {
         429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope },
       },
       async handler({ params, query, req, res }) {
-        if (!enabled.has(params.provider)) return res.redirect(302, oauthErrorRedirect(config, query.flow, "oauth_provider_not_found"));
+        if (!enabled.has(params.provider)) {
+          res.redirect(302, oauthErrorRedirect(config, query.flow, "oauth_provider_not_found"));
+          return;
+        }
         await assertTrustedCallback(query.callbackURL);
         // Where the library sends the browser once signed in.
         const completion =
           query.flow === "web"
             ? (query.callbackURL ?? config.CLIENT_URL)
-            : `${config.BASE_URL}${OAUTH_PATHS.appComplete}?${new URLSearchParams({ flow: query.flow, handover: startHandover(res) })}`;
+            : `${config.BASE_URL}${OAUTH_PATHS.appComplete}?${new URLSearchParams({ flow: query.flow, handover: startHandover(res) }).toString()}`;
         const started = await auth.api
           .signInSocial({
             body: {
@@ -121,7 +124,10 @@ export function oauthRoutes(deps: {
             if (error instanceof APIError && (error.body as { code?: string } | undefined)?.code === "PROVIDER_NOT_FOUND") return null;
             throw error;
           });
-        if (!started?.response.url) return res.redirect(302, oauthErrorRedirect(config, query.flow, "provider_unavailable"));
+        if (!started?.response.url) {
+          res.redirect(302, oauthErrorRedirect(config, query.flow, "provider_unavailable"));
+          return;
+        }
         sendCookies(res, started.headers.getSetCookie());
         res.redirect(302, started.response.url);
       },
@@ -166,6 +172,7 @@ export function oauthRoutes(deps: {
       },
       async handler({ req, res }) {
         // The library's own callback endpoint (basePath /api/auth) does all the checks; it records this address on the session.
+        // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a constant header name; the header object must lose the key, not hold undefined
         delete req.headers[CLIENT_IP_HEADER];
         if (req.ip) req.headers[CLIENT_IP_HEADER] = req.ip;
         await authLibrary(req, res);
@@ -187,10 +194,14 @@ export function oauthRoutes(deps: {
         const started = parseCookies(req.header("cookie") ?? "")[HANDOVER_COOKIE];
         res.clearCookie(HANDOVER_COOKIE, handoverCookie);
         if (!query.handover || started !== query.handover) {
-          return res.redirect(302, oauthErrorRedirect(config, query.flow, "handover_not_started"));
+          res.redirect(302, oauthErrorRedirect(config, query.flow, "handover_not_started"));
+          return;
         }
         const state = await sessions.resolve(req);
-        if (!state) return res.redirect(302, oauthErrorRedirect(config, query.flow, "session_not_found"));
+        if (!state) {
+          res.redirect(302, oauthErrorRedirect(config, query.flow, "session_not_found"));
+          return;
+        }
         const { name, attributes } = (await auth.$context).authCookies.sessionToken;
         res.clearCookie(name, { path: attributes.path, domain: attributes.domain, secure: attributes.secure, httpOnly: true, sameSite: "lax" });
         res.redirect(302, appCallbackUrl(config, { session_token: `${state.session.token}.${state.user.id}` }));
