@@ -27,6 +27,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { media } from "@study/contracts";
 import { checkHealth, createClient } from "@study/grpc";
+import { required } from "@study/platform/errors";
 import { freePort, startFakeCourses, startInfrastructure, waitFor, type Infrastructure } from "@study/testkit";
 import { childrenOf, cpuSeconds, machineBusySeconds, ourCpuSeconds, peakRssMiB, resetPeakRss } from "./pipeline/proc";
 import { makeTestAudio, type TestAudio, type TestFormat } from "./pipeline/test-audio";
@@ -69,6 +70,7 @@ const say = (line: string) => process.stdout.write(`[bench:pipeline] ${line}\n`)
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 /** Epoch ms with sub-ms resolution: the same clock the timing preload uses in the worker. */
 const now = () => performance.timeOrigin + performance.now();
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 // ---------------------------------------------------------------------------------------------- machine
 
@@ -114,7 +116,7 @@ async function waitForQuiet(): Promise<void> {
 /** A built script of the media service as a child process, its output going to `log`. */
 function startScript(script: string, nodeArgs: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): ChildProcess {
   const child = spawn(process.execPath, [...nodeArgs, script], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on("line", (line) => log(`[${basename(script)}] ${line}`));
+  for (const stream of [child.stdout, child.stderr]) createInterface({ input: stream }).on("line", (line) => log(`[${basename(script)}] ${line}`));
   return child;
 }
 
@@ -136,6 +138,7 @@ async function untilReady(name: string, child: ChildProcess, ready: () => Promis
   const exited = exitOf(child).then((code) => {
     throw new Error(`${name} exited (${code}) while starting`);
   });
+  // eslint-disable-next-line no-restricted-syntax -- marks the rejection handled while the race waits: the race itself rejects with it
   exited.catch(() => undefined);
   await Promise.race([waitFor(name, ready, 30_000), exited]);
 }
@@ -187,7 +190,7 @@ async function startMedia(
   const worker = startScript(WORKER_SCRIPT, ["--require", TIMING_PRELOAD], workerEnv, log);
   started(worker);
   await untilReady("media worker", worker, () => fetch(`http://127.0.0.1:${workerHealthPort}/health/live`).then((r) => r.ok, () => false));
-  return { grpcAddress, storageDir: env.MEDIA_STORAGE_DIR!, worker, courses };
+  return { grpcAddress, storageDir: required(env.MEDIA_STORAGE_DIR, "MEDIA_STORAGE_DIR"), worker, courses };
 }
 
 /** Reads the timing preload's records as the worker appends them. */
@@ -317,7 +320,7 @@ interface Context {
 
 async function importOnce(context: Context, audio: TestAudio, speed: Speed, repetition: number): Promise<ImportMeasurement> {
   const { client, timings, worker, storageDir } = context;
-  const workerPid = worker.pid!;
+  const workerPid = required(worker.pid, "the worker's pid");
   const userId = randomUUID();
   // Where the upload endpoint stores uploads (uploads/audio/<user>/…); the pipeline copies it from there.
   const storageKey = `uploads/audio/${userId}/${randomUUID()}.${audio.format}`;
@@ -331,6 +334,7 @@ async function importOnce(context: Context, audio: TestAudio, speed: Speed, repe
     for (const child of childrenOf(workerPid)) {
       try {
         toolPeaks[child.command] = Math.max(toolPeaks[child.command] ?? 0, peakRssMiB(child.pid));
+        // eslint-disable-next-line no-restricted-syntax -- a tool that ended between the listing and the read has no peak left to sample
       } catch {
         // ended meanwhile
       }
@@ -352,7 +356,7 @@ async function importOnce(context: Context, audio: TestAudio, speed: Speed, repe
     originalFilename: audio.fileName,
     fileSize: audio.bytes,
   });
-  const jobId = job!.id;
+  const jobId = required(job, "CreateImport's job").id;
   const records = await timings.ofFinishedImport(jobId, 60_000 + audio.seconds * 3_000, sampleTools);
   const wallS = (now() - requestedMs) / 1000;
   const workerCpuAfter = cpuSeconds(workerPid);
@@ -400,7 +404,7 @@ function median(values: number[]): number {
 /** Medians over the repetitions of one audio file at one speed. */
 function summarise(group: ImportMeasurement[]) {
   const of = (pick: (m: ImportMeasurement) => number) => median(group.map(pick));
-  const stepNames = Object.keys(group[0].steps) as (keyof OverheadSteps)[];
+  const step = (name: keyof OverheadSteps) => of((m) => m.steps[name]);
   const enginePeak = (m: ImportMeasurement) => m.toolPeakRssMiB.pocketsphinx_co ?? NaN; // comm is cut to 15 characters
   return {
     audio: group[0].audio,
@@ -412,7 +416,15 @@ function summarise(group: ImportMeasurement[]) {
     overheadS: of((m) => m.overheadS),
     overheadPerAudioSecond: of((m) => m.overheadPerAudioSecond),
     realTimeFactor: of((m) => m.realTimeFactor),
-    steps: Object.fromEntries(stepNames.map((name) => [name, of((m) => m.steps[name])])) as unknown as OverheadSteps,
+    steps: {
+      queue: step("queue"),
+      storageCopy: step("storageCopy"),
+      probe: step("probe"),
+      conversion: step("conversion"),
+      transcriberProbe: step("transcriberProbe"),
+      summary: step("summary"),
+      bookkeeping: step("bookkeeping"),
+    } satisfies OverheadSteps,
     noteWriteS: of((m) => m.noteWriteS),
     workerPeakRssMiB: of((m) => m.workerPeakRssMiB),
     enginePeakRssMiB: of(enginePeak),
@@ -476,8 +488,8 @@ async function main(): Promise<void> {
     cleanups.push(() => infrastructure.stop());
     const timingsFile = join(baseDir, "timings.jsonl");
     const stopAtTheEnd = (child: ChildProcess) => cleanups.push(() => stopScript(child));
-    const { grpcAddress, storageDir, worker, courses } = await startMedia(infrastructure, baseDir, timingsFile, log, stopAtTheEnd).catch((error: Error) => {
-      throw new Error(`${error.message}\n${logs.slice(-40).join("\n")}`);
+    const { grpcAddress, storageDir, worker, courses } = await startMedia(infrastructure, baseDir, timingsFile, log, stopAtTheEnd).catch((error: unknown) => {
+      throw new Error(`${messageOf(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
     });
     cleanups.push(() => courses.close());
     const client = createClient(media.MediaServiceClient, media.MediaServiceService, grpcAddress);
@@ -486,8 +498,8 @@ async function main(): Promise<void> {
     say(`media service and timed worker (pid ${worker.pid}) up; ${audio.length} files, speeds ${SPEEDS.join(" and ")}, ${REPETITIONS} repetitions`);
 
     // The worker's first import loads code and warms connections once per process: measured, but apart.
-    const warmUp = await importOnce(context, audio[0], 1, 0).catch((error: Error) => {
-      throw new Error(`${error.message}\n${logs.slice(-40).join("\n")}`);
+    const warmUp = await importOnce(context, audio[0], 1, 0).catch((error: unknown) => {
+      throw new Error(`${messageOf(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
     });
     say(`warm-up (first import of the process, ${warmUp.audio}): total ${fixed(warmUp.totalS, 2)} s, overhead ${fixed(warmUp.overheadS, 2)} s`);
 
@@ -522,7 +534,7 @@ async function main(): Promise<void> {
     mkdirSync(RESULTS_DIR, { recursive: true });
     const file = join(RESULTS_DIR, `pipeline-${info.date.replace(/[:.]/g, "-")}.json`);
     // (the files' paths are left out: the temp folder is gone after the run)
-    const settings = { repetitions: REPETITIONS, loops: LOOPS, formats: FORMATS, speeds: SPEEDS, audio: audio.map(({ path, ...kept }) => kept) };
+    const settings = { repetitions: REPETITIONS, loops: LOOPS, formats: FORMATS, speeds: SPEEDS, audio: audio.map(({ path: _path, ...kept }) => kept) };
     writeFileSync(file, `${JSON.stringify({ machine: info, settings, summaries, warmUp, measurements }, null, 2)}\n`);
     say(`results in ${file}`);
   } finally {
@@ -532,8 +544,8 @@ async function main(): Promise<void> {
 
 main().then(
   () => process.exit(0),
-  (error: Error) => {
-    process.stderr.write(`[bench:pipeline] failed: ${error.stack ?? error.message}\n`);
+  (error: unknown) => {
+    process.stderr.write(`[bench:pipeline] failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
   },
 );

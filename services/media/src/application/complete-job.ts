@@ -3,10 +3,10 @@ import { isUuid } from "@study/platform/ids";
 import { systemClock, type Clock } from "@study/platform/clock";
 import { completeJob } from "../domain/import-job";
 import { completeTranscription, type TranscriptionResult, type TranscriptSegment } from "../domain/note";
-import { transitionJob } from "./job-transitions";
+import { transitionJob, type JobTransitionStore } from "./job-transitions";
 import { noteTranscribed } from "./media-events";
 import { newId } from "@study/grpc/ids";
-import type { ImportJobRepository, JobWithNote } from "./ports/import-job-repository.port";
+import type { JobWithNote } from "./ports/import-job-repository.port";
 
 /**
  * Pipeline: the import succeeded. The note gets its transcript, summary, segments and metadata and becomes
@@ -16,7 +16,7 @@ import type { ImportJobRepository, JobWithNote } from "./ports/import-job-reposi
  */
 export class CompleteJob {
   constructor(
-    private readonly jobs: ImportJobRepository,
+    private readonly jobs: JobTransitionStore,
     private readonly clock: Clock = systemClock,
   ) {}
 

@@ -3,9 +3,9 @@ import { isUuid } from "@study/platform/ids";
 import { systemClock, type Clock } from "@study/platform/clock";
 import { failJob } from "../domain/import-job";
 import { moveTranscription } from "../domain/note";
-import { transitionJob } from "./job-transitions";
+import { transitionJob, type JobTransitionStore } from "./job-transitions";
 import { noteImportFailed } from "./media-events";
-import type { ImportJobRepository, JobWithNote } from "./ports/import-job-repository.port";
+import type { JobWithNote } from "./ports/import-job-repository.port";
 
 /**
  * Pipeline: the import failed (invalid or private video, unsupported format, poor audio, time-out, ...). The
@@ -14,7 +14,7 @@ import type { ImportJobRepository, JobWithNote } from "./ports/import-job-reposi
  */
 export class FailJob {
   constructor(
-    private readonly jobs: ImportJobRepository,
+    private readonly jobs: JobTransitionStore,
     private readonly clock: Clock = systemClock,
   ) {}
 

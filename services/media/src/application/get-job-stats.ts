@@ -65,6 +65,7 @@ export class GetJobStats {
     const [counts, recent, waiting] = await Promise.all([
       this.jobs.countByStatus(userId),
       this.jobs.listOwned(userId, { sortBy: "createdAt", sortOrder: "desc", limit: RECENT_JOBS, offset: 0 }),
+      // eslint-disable-next-line no-restricted-syntax -- the broker's count is optional: without it the stats show the database's pending count
       this.queue ? this.queue.waiting().catch(() => null) : Promise.resolve(null),
     ]);
     const stats = jobStats(counts, recent.jobs.map((view) => view.job));

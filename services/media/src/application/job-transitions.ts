@@ -1,6 +1,9 @@
 import { AppError } from "@study/platform/errors";
 import type { ImportJobRepository, JobTransition, JobWithNote } from "./ports/import-job-repository.port";
 
+/** What a use case that moves a job on reads and writes of the repository. */
+export type JobTransitionStore = Pick<ImportJobRepository, "findWithNote" | "saveTransition">;
+
 /** Attempts of a compare-and-set write before giving up (only reached under heavy contention on one job). */
 export const MAX_TRANSITION_ATTEMPTS = 5;
 
@@ -11,7 +14,7 @@ export const MAX_TRANSITION_ATTEMPTS = 5;
  * nothing to write (e.g. a late progress report).
  */
 export async function transitionJob(
-  jobs: ImportJobRepository,
+  jobs: Pick<ImportJobRepository, "saveTransition">,
   load: () => Promise<JobWithNote | null>,
   decide: (current: JobWithNote) => JobTransition | null,
 ): Promise<JobWithNote> {

@@ -23,7 +23,7 @@ export const DEFAULT_MAX_ATTEMPTS = 3;
 export const INTERRUPTED_TOO_OFTEN = "Processing was interrupted too many times";
 
 export interface ProcessImportDependencies {
-  jobs: ImportJobRepository;
+  jobs: Pick<ImportJobRepository, "findWithNote">;
   startJob: StartJob;
   reportProgress: ReportProgress;
   completeJob: CompleteJob;
@@ -82,7 +82,9 @@ export class ProcessImport {
   run(jobId: string, signal?: AbortSignal): Promise<"completed" | "failed" | "cancelled" | "skipped"> {
     const work = this.runOnce(jobId, signal);
     this.running.add(work);
-    void work.finally(() => this.running.delete(work)).catch(() => undefined);
+    // Both outcomes only end the bookkeeping: the rejection itself is the caller's, through `work`.
+    const forget = () => void this.running.delete(work);
+    work.then(forget, forget);
     return work;
   }
 
@@ -130,9 +132,9 @@ export class ProcessImport {
       }
       return "completed";
     } catch (error) {
-      const stopped = controller.signal.aborted ? controller.signal.reason : error;
+      const stopped: unknown = controller.signal.aborted ? controller.signal.reason : error;
       if (stopped instanceof Stopped) {
-        if (stopped.reason === "shutdown") throw new Error("worker is shutting down; the import is left for redelivery");
+        if (stopped.reason === "shutdown") throw new Error("worker is shutting down; the import is left for redelivery", { cause: error });
         deps.logger.info({ jobId }, "import stopped: the job was cancelled");
         return "cancelled";
       }
@@ -285,7 +287,8 @@ function failureMessage(error: unknown): string {
 /** Errors of the worker's own infrastructure (database, broker), worth a broker retry rather than a failed import. */
 function isInfrastructureError(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name ?? "";
-  const code = String((error as { code?: unknown } | null)?.code ?? "");
+  const codeValue = (error as { code?: unknown } | null)?.code;
+  const code = typeof codeValue === "string" ? codeValue : "";
   return name.startsWith("PrismaClient") || /^P\d{4}$/.test(code) || code === "ECONNREFUSED" || (error instanceof AppError && error.kind === "unavailable");
 }
 

@@ -2,8 +2,7 @@ import { AppError } from "@study/platform/errors";
 import { isUuid } from "@study/platform/ids";
 import { systemClock, type Clock } from "@study/platform/clock";
 import { reportProgress, type ImportJob, type ProgressStage } from "../domain/import-job";
-import { transitionJob } from "./job-transitions";
-import type { ImportJobRepository } from "./ports/import-job-repository.port";
+import { transitionJob, type JobTransitionStore } from "./job-transitions";
 
 /**
  * Pipeline: records the progress of a running job (0-100 within the stage's range: setup 0-25,
@@ -13,7 +12,7 @@ import type { ImportJobRepository } from "./ports/import-job-repository.port";
  */
 export class ReportProgress {
   constructor(
-    private readonly jobs: ImportJobRepository,
+    private readonly jobs: JobTransitionStore,
     private readonly clock: Clock = systemClock,
   ) {}
 

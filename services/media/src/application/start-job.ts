@@ -3,8 +3,8 @@ import { isUuid } from "@study/platform/ids";
 import { systemClock, type Clock } from "@study/platform/clock";
 import { startJob } from "../domain/import-job";
 import { moveTranscription } from "../domain/note";
-import { transitionJob } from "./job-transitions";
-import type { ImportJobRepository, JobWithNote } from "./ports/import-job-repository.port";
+import { transitionJob, type JobTransitionStore } from "./job-transitions";
+import type { JobWithNote } from "./ports/import-job-repository.port";
 
 /**
  * Pipeline: the worker took the job's ImportRequested message. PENDING → IN_PROGRESS (attempt counted,
@@ -14,7 +14,7 @@ import type { ImportJobRepository, JobWithNote } from "./ports/import-job-reposi
  */
 export class StartJob {
   constructor(
-    private readonly jobs: ImportJobRepository,
+    private readonly jobs: JobTransitionStore,
     private readonly clock: Clock = systemClock,
   ) {}
 

@@ -49,12 +49,12 @@ describe("media worker: an import the broker gives up on", () => {
     const logger = createLogger("media-worker-test", "silent");
     amqp = new AmqpConnection(testRabbitMqUrl(), logger, "media-worker-test");
     await amqp.start(5_000);
-    const alwaysBroken = {
+    const alwaysBroken: Pick<ProcessImport, "run"> = {
       run: async (jobId: string) => {
         runs.push(jobId);
         throw new Error("Connection terminated unexpectedly");
       },
-    } as unknown as ProcessImport;
+    };
     await startImportWorkerConsumer({
       connection: amqp,
       db: service.db,

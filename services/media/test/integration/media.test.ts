@@ -68,7 +68,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
   const notFound = { kind: "not_found", code: "NOT_FOUND" };
   const user = () => `user-${uniqueSuffix()}`;
   const eventsOf = (type: string, predicate: (payload: Record<string, unknown>) => boolean) =>
-    capture.events.filter((event) => event.type === type && predicate(event.payload!.value as unknown as Record<string, unknown>));
+    capture.events.filter((event) => event.type === type && predicate({ ...event.payload!.value }));
   const eventFor = (type: string, predicate: (payload: Record<string, unknown>) => boolean) =>
     eventually(async () => eventsOf(type, predicate)[0]);
 

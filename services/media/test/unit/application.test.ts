@@ -11,7 +11,7 @@ function contendedRepository(initial: JobWithNote, conflicts: number) {
   let current = initial;
   let remaining = conflicts;
   const saved: JobTransition[] = [];
-  const repository = {
+  const repository: Pick<ImportJobRepository, "saveTransition"> = {
     async saveTransition(transition: JobTransition, expectedVersion: number) {
       if (remaining > 0) {
         remaining -= 1;
@@ -24,7 +24,7 @@ function contendedRepository(initial: JobWithNote, conflicts: number) {
       current = { job: transition.job, note: transition.note ?? current.note };
       return true;
     },
-  } as unknown as ImportJobRepository;
+  };
   return { repository, load: async () => current, saved };
 }
 

@@ -7,7 +7,8 @@ import { fixedClock } from "@study/platform/clock";
 import { CompleteJob } from "../../src/application/complete-job";
 import { FailJob } from "../../src/application/fail-job";
 import type { AudioProcessor } from "../../src/application/ports/audio-processor.port";
-import type { ImportJobRepository, JobTransition, JobWithNote } from "../../src/application/ports/import-job-repository.port";
+import type { JobTransitionStore } from "../../src/application/job-transitions";
+import type { JobTransition, JobWithNote } from "../../src/application/ports/import-job-repository.port";
 import type { Transcriber } from "../../src/application/ports/transcriber.port";
 import type { VideoSource } from "../../src/application/ports/video-source.port";
 import { LocalScratchSpace } from "../../src/adapters/scratch/local-scratch-space";
@@ -23,7 +24,7 @@ const NOTE_ID = "0190a5f4-0000-7000-8000-000000000002";
 function memoryRepository(initial: JobWithNote) {
   let current = initial;
   const transitions: JobTransition[] = [];
-  const repository = {
+  const repository: JobTransitionStore = {
     async findWithNote(id: string) {
       return id === current.job.id ? current : null;
     },
@@ -33,7 +34,7 @@ function memoryRepository(initial: JobWithNote) {
       current = { job: transition.job, note: transition.note ?? current.note };
       return true;
     },
-  } as unknown as ImportJobRepository;
+  };
   return { repository, transitions, current: () => current, set: (next: JobWithNote) => (current = next) };
 }
 

@@ -23,7 +23,7 @@ export class ExternalToolError extends Error {
 export interface RunToolOptions {
   signal?: AbortSignal;
   /** Receives each complete stdout line as soon as the tool writes it (for progress). */
-  onStdoutLine?(line: string): void;
+  onStdoutLine?: (line: string) => void;
   /** Picks the stderr lines worth quoting in an error (default: the last few). */
   selectErrorLines?(stderrLines: string[]): string[];
 }
@@ -37,6 +37,7 @@ export function runTool(tool: string, args: string[], options: RunToolOptions = 
   const { signal, onStdoutLine } = options;
   return new Promise<string>((resolve, reject) => {
     if (signal?.aborted) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason as given, as signal.throwIfAborted() throws it: callers recognise their own reason
       reject(signal.reason);
       return;
     }
@@ -69,6 +70,7 @@ export function runTool(tool: string, args: string[], options: RunToolOptions = 
       signal?.removeEventListener("abort", kill);
       if (onStdoutLine && partialLine) onStdoutLine(partialLine);
       if (signal?.aborted) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason as given, as signal.throwIfAborted() throws it: callers recognise their own reason
         reject(signal.reason);
         return;
       }

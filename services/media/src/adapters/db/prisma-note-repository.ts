@@ -4,7 +4,7 @@ import { ACTIVE_STATUSES } from "../../domain/import-job";
 import { attachmentFileOf, audioFileOf, storageKeysOf, type Attachment, type Note, type NoteDetails, type NoteFile } from "../../domain/note";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { notifyJobProgress } from "./job-progress-notifications";
-import { jobStateData, toAttachment, toJob, toNote, toSegment } from "./rows";
+import { jobStateData, toAttachment, toJob, toNote, toSegment, userNotesToJson } from "./rows";
 
 const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.NoteOrderByWithRelationInput[];
 
@@ -39,7 +39,7 @@ export class PrismaNoteRepository implements NoteRepository {
     return this.prisma.$transaction(async (tx) => {
       const { count } = await tx.note.updateMany({
         where: { id: note.id, userId: note.userId },
-        data: { title: note.title, userNotes: note.userNotes as unknown as Prisma.InputJsonArray, updatedAt: note.updatedAt },
+        data: { title: note.title, userNotes: userNotesToJson(note.userNotes), updatedAt: note.updatedAt },
       });
       if (count === 0) return false;
       await enqueueEvents(tx, events);

@@ -51,6 +51,11 @@ export function userNotesFromJson(json: unknown): UserNote[] {
   });
 }
 
+/** The user-notes column's JSON, field by field: an interface has no index signature, so Prisma's JSON type refuses it. */
+export function userNotesToJson(notes: UserNote[]): Prisma.InputJsonArray {
+  return notes.map(({ timestamp, content, contentType }) => ({ timestamp, content, contentType }));
+}
+
 export function toNote(row: NoteRow): Note {
   return {
     id: row.id,
@@ -87,7 +92,7 @@ export function noteData(note: Note): Prisma.NoteUncheckedCreateInput {
   return {
     ...note,
     metadata: note.metadata as Prisma.InputJsonObject,
-    userNotes: note.userNotes as unknown as Prisma.InputJsonArray,
+    userNotes: userNotesToJson(note.userNotes),
   };
 }
 

@@ -52,6 +52,7 @@ function safeDecode(text: string): string {
 /** Keeps the last path component, drops control characters, and refuses `.`/`..`; null when nothing is left. */
 export function sanitizeFileName(name: string): string | null {
   const lastComponent = name.split(/[\\/]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex -- control characters are what this drops
   const cleaned = lastComponent.replace(/[\u0000-\u001f\u007f]/g, "").trim();
   if (!cleaned || /^\.+$/.test(cleaned)) return null;
   return [...cleaned].slice(0, 200).join("");

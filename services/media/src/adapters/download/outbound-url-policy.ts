@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { AppError } from "@study/platform/errors";
+import { AppError, required } from "@study/platform/errors";
 
 /**
  * Which URLs the service may fetch on a user's behalf (SSRF protection), shared by the HTTP downloader and the
@@ -175,7 +175,8 @@ export class OutboundUrlPolicy {
       }
       firstRefusal ??= { address, kind: refusal };
     }
-    const { address, kind } = firstRefusal!;
+    // Every address was refused (one allowed would have returned above), and there is at least one.
+    const { address, kind } = required(firstRefusal, "the first refused address");
     const subject = ipaddr.isValid(hostname) ? `${address} is` : `${hostname} resolves to ${address},`;
     throw urlNotAllowed(`URL not allowed: ${subject} a ${kind} address, and it is not in the download allow-list`);
   }

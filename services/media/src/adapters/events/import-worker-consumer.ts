@@ -13,7 +13,7 @@ export interface ImportWorkerConsumerOptions {
   db: PrismaClient;
   exchange: string;
   logger: Logger;
-  processImport: ProcessImport;
+  processImport: Pick<ProcessImport, "run">;
   /** Fails an import whose work message is dead-lettered (the broker gave up on it). */
   failJob: FailJob;
   storage: FileStorage;

@@ -1,4 +1,5 @@
 import { media as api } from "@study/contracts";
+import { required } from "@study/platform/errors";
 import type { JobNoteSummary, JobSortField, JobView, SortOrder } from "../../application/ports/import-job-repository.port";
 import {
   IMPORT_TYPES,
@@ -19,7 +20,7 @@ function enumMapping<D extends string, P extends number>(values: readonly D[], p
   for (const [value, proto] of toProto) if (proto === undefined) throw new Error(`${prefix} has no value for ${value}`);
   const fromProto = new Map([...toProto].map(([value, proto]) => [proto, value] as const));
   return {
-    toProto: (value: D): P => toProto.get(value)!,
+    toProto: (value: D): P => required(toProto.get(value), `${prefix} value for ${value}`),
     fromProto: (value: P): D | null => fromProto.get(value) ?? null,
   };
 }

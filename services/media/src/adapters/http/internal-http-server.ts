@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import busboy from "busboy";
-import { AppError, drainAfterEarlyAnswer, HTTP_STATUS_BY_KIND, verifyInternalRequest, type Logger } from "@study/platform";
+import { AppError, drainAfterEarlyAnswer, HTTP_STATUS_BY_KIND, required, verifyInternalRequest, type Logger } from "@study/platform";
 import type { FileRoute } from "./file-route";
 
 /** One uploaded file, already stored. */
@@ -159,7 +159,10 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://media");
-    if (request.method === "GET" && url.pathname === "/health/live") return send(response, 200, { status: "ok" });
+    if (request.method === "GET" && url.pathname === "/health/live") {
+      send(response, 200, { status: "ok" });
+      return;
+    }
     // The raw path, not the URL's normalised one: a key with `..` segments must be refused, not resolved.
     const rawPath = (request.url ?? "/").split("?")[0];
     if ((request.method === "GET" || request.method === "HEAD") && rawPath.startsWith(FILES_PATH)) {
@@ -167,19 +170,29 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
     }
     const found = Object.entries(options.uploads)
       .map(([pattern, route]) => ({ route, params: match(pattern, url.pathname) }))
-      .find((candidate) => candidate.params !== null);
-    if (!found || request.method !== "POST") return send(response, 404, errorBody(AppError.notFound("Route")));
-    const userId = verifyInternalRequest(options.secret, request.headers, { method: request.method, path: request.url ?? "/" });
-    if (!userId) return refuse(request, response, AppError.unauthenticated("Upload requests must come through the gateway"));
-    if (!/^multipart\/form-data/i.test(request.headers["content-type"] ?? "")) {
-      return refuse(request, response, AppError.validation("Expected multipart/form-data", [{ field: "file", message: "is required" }]));
+      .find((candidate): candidate is { route: UploadRoute; params: Record<string, string> } => candidate.params !== null);
+    if (!found || request.method !== "POST") {
+      send(response, 404, errorBody(AppError.notFound("Route")));
+      return;
     }
-    await receive(request, response, userId, found.route, found.params!);
+    const userId = verifyInternalRequest(options.secret, request.headers, { method: request.method, path: request.url ?? "/" });
+    if (!userId) {
+      refuse(request, response, AppError.unauthenticated("Upload requests must come through the gateway"));
+      return;
+    }
+    if (!/^multipart\/form-data/i.test(request.headers["content-type"] ?? "")) {
+      refuse(request, response, AppError.validation("Expected multipart/form-data", [{ field: "file", message: "is required" }]));
+      return;
+    }
+    await receive(request, response, userId, found.route, found.params);
   }
 
   async function serveFile(request: IncomingMessage, response: ServerResponse, encodedKey: string): Promise<void> {
-    const userId = verifyInternalRequest(options.secret, request.headers, { method: request.method!, path: request.url ?? "/" });
-    if (!userId) return send(response, 401, errorBody(AppError.unauthenticated("File requests must come through the gateway")));
+    const userId = verifyInternalRequest(options.secret, request.headers, { method: required(request.method, "the request's method"), path: request.url ?? "/" });
+    if (!userId) {
+      send(response, 401, errorBody(AppError.unauthenticated("File requests must come through the gateway")));
+      return;
+    }
     try {
       await options.files(request, response, userId, encodedKey);
     } catch (error) {
@@ -193,7 +206,8 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
   async function receive(request: IncomingMessage, response: ServerResponse, userId: string, route: UploadRoute, params: Record<string, string>) {
     const fields: Record<string, string> = {};
     const controller = new AbortController();
-    let stored: Promise<StoredUpload & { mimeType: string }> | null = null;
+    // Set by the parser's callbacks: `as` keeps the compiler from narrowing it to null for the code below.
+    let stored = null as Promise<StoredUpload & { mimeType: string }> | null;
     let storedKey: string | null = null;
     let failure: AppError | null = null;
     let finished = false;
@@ -201,6 +215,10 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
     const fail = (error: AppError) => {
       failure ??= error;
       controller.abort(error);
+    };
+    // A function, so that the compiler reads `failure` as the callbacks may have set it, not as narrowed here.
+    const throwIfFailed = () => {
+      if (failure) throw failure;
     };
     const cleanUp = async () => {
       if (storedKey) await options.storage.delete(storedKey).catch((error: unknown) => logger.warn({ err: error, key: storedKey }, "could not remove a refused upload"));
@@ -231,7 +249,8 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       // Browsers send file names as raw UTF-8 (busboy would read them as Latin-1).
       parser = busboy({ headers: request.headers, defParamCharset: "utf8", limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 } });
     } catch (error) {
-      return refuse(request, response, AppError.validation(`Invalid multipart request: ${(error as Error).message}`));
+      refuse(request, response, AppError.validation(`Invalid multipart request: ${(error as Error).message}`));
+      return;
     }
     parser.on("field", (name, value) => {
       fields[name] = value;
@@ -261,7 +280,8 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
           if (size > maxBytes) {
             const error = fileTooLarge(maxBytes);
             fail(error);
-            return callback(error);
+            callback(error);
+            return;
           }
           callback(null, chunk);
         },
@@ -304,17 +324,18 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
 
     try {
       await parsed;
-      if (failure) throw failure;
+      throwIfFailed();
       if (!stored) throw new AppError("validation", "UNEXPECTED_FILE", "A file is required (multipart field \"file\")", { details: [{ field: "file", message: "is required" }] });
-      const upload = await (stored as Promise<StoredUpload & { mimeType: string }>);
-      if (failure) throw failure;
+      const upload = await stored;
+      throwIfFailed();
       const result = await route.complete(userId, upload, fields, params);
       finished = true;
       send(response, result.status, result.body);
     } catch (error) {
       finished = true;
       // A put that is still running (aborted above) could otherwise land its object after the clean-up.
-      await (stored as Promise<unknown> | null)?.catch(() => undefined);
+      // eslint-disable-next-line no-restricted-syntax -- the put's failure already reached `fail` (its reason is `error`): this only waits for it to settle
+      await stored?.catch(() => undefined);
       await cleanUp();
       const appError = error instanceof AppError ? error : null;
       if (appError?.code === "UPLOAD_INTERRUPTED") return;

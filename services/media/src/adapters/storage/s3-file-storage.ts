@@ -70,6 +70,7 @@ export class S3FileStorage implements FileStorage {
     });
     // pipeline destroys `counted` with the body's error or the abort reason; Upload, reading `counted`, then
     // fails with that same error and aborts its multipart upload before rejecting.
+    // eslint-disable-next-line no-restricted-syntax -- the pipeline's error reaches the caller through Upload (above)
     const feeding = pipeline(body, counted, { signal: options.signal }).catch(() => undefined);
     const upload = new Upload({
       client: this.client,

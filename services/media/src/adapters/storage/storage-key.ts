@@ -15,7 +15,8 @@ export function assertValidStorageKey(key: string): void {
         ? `is longer than ${MAX_KEY_LENGTH} characters`
         : key.includes("\\")
           ? "contains a backslash"
-          : /[\u0000-\u001f\u007f]/.test(key)
+          : // eslint-disable-next-line no-control-regex -- control characters are what this refuses
+            /[\u0000-\u001f\u007f]/.test(key)
             ? "contains a control character"
             : key.split("/").some((segment) => segment === "" || segment === "." || segment === "..")
               ? "must be a relative path without empty, '.' or '..' segments"

@@ -19,7 +19,7 @@ const HOP_BY_HOP = new Set([
 
 function endToEndHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const named = new Set(
-    String(headers.connection ?? "")
+    (headers.connection ?? "")
       .split(",")
       .map((name) => name.trim().toLowerCase())
       .filter(Boolean),
@@ -189,6 +189,7 @@ export class OutboundPolicyProxy {
       // Only `host:port` (authority form); `new URL` would also accept a path or user info, so compare back.
       const parsed = new URL(`https://${request.url ?? ""}`);
       if (parsed.host === (request.url ?? "").toLowerCase() || `${parsed.host}:443` === (request.url ?? "").toLowerCase()) url = parsed;
+      // eslint-disable-next-line no-restricted-syntax -- a target that is not host:port leaves `url` unset: the 400 below answers it
     } catch {
       // not host:port
     }

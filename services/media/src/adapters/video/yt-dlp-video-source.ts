@@ -173,6 +173,7 @@ export class YtDlpVideoSource implements VideoSource {
       const signalGroup = (name: NodeJS.Signals) => {
         try {
           if (child.pid) process.kill(-child.pid, name);
+          // eslint-disable-next-line no-restricted-syntax -- ESRCH: the group is already gone, which is what the signal wanted
         } catch {
           // already gone
         }
@@ -208,6 +209,7 @@ export class YtDlpVideoSource implements VideoSource {
             }),
           );
         }
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason as given, as signal.throwIfAborted() throws it: callers recognise their own reason
         if (stoppedBecause === "abort") return reject(signal?.reason);
         if (stoppedBecause === "timeout") {
           return reject(new AppError("timeout", "CONNECTION_TIMEOUT", `The video platform did not answer within ${timeoutMs / 1000} s`));

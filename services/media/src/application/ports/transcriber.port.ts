@@ -22,7 +22,7 @@ export interface TranscriptionOptions {
   /** Expected language (BCP-47), when known. */
   language?: string;
   /** Called with the fraction (0-1) of the audio transcribed so far. */
-  onProgress?(fraction: number): void;
+  onProgress?: (fraction: number) => void;
   /** Aborts the work (job cancelled); the promise then rejects with an AbortError. */
   signal?: AbortSignal;
 }

@@ -105,10 +105,10 @@ describe("YtDlpVideoSource behind its policy proxy", () => {
       expect(error).toMatchObject({ code: "URL_NOT_ALLOWED", message: notAllowed("127.0.0.1 is") });
       expect(forbidden.requests).toEqual([]);
     } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      if (saved.no_proxy === undefined) delete process.env.no_proxy;
+      else process.env.no_proxy = saved.no_proxy;
+      if (saved.NO_PROXY === undefined) delete process.env.NO_PROXY;
+      else process.env.NO_PROXY = saved.NO_PROXY;
     }
   });
 
