@@ -51,13 +51,22 @@ export function queueNames(exchange: string, consumer: string) {
   return { main, retry: `${main}.retry`, dead: `${main}.dlq` };
 }
 
+export interface RunningConsumer {
+  /**
+   * Resolves once every message being handled was acked or moved (retry or dead-letter queue): an orderly
+   * shutdown awaits it before closing the broker connection, so that a failed handler's message is not cut off
+   * half-way through its move.
+   */
+  idle(): Promise<void>;
+}
+
 /**
  * Consumes the service's durable queue. A message is acked only after its handler's transaction (effects +
  * inbox row) committed; a redelivered event finds its inbox row and is acked without a second effect. A
  * handler that throws sends the message to the retry queue (per-message TTL, then back to the main queue);
  * after `maxAttempts` it goes to the dead-letter queue with the error recorded in its headers.
  */
-export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptions<Tx>): Promise<void> {
+export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptions<Tx>): Promise<RunningConsumer> {
   const exchange = options.exchange ?? DEFAULT_EXCHANGE;
   const names = queueNames(exchange, options.consumer);
   const maxAttempts = options.maxAttempts ?? 5;
@@ -88,10 +97,19 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     for (const type of byType.keys()) await channel.bindQueue(names.main, exchange, type);
     await channel.prefetch(options.prefetch ?? 16);
     await channel.consume(names.main, (message) => {
-      if (message) void handleMessage(channel, message);
+      if (!message) return;
+      const handling = handleMessage(channel, message);
+      inFlight.add(handling);
+      void handling.finally(() => inFlight.delete(handling));
     });
   };
+  const inFlight = new Set<Promise<void>>();
   await options.connection.onConnected(subscribe);
+  return {
+    idle: async () => {
+      await Promise.allSettled([...inFlight]);
+    },
+  };
 
   async function handleMessage(channel: Channel, message: ConsumeMessage): Promise<void> {
     let envelope: EventEnvelope;

@@ -65,7 +65,7 @@ describe("consumer with inbox, retries and dead letters", () => {
   async function consumerFixture(
     handlers: (consumer: string) => EventHandlers<SqlClient>,
     onDeadLetter?: (envelope: EventEnvelope, lastError: string) => Promise<void>,
-    options: { sentinel?: boolean } = {},
+    options: { sentinel?: boolean; retryDelaysMs?: number[] } = {},
   ) {
     const exchange = `test.${uniqueSuffix()}`;
     const consumer = `c${uniqueSuffix()}`;
@@ -84,7 +84,7 @@ describe("consumer with inbox, retries and dead letters", () => {
         sentinelsHandled.add(envelope.id);
       },
     };
-    await startConsumer({
+    const running = await startConsumer({
       connection: amqp,
       consumer,
       db,
@@ -92,7 +92,7 @@ describe("consumer with inbox, retries and dead letters", () => {
       logger,
       exchange,
       maxAttempts: 3,
-      retryDelaysMs: [50],
+      retryDelaysMs: options.retryDelaysMs ?? [50],
       onDeadLetter,
       prefetch: options.sentinel ? 1 : undefined,
     });
@@ -121,6 +121,7 @@ describe("consumer with inbox, retries and dead letters", () => {
       publish: (...envelopes: EventEnvelope[]) => publisher.publish(envelopes),
       deadLetters: () => listDeadLetters(admin, exchange, consumer),
       queueDepth,
+      idle: () => running.idle(),
       async sentinelHandled() {
         if (!options.sentinel) throw new Error("consumerFixture: created without a sentinel handler");
         const sentinel = courseUpdated(`sentinel-${sentinelsHandled.size}`);
@@ -267,6 +268,31 @@ describe("consumer with inbox, retries and dead letters", () => {
     });
     expect(letter).toMatchObject({ eventId: event.id, attempts: 3, lastError: "always fails" });
     expect(hookCalls).toBe(1);
+    expect(await f.queueDepth(f.names.main)).toBe(0);
+  });
+
+  it("idle() resolves once a failed handler's message is in the retry queue: a shutdown awaits it before closing", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    // A retry delay far longer than the test, so that the moved message stays in the retry queue to be counted.
+    const f = await consumerFixture(
+      () => ({
+        courseDeleted: async (_payload, envelope) => {
+          started.push(envelope.id);
+          await released;
+          throw new Error("stopped: the process is shutting down");
+        },
+      }),
+      undefined,
+      { retryDelaysMs: [60_000] },
+    );
+    await f.publish(courseDeleted("stopping"));
+    await eventually(async () => started.length === 1);
+    const idle = f.idle();
+    release();
+    await idle;
+    expect(await f.queueDepth(f.names.retry)).toBe(1);
     expect(await f.queueDepth(f.names.main)).toBe(0);
   });
 

@@ -26,8 +26,8 @@ import { PrismaClient } from "./generated/prisma/client";
 /**
  * The media worker (`node services/media/dist/worker.js`): consumes import work from RabbitMQ and runs the
  * pipeline; scale out by running more processes. No gRPC server; the runtime serves `GET /health/live` on
- * MEDIA_WORKER_HEALTH_PORT when set. On SIGTERM running imports are aborted and their messages left unacked,
- * so the broker hands them to another worker.
+ * MEDIA_WORKER_HEALTH_PORT when set. On SIGTERM running imports are aborted and their messages go through the
+ * retry queue (before the broker connection closes), so the broker hands them to another worker.
  */
 const mediaWorker = {
   kind: "worker" as const,
@@ -65,7 +65,7 @@ const mediaWorker = {
       maxAttempts: config.MEDIA_MAX_ATTEMPTS,
       watchIntervalMs: config.MEDIA_CANCEL_CHECK_MS,
     });
-    await startImportWorkerConsumer({
+    const consumer = await startImportWorkerConsumer({
       connection: amqp,
       db,
       exchange: config.EVENT_EXCHANGE,
@@ -77,12 +77,13 @@ const mediaWorker = {
       shutdown: shutdown.signal,
       maxImportAttempts: config.MEDIA_MAX_ATTEMPTS,
     });
-    // Registered after the broker, so it runs before it closes: abort running imports first.
+    // Registered after the broker, so it runs before it closes: abort running imports first, and wait until their
+    // messages are in the retry queue (the consumer's idle covers the imports and the moves after them).
     lifecycle.onStop(
       "running imports",
       async () => {
         shutdown.abort();
-        await Promise.race([processImport.idle(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+        await Promise.race([consumer.idle(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
         await rm(workDirectory, { recursive: true, force: true });
       },
       { timeoutMs: 12_000 },

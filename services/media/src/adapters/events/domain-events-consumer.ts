@@ -1,4 +1,4 @@
-import { startConsumer, type AmqpConnection } from "@study/events";
+import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
 import type { Logger } from "@study/platform";
 import type { DeleteCourseNotes } from "../../application/delete-course-notes";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
@@ -24,7 +24,7 @@ export interface DomainEventsConsumerOptions {
  * is idempotent (a redelivery deletes what is left); the low prefetch keeps the inbox transaction plus the
  * deletion's within the connection pool.
  */
-export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<void> {
+export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
     connection: options.connection,
     consumer: CONSUMER_NAME,

@@ -1,4 +1,4 @@
-import { startConsumer, type AmqpConnection } from "@study/events";
+import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
 import { AppError, type Logger } from "@study/platform";
 import type { FileStorage } from "../../application/ports/file-storage.port";
 import type { FailJob } from "../../application/fail-job";
@@ -36,7 +36,7 @@ export const GIVEN_UP_MESSAGE = "Processing failed because of a server problem; 
  * `media.note.deleted.v1` deletes the note's stored files (deleting a missing file is a no-op, so a
  * redelivery is harmless).
  */
-export function startImportWorkerConsumer(options: ImportWorkerConsumerOptions): Promise<void> {
+export function startImportWorkerConsumer(options: ImportWorkerConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
     connection: options.connection,
     consumer: WORKER_CONSUMER_NAME,

@@ -1,4 +1,4 @@
-import { startConsumer, type AmqpConnection } from "@study/events";
+import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
 import type { Logger } from "@study/platform";
 import type { NotifyOnEvent } from "../../application/notify-on-event";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
@@ -15,7 +15,7 @@ export interface DomainEventsConsumerOptions {
 }
 
 /** Subscribes to the events that notify a user; each handler writes in the consumer's inbox transaction. */
-export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<void> {
+export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
     connection: options.connection,
     consumer: CONSUMER_NAME,

@@ -1,4 +1,4 @@
-import { startConsumer, type AmqpConnection } from "@study/events";
+import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
 import type { Logger } from "@study/platform";
 import type { FollowSourceNotes } from "../../application/follow-source-notes";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
@@ -19,7 +19,7 @@ export interface DomainEventsConsumerOptions {
  * than the inbox's; that is safe because each is idempotent (a redelivery detaches, renames or deletes what
  * is already so), and the low prefetch keeps both transactions within the connection pool.
  */
-export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<void> {
+export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   const { followSourceNotes, logger } = options;
   return startConsumer<Prisma.TransactionClient>({
     connection: options.connection,
