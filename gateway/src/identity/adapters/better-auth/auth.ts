@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { newId } from "@study/grpc/ids";
 import { createEvent, envelopeToJson } from "@study/events";
 import { betterAuth, getCurrentAdapter, type BetterAuthPlugin } from "better-auth";
 import { bearer } from "better-auth/plugins";
@@ -98,7 +98,7 @@ export function createAuth(pool: Pool, config: GatewayConfig, hooks: AuthHooks) 
       updateAge: sessionTimings(config).renewAfterSeconds,
     },
     advanced: {
-      database: { generateId: () => randomUUID() },
+      database: { generateId: () => newId() },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     plugins: [bearer(), outboxTable, identityProviderPlugin(config)],
