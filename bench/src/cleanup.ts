@@ -10,7 +10,8 @@ export function cleanupOnExit(say: (line: string) => void, firstStep: CleanupSte
   let cleaning: Promise<void> | undefined;
   const cleanup = () =>
     (cleaning ??= (async () => {
-      for (const step of steps.reverse()) await Promise.resolve(step()).catch((error: unknown) => say(`while cleaning up: ${error instanceof Error ? error.message : String(error)}`));
+      for (const step of steps.reverse())
+        await Promise.resolve(step()).catch((error: unknown) => say(`while cleaning up: ${error instanceof Error ? error.message : String(error)}`));
     })());
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

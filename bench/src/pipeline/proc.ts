@@ -63,7 +63,7 @@ export function descendantsOf(root: number): number[] {
     } catch {}
   }
   const ours = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, parent] of parentOf) {
       if (!ours.has(pid) && ours.has(parent)) {

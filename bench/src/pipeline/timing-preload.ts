@@ -61,7 +61,8 @@ function timed<T extends object>(port: string, target: T): T {
 
 /** Replaces an export worker.js reads; fails loudly when the worker no longer has it (renamed or moved). */
 function replaceExport<M extends object, K extends keyof M>(module: M, name: K, replacement: M[K]): void {
-  if (typeof module[name] !== "function") throw new Error(`the media worker no longer exports ${String(name)}: update bench/src/pipeline/timing-preload.ts`);
+  if (typeof module[name] !== "function")
+    throw new Error(`the media worker no longer exports ${String(name)}: update bench/src/pipeline/timing-preload.ts`);
   Object.assign(module, { [name]: replacement });
 }
 
@@ -90,7 +91,9 @@ replaceExport(
 );
 
 const { createTranscriber } = transcriptionModule;
-replaceExport(transcriptionModule, "createTranscriber", (...args: Parameters<typeof createTranscriber>) => timed("transcriber", createTranscriber(...args)));
+replaceExport(transcriptionModule, "createTranscriber", (...args: Parameters<typeof createTranscriber>) =>
+  timed("transcriber", createTranscriber(...args)),
+);
 
 const { createSummarizer } = summaryModule;
 replaceExport(summaryModule, "createSummarizer", (...args: Parameters<typeof createSummarizer>) => timed("summarizer", createSummarizer(...args)));

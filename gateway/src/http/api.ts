@@ -62,8 +62,7 @@ export const errorEnvelope = z
   })
   .meta({ id: "Error" });
 
-export const dataEnvelope = <S extends z.ZodType>(data: S) =>
-  z.object({ success: z.literal(true), data, message: z.string() });
+export const dataEnvelope = <S extends z.ZodType>(data: S) => z.object({ success: z.literal(true), data, message: z.string() });
 export const messageEnvelope = z.object({ success: z.literal(true), message: z.string() }).meta({ id: "Message" });
 
 /** Error responses every operation can give, added to the document for each. */
@@ -106,7 +105,11 @@ class SchemaComponents {
   readonly schemas: Record<string, unknown> = {};
 
   convert(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-    const { $schema: _dialect, $defs, ...root } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as {
+    const {
+      $schema: _dialect,
+      $defs,
+      ...root
+    } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as {
       $schema?: string;
       $defs?: Record<string, unknown>;
     } & Record<string, unknown>;

@@ -74,7 +74,9 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
       summary: "List the caller's courses, newest first",
       auth: true,
       query: listQuery,
-      responses: { 200: { description: "A page of courses", schema: dataEnvelope(z.object({ courses: z.array(courseSchema), pagination: paginationSchema })) } },
+      responses: {
+        200: { description: "A page of courses", schema: dataEnvelope(z.object({ courses: z.array(courseSchema), pagination: paginationSchema })) },
+      },
       async handler({ query, res }) {
         const { courses, page } = await clients.courses.listCourses({
           userId: currentAuth(res).user.id,
@@ -129,7 +131,9 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
       body: updateBody,
       responses: { 200: { description: "The updated course", schema: dataEnvelope(courseSchema) }, 404: notFound },
       async handler({ params, body, res }) {
-        const cleared = Object.entries(body).filter(([, value]) => value === null).map(([field]) => field);
+        const cleared = Object.entries(body)
+          .filter(([, value]) => value === null)
+          .map(([field]) => field);
         const { course } = await clients.courses.updateCourse({
           userId: currentAuth(res).user.id,
           courseId: params.id,

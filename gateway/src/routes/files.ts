@@ -13,7 +13,15 @@ export interface FileSettings {
 }
 
 /** Headers of media's answer that reach the client (media's own Date, Connection… stay behind). */
-const FORWARDED_HEADERS = ["content-type", "content-length", "content-range", "accept-ranges", "content-disposition", "cache-control", "x-content-type-options"];
+const FORWARDED_HEADERS = [
+  "content-type",
+  "content-length",
+  "content-range",
+  "accept-ranges",
+  "content-disposition",
+  "cache-control",
+  "x-content-type-options",
+];
 /** Answers that carry the file, or refuse the asked range; any other status comes with a JSON error. */
 const FILE_STATUSES = new Set([200, 206, 416]);
 /** Time for media to start answering (a database look-up and a storage stat), not for the transfer itself. */
@@ -30,7 +38,13 @@ const fileKeyParams = z.object({
 const unavailable = (cause?: unknown) => new AppError("unavailable", "SERVICE_UNAVAILABLE", "The file service is not reachable", { cause });
 
 /** Sends the signed request to media and resolves with its answer's head (the body still streaming). */
-function requestFromMedia(settings: Required<FileSettings>, userId: string, method: "GET" | "HEAD", key: string, range: string | undefined): Promise<IncomingMessage> {
+function requestFromMedia(
+  settings: Required<FileSettings>,
+  userId: string,
+  method: "GET" | "HEAD",
+  key: string,
+  range: string | undefined,
+): Promise<IncomingMessage> {
   const path = `/files/${key.split("/").map(encodeURIComponent).join("/")}`;
   const headers: Record<string, string> = internalRequestHeaders(settings.INTERNAL_UPLOAD_SECRET, { userId, method, path });
   if (range) headers.range = range;
@@ -38,7 +52,9 @@ function requestFromMedia(settings: Required<FileSettings>, userId: string, meth
   return new Promise((resolve, reject) => {
     // The path goes as it is (a URL object would resolve `..` segments): media refuses a malformed key.
     const upstream = (protocol === "https:" ? httpsRequest : httpRequest)({ protocol, hostname, port, path, method, headers });
-    upstream.setTimeout(ANSWER_TIMEOUT_MS, () => upstream.destroy(new AppError("timeout", "SERVICE_TIMEOUT", "The file service did not answer in time")));
+    upstream.setTimeout(ANSWER_TIMEOUT_MS, () =>
+      upstream.destroy(new AppError("timeout", "SERVICE_TIMEOUT", "The file service did not answer in time")),
+    );
     upstream.once("response", (answer) => {
       upstream.setTimeout(0);
       resolve(answer);
@@ -58,7 +74,9 @@ async function errorOf(answer: IncomingMessage): Promise<AppError> {
     chunks.push(chunk);
   }
   try {
-    const { error } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { error: { kind: ErrorKind; code: string; message: string; details?: { field: string; message: string }[] } };
+    const { error } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+      error: { kind: ErrorKind; code: string; message: string; details?: { field: string; message: string }[] };
+    };
     return new AppError(error.kind, error.code, error.message, { details: error.details });
   } catch (cause) {
     return unavailable(cause);

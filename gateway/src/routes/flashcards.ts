@@ -24,7 +24,13 @@ const REVIEW_RATINGS = ["again", "hard", "good", "easy"] as const;
 
 const generateBody = z.strictObject({
   ...generationFields,
-  cardCount: z.number("must be a number").int("must be an integer").min(1, "must be at least 1").max(50, "must be at most 50").optional().describe("Default 10"),
+  cardCount: z
+    .number("must be a number")
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(50, "must be at most 50")
+    .optional()
+    .describe("Default 10"),
 });
 const listQuery = z.object({
   courseId: z.string().trim().min(1).max(100).optional().describe("Only this course's sets"),

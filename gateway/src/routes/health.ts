@@ -37,9 +37,7 @@ export function healthRoutes(db: SqlClient, services: Record<string, string>, cl
           () => "SERVING",
           () => "NOT_SERVING",
         );
-        const statuses = await Promise.all(
-          checkers.map(async ([name, checker]) => [name, await checker.check()] as const),
-        );
+        const statuses = await Promise.all(checkers.map(async ([name, checker]) => [name, await checker.check()] as const));
         const healthy = database === "SERVING" && statuses.every(([, s]) => s === "SERVING");
         res.status(healthy ? 200 : 503).json({
           status: healthy ? "ok" : "degraded",

@@ -32,7 +32,9 @@ export const importJobCompactSchema = z
     noteId: z.string().nullable(),
   })
   .meta({ id: "ImportJobCompact" });
-const videoInfoSchema = z.object({ title: z.string(), duration: z.number(), description: z.string(), uploader: z.string() }).meta({ id: "VideoInfo" });
+const videoInfoSchema = z
+  .object({ title: z.string(), duration: z.number(), description: z.string(), uploader: z.string() })
+  .meta({ id: "VideoInfo" });
 
 export function importJobJson(job: api.ImportJob) {
   return {
@@ -62,7 +64,8 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
           schema: dataEnvelope(z.object({ note: noteSchema, importJob: importJobCompactSchema, videoInfo: videoInfoSchema })),
         },
         400: {
-          description: "Invalid input (VALIDATION_ERROR), an address the service may not download from (URL_NOT_ALLOWED) or an unknown host (HOST_NOT_FOUND)",
+          description:
+            "Invalid input (VALIDATION_ERROR), an address the service may not download from (URL_NOT_ALLOWED) or an unknown host (HOST_NOT_FOUND)",
           schema: errorEnvelope,
         },
         404: notFound,
@@ -101,9 +104,13 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
       auth: true,
       body: audioBody,
       responses: {
-        201: { description: "The note (PENDING) and its import job", schema: dataEnvelope(z.object({ note: noteSchema, importJob: importJobCompactSchema })) },
+        201: {
+          description: "The note (PENDING) and its import job",
+          schema: dataEnvelope(z.object({ note: noteSchema, importJob: importJobCompactSchema })),
+        },
         400: {
-          description: "Invalid input (VALIDATION_ERROR), an unsupported format (UNEXPECTED_FILE), an address the service may not download from (URL_NOT_ALLOWED) or an unknown host (HOST_NOT_FOUND)",
+          description:
+            "Invalid input (VALIDATION_ERROR), an unsupported format (UNEXPECTED_FILE), an address the service may not download from (URL_NOT_ALLOWED) or an unknown host (HOST_NOT_FOUND)",
           schema: errorEnvelope,
         },
         404: notFound,

@@ -13,7 +13,11 @@ import { courseEmbedSchema, courseJson, coursesById, statusName } from "./notes"
 
 const JOB_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"] as const;
 const JOB_SOURCES = ["VIDEO", "UPLOAD"] as const;
-const SORT_FIELDS = { createdAt: api.JobSortField.JOB_SORT_FIELD_CREATED_AT, updatedAt: api.JobSortField.JOB_SORT_FIELD_UPDATED_AT, completedAt: api.JobSortField.JOB_SORT_FIELD_COMPLETED_AT };
+const SORT_FIELDS = {
+  createdAt: api.JobSortField.JOB_SORT_FIELD_CREATED_AT,
+  updatedAt: api.JobSortField.JOB_SORT_FIELD_UPDATED_AT,
+  completedAt: api.JobSortField.JOB_SORT_FIELD_COMPLETED_AT,
+};
 
 const listQuery = z.object({
   status: z.enum(JOB_STATUSES, { message: `must be one of ${JOB_STATUSES.join(", ")}` }).optional(),
@@ -61,13 +65,25 @@ const jobSchema = z
   })
   .meta({ id: "ImportJob" });
 const recentJobSchema = jobSchema.pick({ id: true, title: true, status: true, progress: true, source: true, createdAt: true, completedAt: true });
-const countsSchema = z.object({ pending: z.number().int(), inProgress: z.number().int(), completed: z.number().int(), failed: z.number().int(), cancelled: z.number().int() });
+const countsSchema = z.object({
+  pending: z.number().int(),
+  inProgress: z.number().int(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+});
 const statsSchema = z.object({
   total: z.number().int(),
   byStatus: countsSchema,
   successRate: z.number().describe("Percent of finished imports (completed + failed) that completed"),
   recentJobs: z.array(recentJobSchema),
-  queueStats: z.object({ waiting: z.number().int(), active: z.number().int(), completed: z.number().int(), failed: z.number().int(), total: z.number().int() }),
+  queueStats: z.object({
+    waiting: z.number().int(),
+    active: z.number().int(),
+    completed: z.number().int(),
+    failed: z.number().int(),
+    total: z.number().int(),
+  }),
 });
 const jobPaginationSchema = z.object({
   total: z.number().int(),
@@ -251,7 +267,12 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
         };
         // The first state before the stream starts, so that another user's or an unknown job is a normal 404.
         let state = await next();
-        res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" });
+        res.writeHead(200, {
+          "content-type": "text/event-stream; charset=utf-8",
+          "cache-control": "no-cache, no-transform",
+          connection: "keep-alive",
+          "x-accel-buffering": "no",
+        });
         res.flushHeaders();
         // The client left: stop following (media stops its side when the call is cancelled).
         res.on("close", () => call.cancel());

@@ -32,7 +32,9 @@ export const courseEmbedSchema = z
   .meta({ id: "CourseEmbed" });
 const courseDetailSchema = courseEmbedSchema.extend({ professor: nullableString, semester: nullableString }).meta({ id: "CourseDetail" });
 
-const userNoteSchema = z.object({ timestamp: z.number(), content: z.string(), contentType: z.enum(["text", "url", "file"]) }).meta({ id: "UserNote" });
+const userNoteSchema = z
+  .object({ timestamp: z.number(), content: z.string(), contentType: z.enum(["text", "url", "file"]) })
+  .meta({ id: "UserNote" });
 const segmentSchema = z
   .object({ id: z.string(), text: z.string(), startTime: z.number(), endTime: z.number(), speaker: nullableString, noteId: z.string() })
   .meta({ id: "TranscriptSegment" });
@@ -127,7 +129,7 @@ export function noteJson(note: api.Note, course: ReturnType<typeof courseJson>, 
 async function allNotes(clients: ServiceClients, userId: string, courseId?: string): Promise<api.Note[]> {
   const notes: api.Note[] = [];
   const seen = new Set<string>();
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const { notes: page, page: info } = await clients.media.listNotes({ userId, courseId, page: { limit: NOTES_PAGE_SIZE, offset } });
     for (const note of page) {
       if (seen.has(note.id)) continue;
@@ -165,7 +167,12 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
           userId,
           notes.map((note) => note.courseId),
         );
-        sendData(res, 200, notes.map((note) => noteJson(note, courseJson(courses.get(note.courseId)))), "Notes retrieved");
+        sendData(
+          res,
+          200,
+          notes.map((note) => noteJson(note, courseJson(courses.get(note.courseId)))),
+          "Notes retrieved",
+        );
       },
     }),
     route({
@@ -183,7 +190,12 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
         const userId = currentAuth(res).user.id;
         const { course } = await clients.courses.checkCourseOwnership({ userId, courseId: params.courseId });
         const notes = await allNotes(clients, userId, params.courseId);
-        sendData(res, 200, notes.map((note) => noteJson(note, courseJson(course))), "Notes retrieved");
+        sendData(
+          res,
+          200,
+          notes.map((note) => noteJson(note, courseJson(course))),
+          "Notes retrieved",
+        );
       },
     }),
     route({

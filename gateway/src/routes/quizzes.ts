@@ -22,7 +22,13 @@ import {
 
 const generateBody = z.strictObject({
   ...generationFields,
-  questionCount: z.number("must be a number").int("must be an integer").min(1, "must be at least 1").max(50, "must be at most 50").optional().describe("Default 10"),
+  questionCount: z
+    .number("must be a number")
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(50, "must be at most 50")
+    .optional()
+    .describe("Default 10"),
 });
 const validateBody = z.strictObject({
   // The spec answers 400 for an invalid quiz id (quiz ids are UUIDs); a well-formed unknown one is 404.
@@ -134,7 +140,10 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       auth: true,
       body: generateBody,
       responses: {
-        201: { description: "The quiz and its questions (new, or the existing one for the same note content)", schema: dataEnvelope(generatedSchema) },
+        201: {
+          description: "The quiz and its questions (new, or the existing one for the same note content)",
+          schema: dataEnvelope(generatedSchema),
+        },
         404: { description: "No such course or note of the caller (NOT_FOUND)", schema: errorEnvelope },
         400: {
           description: "Invalid input (VALIDATION_ERROR with details), or the notes hold too little text to generate from (NOT_ENOUGH_CONTENT)",

@@ -128,7 +128,10 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
       auth: true,
       body: generateBody,
       responses: {
-        201: { description: "The study guide, shape A (new, or the existing one for the same note content)", schema: dataEnvelope(shapeASchema.omit({ course: true, note: true })) },
+        201: {
+          description: "The study guide, shape A (new, or the existing one for the same note content)",
+          schema: dataEnvelope(shapeASchema.omit({ course: true, note: true })),
+        },
         404: { description: "No such course or note of the caller (NOT_FOUND)", schema: errorEnvelope },
         400: {
           description: "Invalid input (VALIDATION_ERROR with details), or the notes hold too little text to generate from (NOT_ENOUGH_CONTENT)",
@@ -141,7 +144,12 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
         const { generation } = await generationSource(clients, userId, body);
         const generated = await clients.study.generateStudyGuide({ generation }, { deadlineMs: options.generationDeadlineMs });
         const studyGuide = required(generated.studyGuide, "study guide in GenerateStudyGuide reply");
-        sendData(res, 201, shapeA(studyGuide), generated.created ? "Study guide generated" : "A study guide for these notes already existed; returned the existing guide");
+        sendData(
+          res,
+          201,
+          shapeA(studyGuide),
+          generated.created ? "Study guide generated" : "A study guide for these notes already existed; returned the existing guide",
+        );
       },
     }),
     route({

@@ -37,7 +37,9 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-const uploadInfoSchema = z.object({ filename: z.string(), size: z.number().int(), mimeType: z.string(), s3Key: z.string() }).meta({ id: "UploadInfo" });
+const uploadInfoSchema = z
+  .object({ filename: z.string(), size: z.number().int(), mimeType: z.string(), s3Key: z.string() })
+  .meta({ id: "UploadInfo" });
 const attachmentResultSchema = z
   .object({
     fileUrl: z.string(),
@@ -49,8 +51,7 @@ const attachmentResultSchema = z
     uploadedAt: z.iso.datetime(),
   })
   .meta({ id: "AttachmentUploadResult" });
-const multipartNote =
-  "multipart/form-data, streamed to the media service (never held in memory by the gateway); the format is checked by content.";
+const multipartNote = "multipart/form-data, streamed to the media service (never held in memory by the gateway); the format is checked by content.";
 
 /**
  * The upload routes: declared here (so they are documented and authenticated like every route), and
@@ -77,7 +78,8 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
             proxyReq(proxyReq: ClientRequest, req, res) {
               const waiting = pending.get(req);
               if (waiting) waiting.upstream = proxyReq;
-              for (const header of ["authorization", "cookie", "x-study-user-id", "x-study-timestamp", "x-study-signature"]) proxyReq.removeHeader(header);
+              for (const header of ["authorization", "cookie", "x-study-user-id", "x-study-timestamp", "x-study-signature"])
+                proxyReq.removeHeader(header);
               const userId = currentAuth(res).user.id;
               const headers = internalRequestHeaders(INTERNAL_UPLOAD_SECRET, { userId, method: proxyReq.method, path: proxyReq.path });
               for (const [name, value] of Object.entries(headers)) proxyReq.setHeader(name, value);
@@ -142,9 +144,7 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
       req.once("close", () => {
         if (!req.complete) reject(new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted"));
       });
-      void proxy(req, res, (error?: unknown) =>
-        reject(error instanceof Error ? error : new Error("the upload was not forwarded", { cause: error })),
-      );
+      void proxy(req, res, (error?: unknown) => reject(error instanceof Error ? error : new Error("the upload was not forwarded", { cause: error })));
     }).catch((error: unknown) => {
       if (error instanceof AppError && error.code === "CONNECTION_TIMEOUT") drainAfterEarlyAnswer(req, res);
       if (error instanceof AppError) throw error;
@@ -178,7 +178,11 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         400: { description: "Not a supported audio file (UNEXPECTED_FILE) or invalid fields (VALIDATION_ERROR)", schema: errorEnvelope },
         404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
         413: { description: "The file is over the limit (FILE_TOO_LARGE); nothing is kept", schema: errorEnvelope },
-        504: { description: "The client sent nothing for UPLOAD_IDLE_TIMEOUT_MS, or the upload took over UPLOAD_REQUEST_TIMEOUT_MS (CONNECTION_TIMEOUT); nothing is kept", schema: errorEnvelope },
+        504: {
+          description:
+            "The client sent nothing for UPLOAD_IDLE_TIMEOUT_MS, or the upload took over UPLOAD_REQUEST_TIMEOUT_MS (CONNECTION_TIMEOUT); nothing is kept",
+          schema: errorEnvelope,
+        },
       },
       async handler({ req, res }) {
         const { body } = await forward(req, res, "/uploads/audio");
@@ -209,7 +213,11 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         400: { description: "Unsupported type (UNEXPECTED_FILE), missing or invalid timestamp (VALIDATION_ERROR)", schema: errorEnvelope },
         404: { description: "No such note of the caller (NOT_FOUND)", schema: errorEnvelope },
         413: { description: "The file is over its category's limit (FILE_TOO_LARGE)", schema: errorEnvelope },
-        504: { description: "The client sent nothing for UPLOAD_IDLE_TIMEOUT_MS, or the upload took over UPLOAD_REQUEST_TIMEOUT_MS (CONNECTION_TIMEOUT); nothing is kept", schema: errorEnvelope },
+        504: {
+          description:
+            "The client sent nothing for UPLOAD_IDLE_TIMEOUT_MS, or the upload took over UPLOAD_REQUEST_TIMEOUT_MS (CONNECTION_TIMEOUT); nothing is kept",
+          schema: errorEnvelope,
+        },
       },
       async handler({ req, res, params }) {
         const { body } = await forward(req, res, `/uploads/notes/${encodeURIComponent(params.id)}/attachments`);

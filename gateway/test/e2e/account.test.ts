@@ -44,7 +44,12 @@ describe("account endpoints", () => {
     const email = `${name.toLowerCase()}-${uniqueSuffix()}@example.com`;
     const response = await api("POST", "/api/auth/signup", { body: { name, email, password }, headers: { "user-agent": userAgent } });
     expect(response.status).toBe(200);
-    return { email, userId: response.body.user.id as string, token: response.body.session.token as string, sessionId: response.body.session.id as string };
+    return {
+      email,
+      userId: response.body.user.id as string,
+      token: response.body.session.token as string,
+      sessionId: response.body.session.id as string,
+    };
   }
 
   /** Signs in through the provider (desktop flow) and returns the app's Bearer token. */
@@ -82,8 +87,22 @@ describe("account endpoints", () => {
       message: "Account details",
       data: {
         accounts: [
-          { id: expect.any(String), providerId: "credential", accountId: user.userId, createdAt: expect.any(String), accessToken: false, refreshToken: false },
-          { id: expect.any(String), providerId: "google", accountId: expect.stringMatching(/^google-/), createdAt: expect.any(String), accessToken: true, refreshToken: true },
+          {
+            id: expect.any(String),
+            providerId: "credential",
+            accountId: user.userId,
+            createdAt: expect.any(String),
+            accessToken: false,
+            refreshToken: false,
+          },
+          {
+            id: expect.any(String),
+            providerId: "google",
+            accountId: expect.stringMatching(/^google-/),
+            createdAt: expect.any(String),
+            accessToken: true,
+            refreshToken: true,
+          },
         ],
         sessions: [
           expect.objectContaining({ userAgent: "test-browser" }),
@@ -179,7 +198,10 @@ describe("account endpoints", () => {
   it("revokes a session for a caller signed in by the spec's session_token cookie", async () => {
     const user = await signUp("Jade");
     const phone = await api("POST", "/api/auth/signin", { body: { email: user.email, password }, headers: { "user-agent": "phone" } });
-    const revoked = await api("POST", "/api/account/revoke-session", { cookie: `session_token=${user.token}`, body: { sessionId: phone.body.session.id } });
+    const revoked = await api("POST", "/api/account/revoke-session", {
+      cookie: `session_token=${user.token}`,
+      body: { sessionId: phone.body.session.id },
+    });
     expect(revoked.status).toBe(200);
     expect((await api("GET", "/api/auth/session", { token: phone.body.session.token })).status).toBe(401);
     const own = await api("POST", "/api/account/revoke-session", { cookie: `session_token=${user.token}`, body: { sessionId: user.sessionId } });

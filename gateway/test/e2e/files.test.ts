@@ -69,11 +69,17 @@ describe("stored files end to end", () => {
     requireStatus(await uploadMultipart(stack.gatewayUrl, token, path, fields, file), 201, `POST ${path}`).body.data;
 
   const uploadLecture = (user: { token: string; courseId: string }) =>
-    upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, { path: join(folder, "lecture.mp3"), name: "lecture.mp3", type: "audio/mpeg" });
+    upload(
+      user.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId },
+      { path: join(folder, "lecture.mp3"), name: "lecture.mp3", type: "audio/mpeg" },
+    );
 
   const download = (url: string, headers: Record<string, string> = {}, method = "GET") => fetch(`${stack.gatewayUrl}${url}`, { method, headers });
 
-  const storedFiles = async () => (await readdir(storageDirectory, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const storedFiles = async () =>
+    (await readdir(storageDirectory, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
 
   it("serves a note's audio to its owner: whole (Bearer or cookie), by byte range, and HEAD", async () => {
     const user = await signUp("Listener");
@@ -126,18 +132,25 @@ describe("stored files end to end", () => {
     const { note } = await uploadLecture(user);
     const text = "Week 1 – Elinor and Marianne\n".repeat(50);
     await writeFile(join(folder, "notes.txt"), text);
-    const attachment = await upload(user.token, `/api/notes/${note.id}/attachments`, { timestamp: "4.5" }, {
-      path: join(folder, "notes.txt"),
-      name: "Résumé – week 1.txt",
-      type: "text/plain",
-    });
+    const attachment = await upload(
+      user.token,
+      `/api/notes/${note.id}/attachments`,
+      { timestamp: "4.5" },
+      {
+        path: join(folder, "notes.txt"),
+        name: "Résumé – week 1.txt",
+        type: "text/plain",
+      },
+    );
     expect(attachment.fileName).toBe("Résumé – week 1.txt");
     expect(attachment.fileUrl).toMatch(/^\/api\/files\/uploads\/attachments\/.+\/R_sum_week_1\.txt$/);
 
     const response = await download(attachment.fileUrl, { authorization: `Bearer ${user.token}` });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="R_sum_ _ week 1.txt"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%E2%80%93%20week%201.txt`);
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="R_sum_ _ week 1.txt"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%E2%80%93%20week%201.txt`,
+    );
     expect(await response.text()).toBe(text);
   });
 
@@ -146,7 +159,12 @@ describe("stored files end to end", () => {
     const other = await signUp("Other");
     const { note } = await uploadLecture(owner);
     await writeFile(join(folder, "slides.csv"), "week,topic\n1,cells\n");
-    const attachment = await upload(owner.token, `/api/notes/${note.id}/attachments`, { timestamp: "1" }, { path: join(folder, "slides.csv"), name: "slides.csv", type: "text/csv" });
+    const attachment = await upload(
+      owner.token,
+      `/api/notes/${note.id}/attachments`,
+      { timestamp: "1" },
+      { path: join(folder, "slides.csv"), name: "slides.csv", type: "text/csv" },
+    );
 
     for (const url of [note.audioUrl, attachment.fileUrl]) {
       const foreign = await api("GET", url, { token: other.token });
@@ -175,7 +193,12 @@ describe("stored files end to end", () => {
     const bigPath = join(folder, "big.mp3");
     await writeFile(bigPath, lecture);
     await truncate(bigPath, 128 * MB);
-    const { note } = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, { path: bigPath, name: "big.mp3", type: "audio/mpeg" });
+    const { note } = await upload(
+      user.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId },
+      { path: bigPath, name: "big.mp3", type: "audio/mpeg" },
+    );
 
     const rss = async () => ({ gateway: await rssOf(stack.pid("gateway")), media: await rssOf(stack.pid("media")) });
     const start = await rss();

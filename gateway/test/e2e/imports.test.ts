@@ -190,9 +190,13 @@ describe("imports end to end", () => {
 
   /** The per-job temporary folders of every worker process (`<work dir>/worker-<pid>/job-…`). */
   /** Every stored object (and partial file) of the local storage. */
-  const storedFiles = async () => (await readdir(storageDirectory, { recursive: true, withFileTypes: true }).catch(() => [])).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const storedFiles = async () =>
+    (await readdir(storageDirectory, { recursive: true, withFileTypes: true }).catch(() => []))
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
 
-  const upload = (token: string, path: string, fields: Record<string, string>, file: UploadFile) => uploadMultipart(stack.gatewayUrl, token, path, fields, file);
+  const upload = (token: string, path: string, fields: Record<string, string>, file: UploadFile) =>
+    uploadMultipart(stack.gatewayUrl, token, path, fields, file);
 
   /**
    * Opens the job's Server-Sent Events: resolves once the stream follows the job (the gateway answers after
@@ -228,18 +232,28 @@ describe("imports end to end", () => {
     // No worker until the stream follows the job, so that the stream sees it from PENDING on: every stage after it
     // must arrive, however short.
     await stack.stop("media-worker");
-    const response = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId, speedMultiplier: "2" }, {
-      path: join(folder, "served", "lecture.mp3"),
-      name: "lecture.mp3",
-      type: "audio/mpeg",
-    });
+    const response = await upload(
+      user.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId, speedMultiplier: "2" },
+      {
+        path: join(folder, "served", "lecture.mp3"),
+        name: "lecture.mp3",
+        type: "audio/mpeg",
+      },
+    );
     expect(response.status).toBe(201);
     const { note, importJob, uploadInfo } = response.body.data;
     // The title defaults to the file's name without its extension.
     expect(note).toMatchObject({ title: "lecture", transcriptionStatus: "PENDING", courseId: user.courseId, course: { id: user.courseId } });
     expect(note.metadata).toMatchObject({ source: "upload", mimeType: "audio/mpeg", originalFilename: "lecture.mp3" });
     expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "audio_upload", noteId: note.id });
-    expect(uploadInfo).toEqual({ filename: "lecture.mp3", size: expect.any(Number), mimeType: "audio/mpeg", s3Key: expect.stringMatching(/^uploads\/audio\//) });
+    expect(uploadInfo).toEqual({
+      filename: "lecture.mp3",
+      size: expect.any(Number),
+      mimeType: "audio/mpeg",
+      s3Key: expect.stringMatching(/^uploads\/audio\//),
+    });
     expect(uploadInfo.size).toBeGreaterThan(20_000);
 
     const readEvents = await openEvents(user.token, importJob.id);
@@ -295,32 +309,51 @@ describe("imports end to end", () => {
   it("refuses an upload whose content is not audio (400 UNEXPECTED_FILE), keeping nothing", async () => {
     const user = await signUp("Faker");
     const before = await storedFiles();
-    const response = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, {
-      path: join(folder, "served", "notes.txt"),
-      name: "lecture.mp3",
-      type: "audio/mpeg",
-    });
+    const response = await upload(
+      user.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId },
+      {
+        path: join(folder, "served", "notes.txt"),
+        name: "lecture.mp3",
+        type: "audio/mpeg",
+      },
+    );
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, code: "UNEXPECTED_FILE" });
     expect(await storedFiles()).toEqual(before);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
     // A title holding a NUL character (PostgreSQL text cannot store it) is refused, not a 500; nothing is kept.
-    const nul = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId, title: "Cells\u0000and membranes" }, {
-      path: join(folder, "served", "short.mp3"),
-      name: "short.mp3",
-      type: "audio/mpeg",
-    });
+    const nul = await upload(
+      user.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId, title: "Cells\u0000and membranes" },
+      {
+        path: join(folder, "served", "short.mp3"),
+        name: "short.mp3",
+        type: "audio/mpeg",
+      },
+    );
     expect(nul.status).toBe(400);
-    expect(nul.body).toMatchObject({ success: false, code: "VALIDATION_ERROR", details: [{ field: "title", message: "must not contain a NUL character" }] });
+    expect(nul.body).toMatchObject({
+      success: false,
+      code: "VALIDATION_ERROR",
+      details: [{ field: "title", message: "must not contain a NUL character" }],
+    });
     expect(await storedFiles()).toEqual(before);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
     // Another user's course: 404, and the stored file is removed again.
     const other = await signUp("Intruder");
-    const foreign = await upload(other.token, "/api/notes/upload/audio", { courseId: user.courseId }, {
-      path: join(folder, "served", "short.mp3"),
-      name: "short.mp3",
-      type: "audio/mpeg",
-    });
+    const foreign = await upload(
+      other.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId },
+      {
+        path: join(folder, "served", "short.mp3"),
+        name: "short.mp3",
+        type: "audio/mpeg",
+      },
+    );
     expect(foreign.status).toBe(404);
     expect(await storedFiles()).toEqual(before);
   }, 20_000);
@@ -333,12 +366,17 @@ describe("imports end to end", () => {
     for (const pid of Object.values(processes)) await resetPeakMemory(pid);
     const memory = async () => ({ gateway: await memoryOf(processes.gateway), media: await memoryOf(processes.media) });
     const start = await memory();
-    const response = await streamMultipart(`${stack.gatewayUrl}/api/notes/upload/audio`, user.token, { courseId: user.courseId }, {
-      name: "huge.mp3",
-      type: "audio/mpeg",
-      head,
-      fillBytes: UPLOAD_LIMIT + 16 * MB,
-    });
+    const response = await streamMultipart(
+      `${stack.gatewayUrl}/api/notes/upload/audio`,
+      user.token,
+      { courseId: user.courseId },
+      {
+        name: "huge.mp3",
+        type: "audio/mpeg",
+        head,
+        fillBytes: UPLOAD_LIMIT + 16 * MB,
+      },
+    );
     expect(response).toMatchObject({ status: 413, body: { success: false, code: "FILE_TOO_LARGE" } });
     const end = await memory();
     // 128 MB went through both processes; holding it would show as at least that much growth — at the end, or
@@ -355,12 +393,18 @@ describe("imports end to end", () => {
     const user = await signUp("Quitter");
     const before = await storedFiles();
     const head = await readFile(join(folder, "served", "short.mp3"));
-    const result = await streamMultipart(`${stack.gatewayUrl}/api/notes/upload/audio`, user.token, { courseId: user.courseId }, {
-      name: "cut.mp3",
-      type: "audio/mpeg",
-      head,
-      fillBytes: 8 * MB,
-    }, { abortAfterBytes: 4 * MB });
+    const result = await streamMultipart(
+      `${stack.gatewayUrl}/api/notes/upload/audio`,
+      user.token,
+      { courseId: user.courseId },
+      {
+        name: "cut.mp3",
+        type: "audio/mpeg",
+        head,
+        fillBytes: 8 * MB,
+      },
+      { abortAfterBytes: 4 * MB },
+    );
     expect(result).toBe("aborted");
     await eventually(async () => stack.logs.some((line) => line.includes("UPLOAD_INTERRUPTED")), 5_000);
     await eventually(async () => JSON.stringify(await storedFiles()) === JSON.stringify(before), 5_000);
@@ -370,13 +414,19 @@ describe("imports end to end", () => {
 
   it("attaches files to a note: type and content checked, per-category limits, owner only, files removed with the note", async () => {
     const user = await signUp("Annotator");
-    const created = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    const created = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId },
+    });
     const noteId = created.body.data.note.id as string;
     const served = join(folder, "served");
     const attach = (fields: Record<string, string>, file: UploadFile, token = user.token) =>
       upload(token, `/api/notes/${noteId}/attachments`, fields, file);
 
-    const png = await attach({ timestamp: "12.5", description: "The cell diagram" }, { path: join(served, "slide.png"), name: "slide.png", type: "image/png" });
+    const png = await attach(
+      { timestamp: "12.5", description: "The cell diagram" },
+      { path: join(served, "slide.png"), name: "slide.png", type: "image/png" },
+    );
     expect(png.status).toBe(201);
     expect(png.body.data).toEqual({
       fileUrl: expect.stringMatching(/\/uploads\/attachments\/.+\/slide\.png$/),
@@ -402,12 +452,17 @@ describe("imports end to end", () => {
     expect(noTimestamp.status).toBe(400);
     expect(noTimestamp.body).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "timestamp", message: "is required" }] });
     const head = await readFile(join(served, "slide.png"));
-    const huge = await streamMultipart(`${stack.gatewayUrl}/api/notes/${noteId}/attachments`, user.token, { timestamp: "3" }, {
-      name: "poster.png",
-      type: "image/png",
-      head,
-      fillBytes: 10 * MB,
-    });
+    const huge = await streamMultipart(
+      `${stack.gatewayUrl}/api/notes/${noteId}/attachments`,
+      user.token,
+      { timestamp: "3" },
+      {
+        name: "poster.png",
+        type: "image/png",
+        head,
+        fillBytes: 10 * MB,
+      },
+    );
     expect(huge).toMatchObject({ status: 413, body: { code: "FILE_TOO_LARGE" } });
     // A client without keep-alive (Connection: close) reads the early 413 too: the gateway keeps the connection
     // open and discards the rest of the body instead of closing under the sender.
@@ -436,7 +491,10 @@ describe("imports end to end", () => {
 
   it("imports audio by URL from an allow-listed server: transcript, segments on the original timeline, summary, notifications", async () => {
     const user = await signUp("Ada");
-    const response = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/lecture.mp3"), courseId: user.courseId } });
+    const response = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/lecture.mp3"), courseId: user.courseId },
+    });
     expect(response.status).toBe(201);
     const { note, importJob } = response.body.data;
     expect(note).toMatchObject({ title: "Audio Import: lecture.mp3", transcriptionStatus: "PENDING", courseId: user.courseId });
@@ -478,14 +536,24 @@ describe("imports end to end", () => {
 
   it("refuses an audio URL on a server that is not allow-listed at once, and a redirect to one in the worker", async () => {
     const user = await signUp("Mallory");
-    const direct = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: notAllowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    const direct = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: notAllowed.urlOf("/short.mp3"), courseId: user.courseId },
+    });
     expect(direct.status).toBe(400);
-    expect(direct.body).toMatchObject({ success: false, code: "URL_NOT_ALLOWED", details: [{ field: "url", message: expect.stringMatching(/loopback/) }] });
+    expect(direct.body).toMatchObject({
+      success: false,
+      code: "URL_NOT_ALLOWED",
+      details: [{ field: "url", message: expect.stringMatching(/loopback/) }],
+    });
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
 
     // The allowed server redirects to the other one: only the download can see that, and it refuses the hop.
     allowed.route("/moved.mp3", (_request, response) => void response.writeHead(302, { location: notAllowed.urlOf("/short.mp3") }).end());
-    const response = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/moved.mp3"), courseId: user.courseId } });
+    const response = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/moved.mp3"), courseId: user.courseId },
+    });
     expect(response.status).toBe(201);
     const job = await finished(user.token, response.body.data.importJob.id);
     expect(job.status).toBe("FAILED");
@@ -497,23 +565,38 @@ describe("imports end to end", () => {
 
   it("refuses unsupported formats up front and by content", async () => {
     const user = await signUp("Eve");
-    const byType = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, mimeType: "text/plain" } });
+    const byType = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, mimeType: "text/plain" },
+    });
     expect(byType.status).toBe(400);
     expect(byType.body.code).toBe("UNEXPECTED_FILE");
-    const byName = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId } });
+    const byName = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId },
+    });
     expect(byName.status).toBe(400);
     expect(byName.body.code).toBe("UNEXPECTED_FILE");
     // The speed multiplier is media's rule too: 1 or 2.
-    const badSpeed = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, speedMultiplier: 3 } });
+    const badSpeed = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, speedMultiplier: 3 },
+    });
     expect(badSpeed.status).toBe(400);
     expect(badSpeed.body).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "speedMultiplier", message: "must be 1 or 2" }] });
     // A name media knows for MP3 that the gateway's own list used to refuse.
-    const alias = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, mimeType: "audio/x-mpeg-3" } });
+    const alias = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId, mimeType: "audio/x-mpeg-3" },
+    });
     expect(alias.status).toBe(201);
     expect(alias.body.data.note.metadata.mimeType).toBe("audio/mpeg");
     expect((await finished(user.token, alias.body.data.importJob.id)).status).toBe("COMPLETED");
     // Claimed to be MP3, but it is text: the worker reads it and fails the job.
-    const lying = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId, mimeType: "audio/mpeg" } });
+    const lying = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId, mimeType: "audio/mpeg" },
+    });
     expect(lying.status).toBe(201);
     const job = await finished(user.token, lying.body.data.importJob.id);
     expect(job.status).toBe("FAILED");
@@ -522,10 +605,18 @@ describe("imports end to end", () => {
 
   it("imports a video through yt-dlp from loopback, with its metadata", async () => {
     const user = await signUp("Grace");
-    const response = await api("POST", "/api/notes/import/video", { token: user.token, body: { url: allowed.urlOf("/lecture.mp4"), courseId: user.courseId, speedMultiplier: 1 } });
+    const response = await api("POST", "/api/notes/import/video", {
+      token: user.token,
+      body: { url: allowed.urlOf("/lecture.mp4"), courseId: user.courseId, speedMultiplier: 1 },
+    });
     expect(response.status).toBe(201);
     const { note, importJob, videoInfo } = response.body.data;
-    expect(videoInfo).toEqual({ title: expect.any(String), duration: expect.any(Number), description: expect.any(String), uploader: expect.any(String) });
+    expect(videoInfo).toEqual({
+      title: expect.any(String),
+      duration: expect.any(Number),
+      description: expect.any(String),
+      uploader: expect.any(String),
+    });
     expect(importJob).toMatchObject({ status: "PENDING", type: "video_import" });
     expect(note.metadata.source).toBe("video");
     const job = await finished(user.token, importJob.id);
@@ -537,7 +628,10 @@ describe("imports end to end", () => {
     expect(full.metadata.fileSize).toBeGreaterThan(10_000);
     expect((await api("GET", `/api/jobs/${importJob.id}`, { token: user.token })).body.data.note.fileSize).toBe(full.metadata.fileSize);
 
-    const internal = await api("POST", "/api/notes/import/video", { token: user.token, body: { url: notAllowed.urlOf("/lecture.mp4"), courseId: user.courseId } });
+    const internal = await api("POST", "/api/notes/import/video", {
+      token: user.token,
+      body: { url: notAllowed.urlOf("/lecture.mp4"), courseId: user.courseId },
+    });
     expect(internal.status).toBe(400);
     expect(internal.body.code).toBe("URL_NOT_ALLOWED");
   }, 40_000);
@@ -552,9 +646,14 @@ describe("imports end to end", () => {
     allowed.route("/long-title.html", (_request, response) => {
       const videoObject = { "@context": "https://schema.org", "@type": "VideoObject", name: longName, contentUrl: allowed.urlOf("/lecture.mp4") };
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      response.end(`<!DOCTYPE html><html><head><title>Lecture</title><script type="application/ld+json">${JSON.stringify(videoObject)}</script></head><body></body></html>`);
+      response.end(
+        `<!DOCTYPE html><html><head><title>Lecture</title><script type="application/ld+json">${JSON.stringify(videoObject)}</script></head><body></body></html>`,
+      );
     });
-    const video = await api("POST", "/api/notes/import/video", { token: user.token, body: { url: allowed.urlOf("/long-title.html"), courseId: user.courseId } });
+    const video = await api("POST", "/api/notes/import/video", {
+      token: user.token,
+      body: { url: allowed.urlOf("/long-title.html"), courseId: user.courseId },
+    });
     expect(video.status).toBe(201);
     expect(video.body.data.videoInfo.title).toBe(longName);
     expect(video.body.data.note.title).toBe([...longName].slice(0, 255).join(""));
@@ -565,14 +664,22 @@ describe("imports end to end", () => {
       response.writeHead(200, { "content-type": "audio/mpeg" });
       createReadStream(join(folder, "served", "short.mp3")).pipe(response);
     });
-    const audio = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf(audioPath), courseId: user.courseId } });
+    const audio = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf(audioPath), courseId: user.courseId },
+    });
     expect(audio.status).toBe(201);
     expect(audio.body.data.note.title).toBe([...`Audio Import: ${longName}`].slice(0, 255).join(""));
     expect(audio.body.data.note.metadata.originalFilename).toBe(`${[...longName].slice(0, 251).join("")}.mp3`);
 
     // An uploaded file with a 304-character name: the title defaults to it without its extension, shortened to 255
     // characters; the stored file name is shortened keeping its extension.
-    const uploaded = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, { path: join(folder, "served", "short.mp3"), name: `${longName}.mp3`, type: "audio/mpeg" });
+    const uploaded = await upload(
+      user.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId },
+      { path: join(folder, "served", "short.mp3"), name: `${longName}.mp3`, type: "audio/mpeg" },
+    );
     expect(uploaded.status).toBe(201);
     expect(uploaded.body.data.note.title).toBe([...longName].slice(0, 255).join(""));
     expect(uploaded.body.data.note.metadata.originalFilename).toBe(`${[...longName].slice(0, 251).join("")}.mp3`);
@@ -590,11 +697,20 @@ describe("imports end to end", () => {
   it("answers 404 for another user's course, note and job", async () => {
     const owner = await signUp("Owner");
     const other = await signUp("Other");
-    const foreignCourse = await api("POST", "/api/notes/import/audio", { token: other.token, body: { url: allowed.urlOf("/short.mp3"), courseId: owner.courseId } });
+    const foreignCourse = await api("POST", "/api/notes/import/audio", {
+      token: other.token,
+      body: { url: allowed.urlOf("/short.mp3"), courseId: owner.courseId },
+    });
     expect(foreignCourse.status).toBe(404);
-    const video = await api("POST", "/api/notes/import/video", { token: other.token, body: { url: allowed.urlOf("/lecture.mp4"), courseId: owner.courseId } });
+    const video = await api("POST", "/api/notes/import/video", {
+      token: other.token,
+      body: { url: allowed.urlOf("/lecture.mp4"), courseId: owner.courseId },
+    });
     expect(video.status).toBe(404);
-    const created = await api("POST", "/api/notes/import/audio", { token: owner.token, body: { url: allowed.urlOf("/short.mp3"), courseId: owner.courseId } });
+    const created = await api("POST", "/api/notes/import/audio", {
+      token: owner.token,
+      body: { url: allowed.urlOf("/short.mp3"), courseId: owner.courseId },
+    });
     expect(created.status).toBe(201);
     const { note, importJob } = created.body.data;
     expect((await api("GET", `/api/notes/${note.id}`, { token: other.token })).status).toBe(404);
@@ -619,7 +735,10 @@ describe("imports end to end", () => {
     const job = (await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data;
     expect(job).toMatchObject({ status: "CANCELLED", errorMessage: "Cancelled by user" });
     // The worker takes the next import at once.
-    const next = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    const next = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId },
+    });
     expect((await finished(user.token, next.body.data.importJob.id)).status).toBe("COMPLETED");
   }, 40_000);
 
@@ -636,7 +755,10 @@ describe("imports end to end", () => {
     await stack.stop("media-worker");
     expect((await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data.status).toBe("IN_PROGRESS");
     // While no worker runs, the broker holds both imports: the interrupted one (back in the queue) and a new one.
-    const second = await api("POST", "/api/notes/import/audio", { token: user.token, body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId } });
+    const second = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId },
+    });
     expect(second.status).toBe(201);
     const stats = await eventually(async () => {
       const data = (await api("GET", "/api/jobs/stats", { token: user.token })).body.data;

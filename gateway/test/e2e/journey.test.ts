@@ -57,7 +57,11 @@ describe("end to end through the gateway", () => {
   });
 
   it("answers 401 UNAUTHORIZED without a session, and for a made-up token", async () => {
-    for (const response of [await api("GET", "/api/courses"), await api("GET", "/api/notifications", { token: "nonsense" }), await api("GET", "/api/auth/session")]) {
+    for (const response of [
+      await api("GET", "/api/courses"),
+      await api("GET", "/api/notifications", { token: "nonsense" }),
+      await api("GET", "/api/auth/session"),
+    ]) {
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ success: false, error: expect.any(String), code: "UNAUTHORIZED" });
     }
@@ -250,7 +254,8 @@ describe("end to end through the gateway", () => {
     const db = new Client({ connectionString: stack.databaseUrl("gateway") });
     await db.connect();
     try {
-      const expiry = async () => ((await db.query(`SELECT "expiresAt" FROM "session" WHERE token = $1`, [token])).rows[0].expiresAt as Date).getTime();
+      const expiry = async () =>
+        ((await db.query(`SELECT "expiresAt" FROM "session" WHERE token = $1`, [token])).rows[0].expiresAt as Date).getTime();
       // Fresh (renewed less than SESSION_RENEW_AFTER_HOURS = 24 h ago): used without a write.
       const fresh = await expiry();
       expect((await api("GET", "/api/courses", { token })).status).toBe(200);
@@ -294,7 +299,8 @@ describe("end to end through the gateway", () => {
     const db = new Client({ connectionString: stack.databaseUrl("gateway") });
     await db.connect();
     try {
-      const expiry = async () => ((await db.query(`SELECT "expiresAt" FROM "session" WHERE token = $1`, [token])).rows[0].expiresAt as Date).getTime();
+      const expiry = async () =>
+        ((await db.query(`SELECT "expiresAt" FROM "session" WHERE token = $1`, [token])).rows[0].expiresAt as Date).getTime();
       await db.query(`UPDATE "session" SET "expiresAt" = now() + interval '30 days' - interval '25 hours' WHERE token = $1`, [token]);
       const before = await expiry();
       expect((await api("GET", "/api/courses", { cookie: `session_token=${token}` })).status).toBe(200);

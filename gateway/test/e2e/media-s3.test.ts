@@ -37,7 +37,17 @@ describe("media on S3 end to end", () => {
     localStorageDirectory = join(folder, "unused-local-storage");
     await Promise.all([
       // ≈ 9 s of speech as MP3.
-      runFfmpeg(["-i", librivoxClip("0880"), "-i", librivoxClip("0890"), "-filter_complex", "[0:a][1:a]concat=n=2:v=0:a=1[out]", "-map", "[out]", join(folder, "lecture.mp3")]),
+      runFfmpeg([
+        "-i",
+        librivoxClip("0880"),
+        "-i",
+        librivoxClip("0890"),
+        "-filter_complex",
+        "[0:a][1:a]concat=n=2:v=0:a=1[out]",
+        "-map",
+        "[out]",
+        join(folder, "lecture.mp3"),
+      ]),
       runFfmpeg(["-i", librivoxClip("0920"), join(folder, "short.mp3")]),
       writeFile(join(folder, "reading.txt"), "Chapter 1: The family of Dashwood had long been settled in Sussex.\n"),
     ]);
@@ -77,11 +87,16 @@ describe("media on S3 end to end", () => {
 
   it("stores an upload in the bucket, transcribes it from there, and serves it back whole and by range", async () => {
     const user = await signUp("Cloud");
-    const { note, importJob, uploadInfo } = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, {
-      path: join(folder, "lecture.mp3"),
-      name: "lecture.mp3",
-      type: "audio/mpeg",
-    });
+    const { note, importJob, uploadInfo } = await upload(
+      user.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId },
+      {
+        path: join(folder, "lecture.mp3"),
+        name: "lecture.mp3",
+        type: "audio/mpeg",
+      },
+    );
     const key = uploadInfo.s3Key as string;
     const object = s3.object(BUCKET, key)!;
     expect(object.body.equals(lecture)).toBe(true);
@@ -104,22 +119,34 @@ describe("media on S3 end to end", () => {
     expect(part.headers.get("content-range")).toBe(`bytes 2048-10239/${lecture.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(lecture.subarray(2048, 10240))).toBe(true);
     // Size from HeadObject, then only the asked bytes from S3.
-    expect(s3.requests.filter((request) => request.key === key && request.operation === "GetObject").map((request) => request.status)).toEqual([200, 200, 206]);
+    expect(s3.requests.filter((request) => request.key === key && request.operation === "GetObject").map((request) => request.status)).toEqual([
+      200, 200, 206,
+    ]);
     expect(await readdir(localStorageDirectory).catch(() => [])).toEqual([]);
   }, 45_000);
 
   it("removes a deleted note's audio and attachments from the bucket", async () => {
     const user = await signUp("Tidy");
-    const { note, importJob, uploadInfo } = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, {
-      path: join(folder, "short.mp3"),
-      name: "short.mp3",
-      type: "audio/mpeg",
-    });
-    const attachment = await upload(user.token, `/api/notes/${note.id}/attachments`, { timestamp: "2" }, {
-      path: join(folder, "reading.txt"),
-      name: "reading.txt",
-      type: "text/plain",
-    });
+    const { note, importJob, uploadInfo } = await upload(
+      user.token,
+      "/api/notes/upload/audio",
+      { courseId: user.courseId },
+      {
+        path: join(folder, "short.mp3"),
+        name: "short.mp3",
+        type: "audio/mpeg",
+      },
+    );
+    const attachment = await upload(
+      user.token,
+      `/api/notes/${note.id}/attachments`,
+      { timestamp: "2" },
+      {
+        path: join(folder, "reading.txt"),
+        name: "reading.txt",
+        type: "text/plain",
+      },
+    );
     const attachmentKey = decodeURIComponent(attachment.fileUrl.slice("/api/files/".length));
     expect(s3.objectKeys(BUCKET)).toEqual(expect.arrayContaining([uploadInfo.s3Key, attachmentKey]));
     const served = await download(attachment.fileUrl, user.token);

@@ -63,12 +63,20 @@ describe("notes and import jobs end to end", () => {
        VALUES ($2, $1, 0, 'Mitochondria', 0, 1.5, NULL), ($3, $1, 1, 'make energy.', 1.5, 3.25, 'Lecturer')`,
       [noteId, randomUUID(), randomUUID()],
     );
-    await mediaDb.query(`UPDATE import_job SET status = 'COMPLETED', progress = 100, completed_at = now(), version = version + 1 WHERE id = $1`, [jobId]);
+    await mediaDb.query(`UPDATE import_job SET status = 'COMPLETED', progress = 100, completed_at = now(), version = version + 1 WHERE id = $1`, [
+      jobId,
+    ]);
   }
 
   it("lists, shows, annotates, renames and deletes notes, each with its course", async () => {
     const alice = await signUp("Alice");
-    const biology = await createCourse(alice.token, { name: "Cell Biology", color: "#22c55e", emoji: "🧬", professor: "Dr. Hooke", semester: "Fall 2026" });
+    const biology = await createCourse(alice.token, {
+      name: "Cell Biology",
+      color: "#22c55e",
+      emoji: "🧬",
+      professor: "Dr. Hooke",
+      semester: "Fall 2026",
+    });
     const chemistry = await createCourse(alice.token, { name: "Chemistry" });
     const first = await importVideo(alice.userId, biology.id, "Lecture 1: Cells");
     const second = await importVideo(alice.userId, chemistry.id, "Lecture 1: Atoms");
@@ -238,9 +246,16 @@ describe("notes and import jobs end to end", () => {
         course: { id: physics.id, name: "Physics", color: "#3b82f6", emoji: "🧲" },
       },
     });
-    expect(list.body.data.jobs[1]).toMatchObject({ id: audioJob!.id, source: "UPLOAD", status: "PENDING", completedAt: null, note: { mimeType: "audio/mpeg", duration: null } });
+    expect(list.body.data.jobs[1]).toMatchObject({
+      id: audioJob!.id,
+      source: "UPLOAD",
+      status: "PENDING",
+      completedAt: null,
+      note: { mimeType: "audio/mpeg", duration: null },
+    });
 
-    const titles = async (query: string) => (await api("GET", `/api/jobs?${query}`, { token: bob.token })).body.data.jobs.map((j: { title: string }) => j.title);
+    const titles = async (query: string) =>
+      (await api("GET", `/api/jobs?${query}`, { token: bob.token })).body.data.jobs.map((j: { title: string }) => j.title);
     expect(await titles("sortOrder=asc")).toEqual(["A", "B", "C"]);
     expect(await titles("sortBy=completedAt")).toEqual(["A", "C", "B"]);
     expect(await titles("status=COMPLETED")).toEqual(["A"]);

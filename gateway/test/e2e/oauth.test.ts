@@ -77,16 +77,19 @@ describe("identity-provider sign-in (Google, against a local OpenID Connect prov
   };
 
   async function accountRow(email: string) {
-    const { rows } = await db.query(
-      `SELECT a.* FROM account a JOIN "user" u ON u.id = a."userId" WHERE u.email = $1 AND a."providerId" = 'google'`,
-      [email],
-    );
+    const { rows } = await db.query(`SELECT a.* FROM account a JOIN "user" u ON u.id = a."userId" WHERE u.email = $1 AND a."providerId" = 'google'`, [
+      email,
+    ]);
     return rows;
   }
 
   const oauthError = (url: string) => {
     const parsed = new URL(url);
-    return { at: `${parsed.protocol}//${parsed.host}${parsed.pathname}`, code: parsed.searchParams.get("code"), reason: parsed.searchParams.get("reason") };
+    return {
+      at: `${parsed.protocol}//${parsed.host}${parsed.pathname}`,
+      code: parsed.searchParams.get("code"),
+      reason: parsed.searchParams.get("reason"),
+    };
   };
 
   it("web: sends the browser to the provider with PKCE, state, nonce, offline access and the calendar scopes; back signed in", async () => {
@@ -268,14 +271,29 @@ describe("identity-provider sign-in (Google, against a local OpenID Connect prov
     const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"; // S256 of the RFC 7636 example verifier
     const redirectUri = `${stack.gatewayUrl}/api/auth/callback/google`;
     const authorize = async () => {
-      const query = new URLSearchParams({ client_id: provider.clientId, redirect_uri: redirectUri, response_type: "code", scope: "openid email", state: "s", code_challenge: challenge, code_challenge_method: "S256" });
+      const query = new URLSearchParams({
+        client_id: provider.clientId,
+        redirect_uri: redirectUri,
+        response_type: "code",
+        scope: "openid email",
+        state: "s",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      });
       const response = await fetch(`${provider.issuer}/authorize?${query}`, { redirect: "manual" });
       return new URL(response.headers.get("location")!).searchParams.get("code")!;
     };
     const exchange = (code: string, verifier: string) =>
       fetch(`${provider.issuer}/token`, {
         method: "POST",
-        body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier, client_id: provider.clientId, client_secret: provider.clientSecret }),
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: verifier,
+          client_id: provider.clientId,
+          client_secret: provider.clientSecret,
+        }),
       });
     const wrong = await exchange(await authorize(), "not-the-verifier-not-the-verifier-not-the-verifier");
     expect(wrong.status).toBe(400);

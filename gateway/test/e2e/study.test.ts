@@ -2,7 +2,17 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventually, httpClient, librivoxClip, runFfmpeg, sharedTestStack, signUpWithCourse, uploadMultipart, waitForJob, type SharedStack } from "@study/testkit";
+import {
+  eventually,
+  httpClient,
+  librivoxClip,
+  runFfmpeg,
+  sharedTestStack,
+  signUpWithCourse,
+  uploadMultipart,
+  waitForJob,
+  type SharedStack,
+} from "@study/testkit";
 import { unzipSync } from "fflate";
 import initSqlJs from "sql.js";
 
@@ -10,7 +20,11 @@ import initSqlJs from "sql.js";
 const USER_NOTES = [
   { timestamp: 1, content: "Sense and Sensibility is a novel by Jane Austen, published in 1811.", contentType: "text" },
   { timestamp: 4, content: "Norland Park is the estate where the Dashwood family lived for many generations.", contentType: "text" },
-  { timestamp: 9, content: "Elinor Dashwood is the eldest daughter and represents sense, while Marianne represents sensibility.", contentType: "text" },
+  {
+    timestamp: 9,
+    content: "Elinor Dashwood is the eldest daughter and represents sense, while Marianne represents sensibility.",
+    contentType: "text",
+  },
   { timestamp: 14, content: "An entail is a legal restriction that keeps an estate within the male line of a family.", contentType: "text" },
   { timestamp: 18, content: "Henry Dashwood promised his son John that he would look after his stepmother and sisters.", contentType: "text" },
   { timestamp: 22, content: "Fanny Dashwood persuades her husband John to give his sisters almost nothing.", contentType: "text" },
@@ -78,7 +92,13 @@ describe("study material through the gateway: generation from a transcribed lect
     const first = await generate("flashcards", { cardCount: 8 });
     expect(first.status).toBe(201);
     const { flashcardSet, flashcards } = first.body.data;
-    expect(flashcardSet).toMatchObject({ courseId: owner.courseId, noteId: owner.noteId, noteIds: [owner.noteId], difficulty: "MEDIUM", generator: "offline" });
+    expect(flashcardSet).toMatchObject({
+      courseId: owner.courseId,
+      noteId: owner.noteId,
+      noteIds: [owner.noteId],
+      difficulty: "MEDIUM",
+      generator: "offline",
+    });
     expect(flashcards.length).toBeGreaterThanOrEqual(4);
     expect(flashcards.length).toBeLessThanOrEqual(8);
     expect(flashcardSet.cardCount).toBe(flashcards.length);
@@ -90,7 +110,8 @@ describe("study material through the gateway: generation from a transcribed lect
     }
     // Every card links to the note and to the start of one of its transcript segments (where a client jumps to).
     const segmentStarts = await transcriptSegmentStarts(owner.noteId);
-    for (const card of flashcards) expect([card.front, card.source?.noteId, segmentStarts.includes(card.source?.startTime)]).toEqual([card.front, owner.noteId, true]);
+    for (const card of flashcards)
+      expect([card.front, card.source?.noteId, segmentStarts.includes(card.source?.startTime)]).toEqual([card.front, owner.noteId, true]);
     expect(flashcards.map((card: { order: number }) => card.order)).toEqual(flashcards.map((_: unknown, index: number) => index));
 
     const again = await generate("flashcards", { cardCount: 8 });
@@ -128,14 +149,24 @@ describe("study material through the gateway: generation from a transcribed lect
     }
     const segmentStarts = await transcriptSegmentStarts(owner.noteId);
     for (const question of questions) {
-      expect([question.question, question.source?.noteId, segmentStarts.includes(question.source?.startTime)]).toEqual([question.question, owner.noteId, true]);
+      expect([question.question, question.source?.noteId, segmentStarts.includes(question.source?.startTime)]).toEqual([
+        question.question,
+        owner.noteId,
+        true,
+      ]);
     }
     expect((await generate("quizzes", { questionCount: 6, difficulty: "HARD" })).body.data.quiz.id).toBe(quiz.id);
 
     // Right answers (shouted and padded) to all but the first question, a wrong one to the first.
     const [first, ...rest] = questions;
     const wrong = first.options.find((option: string) => option !== first.correctAnswer);
-    const responses = [{ questionId: first.id, answer: wrong }, ...rest.map((question: { id: string; correctAnswer: string }) => ({ questionId: question.id, answer: `  ${question.correctAnswer.toUpperCase()} ` }))];
+    const responses = [
+      { questionId: first.id, answer: wrong },
+      ...rest.map((question: { id: string; correctAnswer: string }) => ({
+        questionId: question.id,
+        answer: `  ${question.correctAnswer.toUpperCase()} `,
+      })),
+    ];
     const scored = await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: quiz.id, responses } });
     expect(scored.status).toBe(200);
     const total = questions.length;
@@ -154,25 +185,47 @@ describe("study material through the gateway: generation from a transcribed lect
       explanation: first.explanation,
     });
 
-    const partial = await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: quiz.id, responses: [{ questionId: first.id, answer: first.correctAnswer }] } });
+    const partial = await api("POST", "/api/quizzes/validate", {
+      token: owner.token,
+      body: { quizId: quiz.id, responses: [{ questionId: first.id, answer: first.correctAnswer }] },
+    });
     expect(partial.body.data).toMatchObject({ correctAnswers: 1, totalQuestions: total });
 
     const attempts = await api("GET", `/api/quizzes/${quiz.id}/attempts`, { token: owner.token });
     expect(attempts.body.data.map((attempt: { correctAnswers: number }) => attempt.correctAnswers)).toEqual([1, total - 1]);
 
-    const unknown = await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: quiz.id, responses: [{ questionId: randomUUID(), answer: "x" }] } });
+    const unknown = await api("POST", "/api/quizzes/validate", {
+      token: owner.token,
+      body: { quizId: quiz.id, responses: [{ questionId: randomUUID(), answer: "x" }] },
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ success: false, code: "VALIDATION_ERROR", details: [{ field: "responses[0].questionId", message: "is not a question of this quiz" }] });
+    expect(unknown.body).toMatchObject({
+      success: false,
+      code: "VALIDATION_ERROR",
+      details: [{ field: "responses[0].questionId", message: "is not a question of this quiz" }],
+    });
 
     const byNote = await api("GET", `/api/notes/${owner.noteId}/quizzes`, { token: owner.token });
-    expect(byNote.body.data).toEqual([expect.objectContaining({ id: quiz.id, noteId: owner.noteId, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } })]);
+    expect(byNote.body.data).toEqual([
+      expect.objectContaining({
+        id: quiz.id,
+        noteId: owner.noteId,
+        course: { id: owner.courseId, name: "English Literature" },
+        note: { id: owner.noteId, title: "austen-lecture" },
+      }),
+    ]);
 
     const got = await api("GET", `/api/quizzes/${quiz.id}`, { token: owner.token });
     expect(got.status).toBe(200);
-    expect(got.body.data).toMatchObject({ id: quiz.id, difficulty: "HARD", course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } });
-    expect(got.body.data.questions.map((question: { id: string; order: number; quizId: string }) => [question.id, question.order, question.quizId])).toEqual(
-      questions.map((question: Identified, index: number) => [question.id, index, quiz.id]),
-    );
+    expect(got.body.data).toMatchObject({
+      id: quiz.id,
+      difficulty: "HARD",
+      course: { id: owner.courseId, name: "English Literature" },
+      note: { id: owner.noteId, title: "austen-lecture" },
+    });
+    expect(
+      got.body.data.questions.map((question: { id: string; order: number; quizId: string }) => [question.id, question.order, question.quizId]),
+    ).toEqual(questions.map((question: Identified, index: number) => [question.id, index, quiz.id]));
   });
 
   it("generates a study guide: markdown (shape A) on generation and lists, the structured shape B by id", async () => {
@@ -186,7 +239,12 @@ describe("study material through the gateway: generation from a transcribed lect
     const structured = await api("GET", `/api/study-guides/${guide.id}?shape=structured`, { token: owner.token });
     expect(structured.status).toBe(200);
     const shapeB = structured.body.data;
-    expect(shapeB.content).toEqual({ overview: expect.any(String), keyTerms: expect.any(Array), learningObjectives: expect.any(Array), studyTips: expect.any(Array) });
+    expect(shapeB.content).toEqual({
+      overview: expect.any(String),
+      keyTerms: expect.any(Array),
+      learningObjectives: expect.any(Array),
+      studyTips: expect.any(Array),
+    });
     expect(shapeB.sections.length).toBeGreaterThan(0);
     expect(shapeB.sections.map((section: { order: number }) => section.order)).toEqual(shapeB.sections.map((_: unknown, index: number) => index));
     for (const section of shapeB.sections) expect(guide.content).toContain(`## ${section.title}`);
@@ -199,7 +257,12 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(byNote.body.data.map((entry: Identified) => entry.id)).toEqual([guide.id]);
     const list = await api("GET", `/api/study-guides?courseId=${owner.courseId}`, { token: owner.token });
     expect(list.body.data).toEqual([
-      expect.objectContaining({ id: guide.id, content: guide.content, course: { id: owner.courseId, name: "English Literature" }, note: { id: owner.noteId, title: "austen-lecture" } }),
+      expect.objectContaining({
+        id: guide.id,
+        content: guide.content,
+        course: { id: owner.courseId, name: "English Literature" },
+        note: { id: owner.noteId, title: "austen-lecture" },
+      }),
     ]);
     expect((await generate("study-guides", {})).body.data.id).toBe(guide.id);
   });
@@ -212,7 +275,10 @@ describe("study material through the gateway: generation from a transcribed lect
     const card = due.body.data.cards[0];
     expect(Date.parse(card.nextDueByRating.again)).toBeLessThan(Date.parse(card.nextDueByRating.easy));
 
-    const reviewed = await api("POST", `/api/flashcards/${set.flashcardSet.id}/cards/${card.id}/review`, { token: owner.token, body: { rating: "easy" } });
+    const reviewed = await api("POST", `/api/flashcards/${set.flashcardSet.id}/cards/${card.id}/review`, {
+      token: owner.token,
+      body: { rating: "easy" },
+    });
     expect(reviewed.status).toBe(200);
     const { flashcard, nextReviewAt } = reviewed.body.data;
     expect(flashcard.schedule).toMatchObject({ state: "REVIEW", reps: 1, lastReview: expect.any(String) });
@@ -224,14 +290,19 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(after.body.data.totalDue).toBe(set.flashcards.length - 1);
     expect(after.body.data.cards.map((entry: Identified) => entry.id)).not.toContain(card.id);
 
-    const badRating = await api("POST", `/api/flashcards/${set.flashcardSet.id}/cards/${card.id}/review`, { token: owner.token, body: { rating: "perfect" } });
+    const badRating = await api("POST", `/api/flashcards/${set.flashcardSet.id}/cards/${card.id}/review`, {
+      token: owner.token,
+      body: { rating: "perfect" },
+    });
     expect(badRating.status).toBe(400);
     expect(badRating.body.details).toEqual([{ field: "rating", message: "must be one of again, hard, good, easy" }]);
   });
 
   it("exports a set as CSV and as an Anki package a SQLite reader opens", async () => {
     const set = (await generate("flashcards", { cardCount: 8 })).body.data;
-    const csv = await fetch(`${stack.gatewayUrl}/api/flashcards/${set.flashcardSet.id}/export?format=csv`, { headers: { authorization: `Bearer ${owner.token}` } });
+    const csv = await fetch(`${stack.gatewayUrl}/api/flashcards/${set.flashcardSet.id}/export?format=csv`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("content-disposition")).toMatch(/^attachment; filename="?[\w-]+\.csv"?$/);
@@ -239,7 +310,9 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(text.split(/\r?\n/)[0]).toMatch(/^front,back/);
     expect(text).toContain(set.flashcards[0].back.split("\n")[0].slice(0, 20).replace(/"/g, '""'));
 
-    const apkg = await fetch(`${stack.gatewayUrl}/api/flashcards/${set.flashcardSet.id}/export?format=apkg`, { headers: { authorization: `Bearer ${owner.token}` } });
+    const apkg = await fetch(`${stack.gatewayUrl}/api/flashcards/${set.flashcardSet.id}/export?format=apkg`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(apkg.status).toBe(200);
     expect(apkg.headers.get("content-disposition")).toMatch(/\.apkg"?$/);
     const files = unzipSync(new Uint8Array(await apkg.arrayBuffer()));
@@ -280,7 +353,10 @@ describe("study material through the gateway: generation from a transcribed lect
       const response = await api(method, path, { token: stranger.token });
       expect([method, path, response.status, response.body.code]).toEqual([method, path, 404, "NOT_FOUND"]);
     }
-    const review = await api("POST", `/api/flashcards/${set.id}/cards/${set.flashcards[0].id}/review`, { token: stranger.token, body: { rating: "good" } });
+    const review = await api("POST", `/api/flashcards/${set.id}/cards/${set.flashcards[0].id}/review`, {
+      token: stranger.token,
+      body: { rating: "good" },
+    });
     expect(review.status).toBe(404);
     const validate = await api("POST", "/api/quizzes/validate", { token: stranger.token, body: { quizId: quiz.id, responses: [] } });
     expect(validate.status).toBe(404);
@@ -293,7 +369,10 @@ describe("study material through the gateway: generation from a transcribed lect
     }
     expect((await api("GET", "/api/flashcards", { token: stranger.token })).body.data).toEqual([]);
 
-    const malformed = await api("POST", "/api/flashcards/generate", { token: owner.token, body: { courseId: owner.courseId, noteIds: ["not-a-note"], cardCount: 0 } });
+    const malformed = await api("POST", "/api/flashcards/generate", {
+      token: owner.token,
+      body: { courseId: owner.courseId, noteIds: ["not-a-note"], cardCount: 0 },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ success: false, code: "VALIDATION_ERROR" });
     expect(malformed.body.details).toEqual(
@@ -304,8 +383,15 @@ describe("study material through the gateway: generation from a transcribed lect
     );
     const missing = await api("POST", "/api/study-guides/generate", { token: owner.token, body: { noteIds: [] } });
     expect(missing.status).toBe(400);
-    expect(missing.body.details).toEqual(expect.arrayContaining([{ field: "courseId", message: "is required" }, { field: "noteIds", message: "must name at least one note" }]));
-    expect((await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: quiz.id, responses: "all of them" } })).status).toBe(400);
+    expect(missing.body.details).toEqual(
+      expect.arrayContaining([
+        { field: "courseId", message: "is required" },
+        { field: "noteIds", message: "must name at least one note" },
+      ]),
+    );
+    expect((await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: quiz.id, responses: "all of them" } })).status).toBe(
+      400,
+    );
     const malformedQuizId = await api("POST", "/api/quizzes/validate", { token: owner.token, body: { quizId: "not-a-quiz", responses: [] } });
     expect(malformedQuizId.status).toBe(400);
     expect(malformedQuizId.body.details).toEqual([{ field: "quizId", message: "must be a quiz id (UUID)" }]);
@@ -315,17 +401,26 @@ describe("study material through the gateway: generation from a transcribed lect
 
   it("refuses material from a note that is not transcribed yet (409), and generates anew when the note's content changed", async () => {
     const pending = await uploadLecture(owner.token, owner.courseId);
-    const early = await api("POST", "/api/flashcards/generate", { token: owner.token, body: { courseId: owner.courseId, noteIds: [pending.noteId] } });
+    const early = await api("POST", "/api/flashcards/generate", {
+      token: owner.token,
+      body: { courseId: owner.courseId, noteIds: [pending.noteId] },
+    });
     expect(early.status).toBe(409);
     expect(early.body).toMatchObject({ success: false, code: "NOTE_NOT_TRANSCRIBED" });
     await transcribed(owner.token, pending.jobId);
 
     await api("PUT", `/api/notes/${pending.noteId}/user-notes`, { token: owner.token, body: { userNotes: USER_NOTES.slice(0, 4) } });
-    const first = await api("POST", "/api/flashcards/generate", { token: owner.token, body: { courseId: owner.courseId, noteIds: [pending.noteId] } });
+    const first = await api("POST", "/api/flashcards/generate", {
+      token: owner.token,
+      body: { courseId: owner.courseId, noteIds: [pending.noteId] },
+    });
     expect([first.status, first.body.code]).toEqual([201, undefined]);
     const before = first.body.data.flashcardSet.id;
     await api("PUT", `/api/notes/${pending.noteId}/user-notes`, { token: owner.token, body: { userNotes: USER_NOTES } });
-    const after = await api("POST", "/api/flashcards/generate", { token: owner.token, body: { courseId: owner.courseId, noteIds: [pending.noteId] } });
+    const after = await api("POST", "/api/flashcards/generate", {
+      token: owner.token,
+      body: { courseId: owner.courseId, noteIds: [pending.noteId] },
+    });
     expect(after.status).toBe(201);
     expect(after.body.data.flashcardSet.id).not.toBe(before);
 

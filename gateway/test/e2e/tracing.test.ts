@@ -32,7 +32,10 @@ describe("distributed tracing", () => {
 
   const spans = (): ExportedSpan[] =>
     existsSync(tracesFile)
-      ? readFileSync(tracesFile, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as ExportedSpan)
+      ? readFileSync(tracesFile, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as ExportedSpan)
       : [];
 
   it("covers the HTTP request, the gRPC call into courses, the outbox publish and the consumer in notifications", async () => {
@@ -74,8 +77,6 @@ describe("distributed tracing", () => {
 
     // And the confirmation the consumer wrote is there.
     const notifications = (await api("GET", "/api/notifications", { token })).body.data.notifications;
-    expect(notifications.map((n: { content: string }) => n.content)).toEqual(
-      expect.arrayContaining([expect.stringContaining("Observability 101")]),
-    );
+    expect(notifications.map((n: { content: string }) => n.content)).toEqual(expect.arrayContaining([expect.stringContaining("Observability 101")]));
   }, 60_000);
 });

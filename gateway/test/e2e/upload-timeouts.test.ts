@@ -3,7 +3,17 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventually, httpClient, librivoxClip, requireStatus, runFfmpeg, signUpWithCourse, startTestStack, uploadMultipart, type TestStack } from "@study/testkit";
+import {
+  eventually,
+  httpClient,
+  librivoxClip,
+  requireStatus,
+  runFfmpeg,
+  signUpWithCourse,
+  startTestStack,
+  uploadMultipart,
+  type TestStack,
+} from "@study/testkit";
 
 const IDLE_TIMEOUT_MS = 1_500;
 const REQUEST_TIMEOUT_MS = 4_000;
@@ -30,7 +40,9 @@ function pacedUpload(url: string, token: string, courseId: string, head: Buffer,
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8")), answeredAfterMs: Date.now() - started }));
+      response.on("end", () =>
+        resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString("utf8")), answeredAfterMs: Date.now() - started }),
+      );
     });
     request.on("error", reject);
     request.write(
@@ -74,16 +86,29 @@ describe("upload timeouts end to end", () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  const storedFiles = async () => (await readdir(storageDirectory, { recursive: true, withFileTypes: true }).catch(() => [])).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  const storedFiles = async () =>
+    (await readdir(storageDirectory, { recursive: true, withFileTypes: true }).catch(() => []))
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
   const jobsOf = async (token: string) => (await api("GET", "/api/jobs", { token })).body.data.jobs;
 
   it("ends an upload whose client goes quiet with 504 CONNECTION_TIMEOUT, keeping nothing", async () => {
     const user = await signUpWithCourse(api, { name: "Staller", courseName: "History" });
     const before = await storedFiles();
     // Sends the start of the file, then nothing more.
-    const answer = await pacedUpload(`${stack.gatewayUrl}/api/notes/upload/audio`, user.token, user.courseId, lecture.subarray(0, 32 * 1024), () => undefined);
+    const answer = await pacedUpload(
+      `${stack.gatewayUrl}/api/notes/upload/audio`,
+      user.token,
+      user.courseId,
+      lecture.subarray(0, 32 * 1024),
+      () => undefined,
+    );
     expect(answer.status).toBe(504);
-    expect(answer.body).toEqual({ success: false, error: expect.stringMatching(/nothing was received for 1\.5 seconds/), code: "CONNECTION_TIMEOUT" });
+    expect(answer.body).toEqual({
+      success: false,
+      error: expect.stringMatching(/nothing was received for 1\.5 seconds/),
+      code: "CONNECTION_TIMEOUT",
+    });
     expect(answer.answeredAfterMs).toBeGreaterThanOrEqual(IDLE_TIMEOUT_MS - 100);
     expect(answer.answeredAfterMs).toBeLessThan(REQUEST_TIMEOUT_MS);
     await eventually(async () => stack.logs.some((line) => line.includes("UPLOAD_INTERRUPTED")), 5_000);
@@ -95,9 +120,15 @@ describe("upload timeouts end to end", () => {
     const user = await signUpWithCourse(api, { name: "Trickler", courseName: "History" });
     const before = await storedFiles();
     // Never quiet for long (a piece every 300 ms), but never done either.
-    const answer = await pacedUpload(`${stack.gatewayUrl}/api/notes/upload/audio`, user.token, user.courseId, lecture.subarray(0, 32 * 1024), (sendMore) => {
-      timers.push(setInterval(sendMore, 300));
-    });
+    const answer = await pacedUpload(
+      `${stack.gatewayUrl}/api/notes/upload/audio`,
+      user.token,
+      user.courseId,
+      lecture.subarray(0, 32 * 1024),
+      (sendMore) => {
+        timers.push(setInterval(sendMore, 300));
+      },
+    );
     expect(answer.status).toBe(504);
     expect(answer.body).toEqual({ success: false, error: expect.stringMatching(/took longer than 4 seconds/), code: "CONNECTION_TIMEOUT" });
     expect(answer.answeredAfterMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 100);
@@ -109,7 +140,13 @@ describe("upload timeouts end to end", () => {
     const user = await signUpWithCourse(api, { name: "Punctual", courseName: "History" });
     const path = join(folder, "lecture.mp3");
     const created = requireStatus(
-      await uploadMultipart(stack.gatewayUrl, user.token, "/api/notes/upload/audio", { courseId: user.courseId }, { path, name: "lecture.mp3", type: "audio/mpeg" }),
+      await uploadMultipart(
+        stack.gatewayUrl,
+        user.token,
+        "/api/notes/upload/audio",
+        { courseId: user.courseId },
+        { path, name: "lecture.mp3", type: "audio/mpeg" },
+      ),
       201,
       "upload",
     );

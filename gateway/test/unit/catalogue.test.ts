@@ -37,7 +37,10 @@ describe("the gateway and the service catalogue", () => {
   });
 
   it("takes another catalogue's settings when given one (a new service needs no other edit here)", () => {
-    const withSearch: Catalogue = [...CATALOGUE, { name: "search", directory: "services/search", grpcAddressVariable: "SEARCH_GRPC_ADDRESS", grpcPort: 50055 }];
+    const withSearch: Catalogue = [
+      ...CATALOGUE,
+      { name: "search", directory: "services/search", grpcAddressVariable: "SEARCH_GRPC_ADDRESS", grpcPort: 50055 },
+    ];
     const schema = gatewayConfigSchema.extend(grpcAddressSettings(withSearch));
     expect(() => loadConfig(schema, { ...required, ...addresses })).toThrow("SEARCH_GRPC_ADDRESS: is required but not set");
     const config = loadConfig(schema, { ...required, ...addresses, SEARCH_GRPC_ADDRESS: "search:50055" });

@@ -66,7 +66,12 @@ function fromApiError(error: UpstreamError, cause: { cause: unknown }): AppError
     return new AppError("unavailable", "AI_FORBIDDEN", `The AI service refused access (HTTP 403): ${upstreamMessage(error)}`, cause);
   }
   if (status === 404) {
-    return new AppError("unavailable", "AI_MODEL_NOT_FOUND", `The AI service does not offer the requested model or endpoint (HTTP 404): ${upstreamMessage(error)}`, cause);
+    return new AppError(
+      "unavailable",
+      "AI_MODEL_NOT_FOUND",
+      `The AI service does not offer the requested model or endpoint (HTTP 404): ${upstreamMessage(error)}`,
+      cause,
+    );
   }
   if (status === 408) {
     return new AppError("timeout", "UPSTREAM_TIMEOUT", "The AI service did not answer in time (HTTP 408)", cause);
@@ -87,7 +92,12 @@ function fromApiError(error: UpstreamError, cause: { cause: unknown }): AppError
     });
   }
   if (status === 400 || status === 422) {
-    return new AppError("precondition", "AI_REQUEST_REJECTED", `The AI service rejected the request (HTTP ${status}): ${upstreamMessage(error)}`, cause);
+    return new AppError(
+      "precondition",
+      "AI_REQUEST_REJECTED",
+      `The AI service rejected the request (HTTP ${status}): ${upstreamMessage(error)}`,
+      cause,
+    );
   }
   if (status >= 500) {
     return new AppError("unavailable", "AI_UNAVAILABLE", `The AI service failed (HTTP ${status}); try again later`, cause);

@@ -30,7 +30,8 @@ describe("createOpenAiClient", () => {
 
   it("retries a failing server up to maxRetries times", async () => {
     // retry-after-ms keeps the SDK's backoff short.
-    reply = (index) => (index < 2 ? { status: 503, headers: { "retry-after-ms": "10" }, json: openAiErrorBody("overloaded", "server_error") } : { json: models });
+    reply = (index) =>
+      index < 2 ? { status: 503, headers: { "retry-after-ms": "10" }, json: openAiErrorBody("overloaded", "server_error") } : { json: models };
     const client = createOpenAiClient({ apiKey: "sk-test", baseURL: peer.baseURL, maxRetries: 2 });
     await expect(client.models.list()).resolves.toBeDefined();
     expect(peer.requests).toHaveLength(3);

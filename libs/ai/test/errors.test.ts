@@ -29,13 +29,22 @@ async function mapped(answer: PeerReply): Promise<AppError> {
 
 describe("fromOpenAiError", () => {
   it("reports a rejected key as the service's configuration problem (503), not the caller's sign-in (401)", async () => {
-    const error = await mapped({ status: 401, json: openAiErrorBody("Incorrect API key provided: sk-test.", "invalid_request_error", "invalid_api_key") });
-    expect(error).toMatchObject({ kind: "unavailable", code: "AI_AUTH_FAILED", message: "The AI service rejected the API key (HTTP 401): check OPENAI_API_KEY" });
+    const error = await mapped({
+      status: 401,
+      json: openAiErrorBody("Incorrect API key provided: sk-test.", "invalid_request_error", "invalid_api_key"),
+    });
+    expect(error).toMatchObject({
+      kind: "unavailable",
+      code: "AI_AUTH_FAILED",
+      message: "The AI service rejected the API key (HTTP 401): check OPENAI_API_KEY",
+    });
     expect(error.cause).toBeInstanceOf(APIError);
   });
 
   it("reports rate limiting with the wait the server asks for", async () => {
-    expect(await mapped({ status: 429, headers: { "retry-after": "30" }, json: openAiErrorBody("Rate limit reached", "requests", "rate_limit_exceeded") })).toMatchObject({
+    expect(
+      await mapped({ status: 429, headers: { "retry-after": "30" }, json: openAiErrorBody("Rate limit reached", "requests", "rate_limit_exceeded") }),
+    ).toMatchObject({
       kind: "rate_limited",
       code: "RATE_LIMITED",
       action: "RETRY_LATER",
@@ -47,16 +56,26 @@ describe("fromOpenAiError", () => {
   });
 
   it("tells an exhausted quota (which waiting does not fix) from rate limiting", async () => {
-    expect(await mapped({ status: 429, json: openAiErrorBody("You exceeded your current quota", "insufficient_quota", "insufficient_quota") })).toMatchObject({
+    expect(
+      await mapped({ status: 429, json: openAiErrorBody("You exceeded your current quota", "insufficient_quota", "insufficient_quota") }),
+    ).toMatchObject({
       kind: "unavailable",
       code: "AI_QUOTA_EXCEEDED",
     });
   });
 
   it.each([
-    [403, "Project does not have access to model", { kind: "unavailable", code: "AI_FORBIDDEN", message: "The AI service refused access (HTTP 403): Project does not have access to model" }],
+    [
+      403,
+      "Project does not have access to model",
+      { kind: "unavailable", code: "AI_FORBIDDEN", message: "The AI service refused access (HTTP 403): Project does not have access to model" },
+    ],
     [404, "The model `gpt-9` does not exist", { kind: "unavailable", code: "AI_MODEL_NOT_FOUND" }],
-    [400, "Invalid file format.", { kind: "precondition", code: "AI_REQUEST_REJECTED", message: "The AI service rejected the request (HTTP 400): Invalid file format." }],
+    [
+      400,
+      "Invalid file format.",
+      { kind: "precondition", code: "AI_REQUEST_REJECTED", message: "The AI service rejected the request (HTTP 400): Invalid file format." },
+    ],
     [422, "Unprocessable", { kind: "precondition", code: "AI_REQUEST_REJECTED" }],
     [413, "Maximum content size limit exceeded", { kind: "too_large", code: "FILE_TOO_LARGE" }],
     [408, "Request timeout", { kind: "timeout", code: "UPSTREAM_TIMEOUT" }],
@@ -91,7 +110,10 @@ describe("callOpenAi", () => {
     };
     const client = createOpenAiClient({ apiKey: "sk-test", baseURL: peer.baseURL, maxRetries: 0 });
     const call = callOpenAi(() => client.models.list({ signal: controller.signal }), controller.signal);
-    const rejection = await call.then(() => undefined, (error: unknown) => error);
+    const rejection = await call.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(rejection).toBe(controller.signal.reason);
     expect(rejection).toMatchObject({ name: "AbortError" });
   });

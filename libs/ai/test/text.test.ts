@@ -30,7 +30,10 @@ describe("splitSentences", () => {
   });
 
   it("ends sentences at line breaks, collapses whitespace and drops empty pieces", () => {
-    expect(splitSentences("  Heading without period\n\n  Body   text\tcontinues here.  \n--\n")).toEqual(["Heading without period", "Body text continues here."]);
+    expect(splitSentences("  Heading without period\n\n  Body   text\tcontinues here.  \n--\n")).toEqual([
+      "Heading without period",
+      "Body text continues here.",
+    ]);
     expect(splitSentences("")).toEqual([]);
   });
 
@@ -42,7 +45,16 @@ describe("splitSentences", () => {
 describe("tokenizeWords", () => {
   it("returns lower-cased words without punctuation, keeping contractions and numbers whole", () => {
     expect(tokenizeWords("Don’t stop—it's 3.14, state-of-the-art; naïve CAFÉ!")).toEqual([
-      "don't", "stop", "it's", "3.14", "state", "of", "the", "art", "naïve", "café",
+      "don't",
+      "stop",
+      "it's",
+      "3.14",
+      "state",
+      "of",
+      "the",
+      "art",
+      "naïve",
+      "café",
     ]);
   });
 });
@@ -57,22 +69,48 @@ describe("stop words", () => {
 
 describe("term frequency", () => {
   it("folds regular plurals and possessives onto one term", () => {
-    expect(["cells", "studies", "classes", "boxes", "churches", "cell's", "process", "analysis", "species", "physics", "bus"].map(normalizeTerm)).toEqual([
-      "cell", "study", "class", "box", "church", "cell", "process", "analysis", "species", "physics", "bus",
-    ]);
+    expect(
+      ["cells", "studies", "classes", "boxes", "churches", "cell's", "process", "analysis", "species", "physics", "bus"].map(normalizeTerm),
+    ).toEqual(["cell", "study", "class", "box", "church", "cell", "process", "analysis", "species", "physics", "bus"]);
   });
 
   it("keeps the content words of a text, in order", () => {
     expect(contentWords("The cells of a plant absorb light; the plant's cells store 2 kinds of energy.")).toEqual([
-      "cell", "plant", "absorb", "light", "plant", "cell", "store", "kind", "energy",
+      "cell",
+      "plant",
+      "absorb",
+      "light",
+      "plant",
+      "cell",
+      "store",
+      "kind",
+      "energy",
     ]);
   });
 
   it("counts terms, normalises by the most frequent and ranks them stably", () => {
     const terms = ["cell", "energy", "cell", "light", "energy", "cell", "atp"];
-    expect(termFrequencies(terms)).toEqual(new Map([["cell", 3], ["energy", 2], ["light", 1], ["atp", 1]]));
-    expect(normalizedTermFrequencies(terms)).toEqual(new Map([["cell", 1], ["energy", 2 / 3], ["light", 1 / 3], ["atp", 1 / 3]]));
-    expect(topTerms(terms, 3)).toEqual([{ term: "cell", count: 3 }, { term: "energy", count: 2 }, { term: "atp", count: 1 }]);
+    expect(termFrequencies(terms)).toEqual(
+      new Map([
+        ["cell", 3],
+        ["energy", 2],
+        ["light", 1],
+        ["atp", 1],
+      ]),
+    );
+    expect(normalizedTermFrequencies(terms)).toEqual(
+      new Map([
+        ["cell", 1],
+        ["energy", 2 / 3],
+        ["light", 1 / 3],
+        ["atp", 1 / 3],
+      ]),
+    );
+    expect(topTerms(terms, 3)).toEqual([
+      { term: "cell", count: 3 },
+      { term: "energy", count: 2 },
+      { term: "atp", count: 1 },
+    ]);
     expect(normalizedTermFrequencies([])).toEqual(new Map());
   });
 });

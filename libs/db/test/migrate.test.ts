@@ -94,10 +94,12 @@ describe("migrate", () => {
     const b = migrationsFolder(root);
     a.add("0001_init", "CREATE TABLE a_table (id int);");
     b.add("0001_init", "CREATE TABLE b_table (id int);");
-    expect(await migrate(url, [{ scope: "a", directory: a.directory }, { scope: "b", directory: b.directory }])).toEqual([
-      "a/0001_init",
-      "b/0001_init",
-    ]);
+    expect(
+      await migrate(url, [
+        { scope: "a", directory: a.directory },
+        { scope: "b", directory: b.directory },
+      ]),
+    ).toEqual(["a/0001_init", "b/0001_init"]);
     expect(await tableExists(url, "a_table")).toBe(true);
     expect(await tableExists(url, "b_table")).toBe(true);
   });
@@ -166,8 +168,11 @@ describe("migrate", () => {
   it("does not hold the advisory lock after returning", async () => {
     const url = await createTestDatabase("db_migrate_lock");
     await migrate(url, [PLATFORM_MIGRATIONS]);
-    const locks = await query<{ n: number }>(url, `SELECT count(*)::int AS n FROM pg_locks
-       WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+    const locks = await query<{ n: number }>(
+      url,
+      `SELECT count(*)::int AS n FROM pg_locks
+       WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
     expect(locks).toEqual([{ n: 0 }]);
   });
 });

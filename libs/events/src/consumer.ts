@@ -71,9 +71,7 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
   const names = queueNames(exchange, options.consumer);
   const maxAttempts = options.maxAttempts ?? 5;
   const delays = options.retryDelaysMs ?? [1_000, 5_000, 15_000, 30_000];
-  const byType = new Map<string, EventCase>(
-    (Object.keys(options.handlers) as EventCase[]).map((eventCase) => [EVENT_TYPES[eventCase], eventCase]),
-  );
+  const byType = new Map<string, EventCase>((Object.keys(options.handlers) as EventCase[]).map((eventCase) => [EVENT_TYPES[eventCase], eventCase]));
 
   const subscribe = async (connection: ChannelModel): Promise<void> => {
     const channel = await connection.createConfirmChannel();
@@ -123,7 +121,13 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     const { payload } = envelope;
     if (!eventCase || payload?.$case !== eventCase) {
       // Retrying cannot help a message this consumer has no handler for, or whose payload does not match its type.
-      await moveTo(channel, message, names.dead, 1, `no handler for ${envelope.type || "(no type)"} with payload ${envelope.payload?.$case ?? "(none)"}`);
+      await moveTo(
+        channel,
+        message,
+        names.dead,
+        1,
+        `no handler for ${envelope.type || "(no type)"} with payload ${envelope.payload?.$case ?? "(none)"}`,
+      );
       return;
     }
     // An amqplib instrumentation may already have opened a consume span from the headers; else read them here.
@@ -146,21 +150,24 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
     try {
       await context.with(trace.setSpan(parent, span), async () => {
         const handler = options.handlers[eventCase] as EventHandler<EventCase, Tx>;
-        const handled = options.inbox === "after" ? await handleThenRecord(handler, envelope, payload.value) : await options.db.$transaction(
-          async (tx) => {
-            const inserted = await tx.$executeRawUnsafe(
-              `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3)
+        const handled =
+          options.inbox === "after"
+            ? await handleThenRecord(handler, envelope, payload.value)
+            : await options.db.$transaction(
+                async (tx) => {
+                  const inserted = await tx.$executeRawUnsafe(
+                    `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3)
                ON CONFLICT (consumer, event_id) DO NOTHING`,
-              options.consumer,
-              envelope.id,
-              envelope.type,
-            );
-            if (inserted === 0) return false;
-            await handler(payload.value, envelope, tx);
-            return true;
-          },
-          { timeout: 30_000, maxWait: 10_000 },
-        );
+                    options.consumer,
+                    envelope.id,
+                    envelope.type,
+                  );
+                  if (inserted === 0) return false;
+                  await handler(payload.value, envelope, tx);
+                  return true;
+                },
+                { timeout: 30_000, maxWait: 10_000 },
+              );
         options.logger.debug({ event: envelope.type, eventId: envelope.id, duplicate: !handled }, "event handled");
       });
       span.end();
@@ -172,9 +179,11 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
       const reason = error instanceof Error ? error.message : String(error);
       if (attempt >= maxAttempts) {
         options.logger.error({ err: error, event: envelope.type, eventId: envelope.id, attempt }, "event dead-lettered");
-        await options.onDeadLetter?.(envelope, reason).catch((hookError: unknown) =>
-          options.logger.error({ err: hookError, event: envelope.type, eventId: envelope.id }, "dead-letter hook failed"),
-        );
+        await options
+          .onDeadLetter?.(envelope, reason)
+          .catch((hookError: unknown) =>
+            options.logger.error({ err: hookError, event: envelope.type, eventId: envelope.id }, "dead-letter hook failed"),
+          );
         await moveTo(channel, message, names.dead, attempt, reason);
       } else {
         options.logger.warn({ err: error, event: envelope.type, eventId: envelope.id, attempt }, "event handler failed; will retry");

@@ -47,8 +47,7 @@ export function createEvent(source: string, userId: string, payload: EventPayloa
   };
 }
 
-export const encodeEnvelope = (envelope: EventEnvelope): Buffer =>
-  Buffer.from(events.EventEnvelope.encode(envelope).finish());
+export const encodeEnvelope = (envelope: EventEnvelope): Buffer => Buffer.from(events.EventEnvelope.encode(envelope).finish());
 export const decodeEnvelope = (bytes: Uint8Array): EventEnvelope => events.EventEnvelope.decode(bytes);
 export const envelopeToJson = (envelope: EventEnvelope): unknown => events.EventEnvelope.toJSON(envelope);
 export const envelopeFromJson = (json: unknown): EventEnvelope => events.EventEnvelope.fromJSON(json);

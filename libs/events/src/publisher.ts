@@ -28,39 +28,45 @@ export class EventPublisher {
     }
     const confirms = envelopes.map((envelope) => {
       const parent = contextFromTraceHeaders(envelope);
-      const span = tracer.startSpan(`publish ${envelope.type}`, {
-        kind: SpanKind.PRODUCER,
-        attributes: {
-          "messaging.system": "rabbitmq",
-          "messaging.destination.name": this.exchange,
-          "messaging.message.id": envelope.id,
-          "messaging.rabbitmq.destination.routing_key": envelope.type,
+      const span = tracer.startSpan(
+        `publish ${envelope.type}`,
+        {
+          kind: SpanKind.PRODUCER,
+          attributes: {
+            "messaging.system": "rabbitmq",
+            "messaging.destination.name": this.exchange,
+            "messaging.message.id": envelope.id,
+            "messaging.rabbitmq.destination.routing_key": envelope.type,
+          },
         },
-      }, parent);
+        parent,
+      );
       const headers: Record<string, string> = {};
       const publishContext = trace.setSpan(parent, span);
       propagation.inject(publishContext, headers);
       return new Promise<void>((resolve, reject) => {
         // Published within the span's context, so an amqplib instrumentation continues this trace too.
-        context.with(publishContext, () => channel.publish(
-          this.exchange,
-          envelope.type,
-          encodeEnvelope(envelope),
-          {
-            persistent: true,
-            contentType: "application/x-protobuf",
-            type: envelope.type,
-            messageId: envelope.id,
-            timestamp: Math.floor((envelope.occurredAt ?? new Date()).getTime() / 1000),
-            appId: envelope.source,
-            headers,
-          },
-          (error: unknown) => {
-            span.end();
-            if (error) reject(error instanceof Error ? error : new Error("publish was nacked by the broker"));
-            else resolve();
-          },
-        ));
+        context.with(publishContext, () =>
+          channel.publish(
+            this.exchange,
+            envelope.type,
+            encodeEnvelope(envelope),
+            {
+              persistent: true,
+              contentType: "application/x-protobuf",
+              type: envelope.type,
+              messageId: envelope.id,
+              timestamp: Math.floor((envelope.occurredAt ?? new Date()).getTime() / 1000),
+              appId: envelope.source,
+              headers,
+            },
+            (error: unknown) => {
+              span.end();
+              if (error) reject(error instanceof Error ? error : new Error("publish was nacked by the broker"));
+              else resolve();
+            },
+          ),
+        );
       });
     });
     await Promise.all(confirms);
@@ -71,4 +77,3 @@ export class EventPublisher {
     this.declaredOn = undefined;
   }
 }
-

@@ -104,7 +104,9 @@ describe("AmqpConnection", () => {
     // A reconnect would be a timer set when the connection reports its close: fake timers let the test run
     // every timer set from here on at once instead of waiting for the back-off (intervals stay real: amqplib's
     // heartbeats).
-    jest.useFakeTimers({ doNotFake: ["Date", "hrtime", "nextTick", "performance", "queueMicrotask", "setImmediate", "clearImmediate", "setInterval", "clearInterval"] });
+    jest.useFakeTimers({
+      doNotFake: ["Date", "hrtime", "nextTick", "performance", "queueMicrotask", "setImmediate", "clearImmediate", "setInterval", "clearInterval"],
+    });
     try {
       await amqp.close();
       await watch.closes[0]; // its close event has been handled

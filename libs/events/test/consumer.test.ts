@@ -367,7 +367,11 @@ describe("consumer with inbox, retries and dead letters", () => {
       const letters = await f.deadLetters();
       return letters.length > 0 ? letters : undefined;
     });
-    expect(letter).toMatchObject({ eventId: mislabelled.id, attempts: 1, lastError: "no handler for courses.course.created.v1 with payload courseDeleted" });
+    expect(letter).toMatchObject({
+      eventId: mislabelled.id,
+      attempts: 1,
+      lastError: "no handler for courses.course.created.v1 with payload courseDeleted",
+    });
     expect(handled).toEqual([]);
   });
 

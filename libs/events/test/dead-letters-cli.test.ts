@@ -79,7 +79,10 @@ describe("dead-letters CLI", () => {
   it("lists dead letters as JSON lines without removing them", async () => {
     const run = await runCli(["list", consumer, "--exchange", exchange]);
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    const lines = run.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const lines = run.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.sort((a, b) => a.type.localeCompare(b.type))).toEqual([
       { eventId: poisoned[0].id, type: "courses.course.created.v1", attempts: 1, lastError: "handler bug: cannot read 'name'" },
       { eventId: poisoned[1].id, type: "courses.course.deleted.v1", attempts: 1, lastError: "handler bug: cannot read 'name'" },
@@ -106,14 +109,18 @@ describe("dead-letters CLI", () => {
     expect(await runCli(["replay", consumer, "--exchange", exchange])).toEqual({ code: 0, stdout: "0\n", stderr: "" });
   });
 
-  it.each([[[]], [["list"]], [["purge", "notifications"]], [["list", "--exchange", "x"]], [["list", "notifications", "--exchange"]], [["list", "notifications", "--verbose"]]])(
-    "answers bad arguments %j with the usage line and exit code 2",
-    async (args) => {
-      const run = await runCli(args);
-      expect(run).toEqual({ code: 2, stdout: "", stderr: `${USAGE}\n` });
-      expect(USAGE).toMatch(/^usage: dead-letters <list\|replay> <consumer> \[--exchange <name>\]/);
-    },
-  );
+  it.each([
+    [[]],
+    [["list"]],
+    [["purge", "notifications"]],
+    [["list", "--exchange", "x"]],
+    [["list", "notifications", "--exchange"]],
+    [["list", "notifications", "--verbose"]],
+  ])("answers bad arguments %j with the usage line and exit code 2", async (args) => {
+    const run = await runCli(args);
+    expect(run).toEqual({ code: 2, stdout: "", stderr: `${USAGE}\n` });
+    expect(USAGE).toMatch(/^usage: dead-letters <list\|replay> <consumer> \[--exchange <name>\]/);
+  });
 
   it("refuses to run without a valid RABBITMQ_URL (one line, exit 1)", async () => {
     const env = { ...process.env };
@@ -139,8 +146,16 @@ describe("dead-letters CLI", () => {
 
   it("parses its arguments, defaulting the exchange to study.events", () => {
     expect(parseArguments(["list", "notifications"])).toEqual({ action: "list", consumer: "notifications", exchange: "study.events" });
-    expect(parseArguments(["replay", "notifications", "--exchange", "test.x"])).toEqual({ action: "replay", consumer: "notifications", exchange: "test.x" });
-    expect(parseArguments(["replay", "notifications", "--exchange=test.y"])).toEqual({ action: "replay", consumer: "notifications", exchange: "test.y" });
+    expect(parseArguments(["replay", "notifications", "--exchange", "test.x"])).toEqual({
+      action: "replay",
+      consumer: "notifications",
+      exchange: "test.x",
+    });
+    expect(parseArguments(["replay", "notifications", "--exchange=test.y"])).toEqual({
+      action: "replay",
+      consumer: "notifications",
+      exchange: "test.y",
+    });
     expect(parseArguments(["replay", "notifications", "--exchange="])).toBeUndefined();
     expect(parseArguments(["LIST", "notifications"])).toBeUndefined();
   });

@@ -131,7 +131,12 @@ describe("outbox + relay", () => {
       // Both relays run full passes after that (kick waits for a pass under way, the second kick is a fresh
       // one): any duplicate they publish is confirmed by the broker before a sentinel enqueued afterwards, so
       // once the sentinel is captured from the same queue, every duplicate would have been too.
-      await Promise.all([relay, second].map(async (r) => { await r.kick(); await r.kick(); }));
+      await Promise.all(
+        [relay, second].map(async (r) => {
+          await r.kick();
+          await r.kick();
+        }),
+      );
       const sentinel = courseCreated("par-sentinel");
       await t.db.$transaction((tx) => enqueueEvents(tx, [sentinel]));
       await eventually(async () => captured(sentinel.id).length === 1);

@@ -14,12 +14,7 @@ import { fromServiceError } from "./errors";
 import { serviceNameOf } from "./server";
 
 type UnaryCallback<Res> = (error: ServiceError | null, response: Res) => void;
-type Method<Req, Res> = (
-  request: Req,
-  metadata: Metadata,
-  options: Partial<CallOptions>,
-  callback: UnaryCallback<Res>,
-) => ClientUnaryCall;
+type Method<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>, callback: UnaryCallback<Res>) => ClientUnaryCall;
 
 /** The promise-returning view of a ts-proto grpc-js client: `await client.getCourse({...})`. */
 export type PromiseClient<C> = {
@@ -86,9 +81,7 @@ export function createClient<C extends Client>(
     wrapper[method] = (request: unknown, callOptions?: { deadlineMs?: number }) =>
       new Promise((resolve, reject) => {
         const deadline = new Date(Date.now() + (callOptions?.deadlineMs ?? deadlineMs));
-        fn(request, new Metadata(), { deadline }, (error, response) =>
-          error ? reject(fromServiceError(error, calleeName)) : resolve(response),
-        );
+        fn(request, new Metadata(), { deadline }, (error, response) => (error ? reject(fromServiceError(error, calleeName)) : resolve(response)));
       });
   }
   return wrapper as PromiseClient<C> & { close(): void; raw: C };

@@ -19,9 +19,7 @@ const STATUS_BY_KIND: Record<ErrorKind, status> = {
   internal: status.INTERNAL,
 };
 
-const KIND_BY_STATUS = new Map<number, ErrorKind>(
-  Object.entries(STATUS_BY_KIND).map(([kind, code]) => [code, kind as ErrorKind]),
-);
+const KIND_BY_STATUS = new Map<number, ErrorKind>(Object.entries(STATUS_BY_KIND).map(([kind, code]) => [code, kind as ErrorKind]));
 
 /** What a gRPC handler sends for an error: AppErrors keep their code; anything else is a generic INTERNAL. */
 export function toServiceError(error: unknown): Partial<ServiceError> {

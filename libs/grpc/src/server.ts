@@ -124,9 +124,7 @@ export async function startGrpcServer(options: {
 
   const address = `${options.host ?? "0.0.0.0"}:${options.port}`;
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(address, ServerCredentials.createInsecure(), (error, boundPort) =>
-      error ? reject(error) : resolve(boundPort),
-    ),
+    server.bindAsync(address, ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))),
   );
   options.logger.info({ port, services: names }, "gRPC server listening");
 

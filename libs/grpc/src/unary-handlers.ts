@@ -21,10 +21,7 @@ export type UnaryMethodNames<D> = {
 
 /** One promise-returning handler per unary method, typed from the generated definition. */
 export type UnaryHandlers<D> = {
-  [K in UnaryMethodNames<D>]: (
-    request: RequestOf<D[K]>,
-    call: ServerUnaryCall<RequestOf<D[K]>, ResponseOf<D[K]>>,
-  ) => Promise<ResponseOf<D[K]>>;
+  [K in UnaryMethodNames<D>]: (request: RequestOf<D[K]>, call: ServerUnaryCall<RequestOf<D[K]>, ResponseOf<D[K]>>) => Promise<ResponseOf<D[K]>>;
 };
 
 /** The grpc-js side of those methods: what the generated `…Server` interface declares for them. */
@@ -45,11 +42,7 @@ export function methodNameOf(method: { path: string }): string {
  *
  * Request and response types come from the definition, so handlers need no annotations and no casts.
  */
-export function bindUnaryHandlers<D extends ServiceDefinition>(
-  logger: Logger,
-  definition: D,
-  handlers: UnaryHandlers<D>,
-): BoundUnaryHandlers<D> {
+export function bindUnaryHandlers<D extends ServiceDefinition>(logger: Logger, definition: D, handlers: UnaryHandlers<D>): BoundUnaryHandlers<D> {
   const methods: Record<string, MethodShape<unknown, unknown>> = definition;
   // Handlers of different methods take different requests: seen together, each accepts only what grpc-js
   // deserialised for its own method (hence `never`), which `unary` then passes through unchanged.

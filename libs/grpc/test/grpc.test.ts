@@ -306,11 +306,16 @@ describe("unary handler adapter", () => {
 
   it("logs an unexpected error with its message on the server, and sends only a generic INTERNAL", async () => {
     const { error, lines } = await invoke(async () => {
-      throw new Error("relation \"course\" does not exist");
+      throw new Error('relation "course" does not exist');
     });
     expect(error).toMatchObject({ code: status.INTERNAL, details: "An unexpected error occurred" });
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: "error", method: "GetCourse", msg: "request failed", err: { message: 'relation "course" does not exist' } });
+    expect(lines[0]).toMatchObject({
+      level: "error",
+      method: "GetCourse",
+      msg: "request failed",
+      err: { message: 'relation "course" does not exist' },
+    });
   });
 
   it("logs an expected refusal at debug level with its code only", async () => {
@@ -350,8 +355,7 @@ describe("error mapping", () => {
   });
 
   it("fromServiceError maps transport failures without error detail", () => {
-    const bare = (code: status): ServiceError =>
-      Object.assign(new Error("transport"), { code, details: "transport", metadata: new Metadata() });
+    const bare = (code: status): ServiceError => Object.assign(new Error("transport"), { code, details: "transport", metadata: new Metadata() });
     expect(fromServiceError(bare(status.UNAVAILABLE), "Courses")).toMatchObject({ kind: "unavailable", code: "SERVICE_UNAVAILABLE" });
     expect(fromServiceError(bare(status.DEADLINE_EXCEEDED), "Courses")).toMatchObject({ kind: "timeout", code: "UPSTREAM_TIMEOUT" });
     expect(fromServiceError(bare(status.UNIMPLEMENTED), "Courses")).toMatchObject({ kind: "internal", code: "INTERNAL_ERROR" });

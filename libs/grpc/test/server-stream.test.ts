@@ -70,7 +70,11 @@ describe("serverStream (server-streaming binding)", () => {
     const internal = await broken.ended;
     expect(broken.messages.map((message) => message.progress)).toEqual([5]);
     expect(internal?.code).toBe(status.INTERNAL);
-    expect(fromServiceError(internal!, "MediaService")).toMatchObject({ kind: "internal", code: "INTERNAL_ERROR", message: "An unexpected error occurred" });
+    expect(fromServiceError(internal!, "MediaService")).toMatchObject({
+      kind: "internal",
+      code: "INTERNAL_ERROR",
+      message: "An unexpected error occurred",
+    });
   });
 
   it("aborts the handler's signal when the client cancels, and `send` then refuses", async () => {

@@ -66,7 +66,10 @@ describe("bindUnaryHandlers", () => {
     expect(await client.listCourses({ userId: "bob" })).toMatchObject({ courses: [course("c1", "bob")] });
     expect(await client.deleteCourse({ userId: "bob", courseId: "c1" })).toEqual({});
     expect(await client.batchGetCourses({ userId: "bob", courseIds: ["a", "b"] })).toEqual({
-      courses: [{ id: "a", name: "a", code: "" }, { id: "b", name: "b", code: "" }],
+      courses: [
+        { id: "a", name: "a", code: "" },
+        { id: "b", name: "b", code: "" },
+      ],
     });
   });
 
@@ -86,7 +89,12 @@ describe("bindUnaryHandlers", () => {
       message: "An unexpected error occurred",
     });
     expect(lines).toEqual([
-      expect.objectContaining({ level: "error", msg: "request failed", method: "GetCourse", err: expect.objectContaining({ message: "socket hang up at db.internal" }) }),
+      expect.objectContaining({
+        level: "error",
+        msg: "request failed",
+        method: "GetCourse",
+        err: expect.objectContaining({ message: "socket hang up at db.internal" }),
+      }),
     ]);
   });
 

@@ -18,8 +18,7 @@ export const baseConfigSchema = z.object({
 });
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
-export const postgresUrl = () =>
-  z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), "must be a postgres:// URL");
+export const postgresUrl = () => z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), "must be a postgres:// URL");
 export const amqpUrl = () => z.string().refine((v) => /^amqps?:\/\//.test(v), "must be an amqp:// URL");
 export const booleanString = (fallback: boolean) =>
   z

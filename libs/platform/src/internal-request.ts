@@ -20,9 +20,7 @@ export interface InternalRequestClaims {
 }
 
 export function signInternalRequest(secret: string, claims: InternalRequestClaims): string {
-  return createHmac("sha256", secret)
-    .update(`${claims.userId}\n${claims.timestamp}\n${claims.method.toUpperCase()}\n${claims.path}`)
-    .digest("hex");
+  return createHmac("sha256", secret).update(`${claims.userId}\n${claims.timestamp}\n${claims.method.toUpperCase()}\n${claims.path}`).digest("hex");
 }
 
 /** Headers to add to a forwarded request. */

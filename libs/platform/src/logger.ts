@@ -7,11 +7,7 @@ export type { Logger } from "pino";
  * Structured JSON logs; every line carries the active trace and span ids. Written to stdout unless a
  * destination is given (tests capture lines with one).
  */
-export function createLogger(
-  service: string,
-  level: string = process.env.LOG_LEVEL ?? "info",
-  destination?: DestinationStream,
-): Logger {
+export function createLogger(service: string, level: string = process.env.LOG_LEVEL ?? "info", destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
     base: { service },

@@ -33,7 +33,13 @@ function upload(server: Server, bytes: number): Promise<Outcome> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve) => {
     const outcome: Outcome = { status: null, body: "", error: null, socketClosed: false };
-    const request = httpRequest({ host: "127.0.0.1", port, method: "POST", agent: false, headers: { connection: "close", "transfer-encoding": "chunked" } });
+    const request = httpRequest({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      agent: false,
+      headers: { connection: "close", "transfer-encoding": "chunked" },
+    });
     const chunk = Buffer.alloc(64 * 1024);
     let sent = 0;
     // Settled once both the socket and the request have closed: every response, data and error event the
@@ -50,16 +56,18 @@ function upload(server: Server, bytes: number): Promise<Outcome> {
       response.on("data", (text: string) => (outcome.body += text));
     });
     request.on("error", (error: NodeJS.ErrnoException) => (outcome.error = error.code ?? error.message));
-    request.on("socket", (socket) => socket.on("close", () => {
-      outcome.socketClosed = true;
-      finish();
-    }));
+    request.on("socket", (socket) =>
+      socket.on("close", () => {
+        outcome.socketClosed = true;
+        finish();
+      }),
+    );
     const pump = () => {
       while (!request.destroyed) {
         if (sent >= bytes) return void request.end();
         sent += chunk.length;
         if (!request.write(chunk)) return void request.once("drain", pump);
-          }
+      }
     };
     pump();
   });

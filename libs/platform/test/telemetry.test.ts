@@ -59,9 +59,7 @@ describe("telemetry without an exporter", () => {
     expect(span.isRecording()).toBe(false); // ended
     expect(span.spanContext().traceId).toBe(callerTraceId);
     expect(span.spanContext().spanId).not.toBe("00f067aa0ba902b7");
-    expect(lines).toEqual([
-      expect.objectContaining({ msg: "course deleted", trace_id: callerTraceId, span_id: span.spanContext().spanId }),
-    ]);
+    expect(lines).toEqual([expect.objectContaining({ msg: "course deleted", trace_id: callerTraceId, span_id: span.spanContext().spanId })]);
   });
 
   it("records spans (attributes and events are kept while the span is open)", () => {

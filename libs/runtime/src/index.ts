@@ -4,7 +4,15 @@ import { PLATFORM_MIGRATIONS } from "@study/events";
 import type { GrpcServiceRegistration } from "@study/grpc";
 import { createLogger, loadConfig, postgresUrl } from "@study/platform";
 import { z } from "zod";
-import { serviceConfigSchema, startProcess, type Database, type ProcessContext, type RunningProcess, type ServiceConfig, type StartOptions } from "./start-process";
+import {
+  serviceConfigSchema,
+  startProcess,
+  type Database,
+  type ProcessContext,
+  type RunningProcess,
+  type ServiceConfig,
+  type StartOptions,
+} from "./start-process";
 
 export * from "./start-process";
 

@@ -17,7 +17,10 @@ export class Browser {
   private readonly jar = new Map<string, Map<string, string>>();
   private readonly origins: Set<string>;
 
-  constructor(servers: string[], readonly userAgent = "test-browser") {
+  constructor(
+    servers: string[],
+    readonly userAgent = "test-browser",
+  ) {
     this.origins = new Set(servers.map((server) => new URL(server).origin));
   }
 

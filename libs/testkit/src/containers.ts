@@ -20,7 +20,10 @@ export async function startContainers(log: (line: string) => void): Promise<Infr
       .withExposedPorts(5432)
       .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
       .start(),
-    new GenericContainer("rabbitmq:3-alpine").withExposedPorts(5672).withWaitStrategy(Wait.forLogMessage(/Server startup complete/)).start(),
+    new GenericContainer("rabbitmq:3-alpine")
+      .withExposedPorts(5672)
+      .withWaitStrategy(Wait.forLogMessage(/Server startup complete/))
+      .start(),
   ]);
   const adminUrl = `postgresql://postgres:postgres@${postgres.getHost()}:${postgres.getMappedPort(5432)}/postgres`;
   const url = `amqp://guest:guest@${rabbitmq.getHost()}:${rabbitmq.getMappedPort(5672)}`;

@@ -58,8 +58,7 @@ export async function checkAgainstDocument(baseUrl: string, method: string, path
 }
 
 /** The body as JSON, or as the text when it is not JSON. */
-export
-function parseBody(text: string): unknown {
+export function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -189,12 +189,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   // Databases and migrations first (in parallel: each app has its own database).
   await Promise.all(
-    [...apps.values()].filter((app) => !app.extra).map(async (app) => {
-      await ensureDatabase(app.env.DATABASE_URL);
-      const migration = run([`${app.spec.directory}/dist/migrate.js`], app.env, `${app.spec.name}-migrate`, log);
-      const code = await exitOf(migration);
-      if (code !== 0) throw new Error(`migrations of ${app.spec.name} failed (exit ${code})`);
-    }),
+    [...apps.values()]
+      .filter((app) => !app.extra)
+      .map(async (app) => {
+        await ensureDatabase(app.env.DATABASE_URL);
+        const migration = run([`${app.spec.directory}/dist/migrate.js`], app.env, `${app.spec.name}-migrate`, log);
+        const code = await exitOf(migration);
+        if (code !== 0) throw new Error(`migrations of ${app.spec.name} failed (exit ${code})`);
+      }),
   );
 
   async function startApp(name: string): Promise<void> {
@@ -210,7 +212,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const liveAt = name === gateway.name ? gatewayUrl : app.extra ? `http://127.0.0.1:${app.extra.healthPort}` : null;
     const ready =
       liveAt !== null
-        ? waitFor(name, () => fetch(`${liveAt}/health/live`).then((r) => r.ok, () => false), 30_000)
+        ? waitFor(
+            name,
+            () =>
+              fetch(`${liveAt}/health/live`).then(
+                (r) => r.ok,
+                () => false,
+              ),
+            30_000,
+          )
         : waitFor(name, async () => (await checkHealth(`127.0.0.1:${app.env.GRPC_PORT}`)) === "SERVING", 30_000);
     await Promise.race([ready, exited]);
     // eslint-disable-next-line no-restricted-syntax -- only an exit while starting is an error; a later one is the caller's (stop, crash tests)
@@ -223,18 +233,21 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const child = app?.child;
     if (!child || hasExited(child)) return;
     child.kill(signal);
-    const timer = setTimeout(() => {
-      if (hasExited(child)) return;
-      log(name, `did not exit within ${grace} ms of SIGTERM: SIGKILL`);
-      child.kill("SIGKILL");
-    }, Math.max(0, killAt - Date.now()));
+    const timer = setTimeout(
+      () => {
+        if (hasExited(child)) return;
+        log(name, `did not exit within ${grace} ms of SIGTERM: SIGKILL`);
+        child.kill("SIGKILL");
+      },
+      Math.max(0, killAt - Date.now()),
+    );
     await exitOf(child);
     clearTimeout(timer);
   }
 
-  const extraNames = services.flatMap((spec) => (spec.extraProcesses ?? []).map((extra) => extra.name)).filter(
-    (name) => !(options.without ?? []).includes(name),
-  );
+  const extraNames = services
+    .flatMap((spec) => (spec.extraProcesses ?? []).map((extra) => extra.name))
+    .filter((name) => !(options.without ?? []).includes(name));
   try {
     await Promise.all(services.map((spec) => startApp(spec.name)));
     await Promise.all(extraNames.map(startApp));

@@ -51,8 +51,7 @@ function depcruise(cwd: string, targets: string[]): Promise<CruiseResult> {
   });
 }
 
-const cycleOf = (violation: Violation) =>
-  (violation.cycle ?? []).map((step) => (typeof step === "string" ? step : step.name)).join(" → ");
+const cycleOf = (violation: Violation) => (violation.cycle ?? []).map((step) => (typeof step === "string" ? step : step.name)).join(" → ");
 
 /** One line per violation, e.g. `domain-not-to-infrastructure: services/a/src/domain/x.ts → pg`. */
 function line(violation: Violation): string {
@@ -317,17 +316,21 @@ async function writeFixtures(root: string): Promise<void> {
     "services/alpha/src/generated/client.ts": "export const client = 1;\n",
     "services/alpha/src/z.ts": "export const z = 1;\n",
     "services/alpha/src/service.ts": 'import { a } from "../../../gateway/src/a";\nexport const service = a;\n',
-    "services/alpha/test/unit/x.test.ts": 'import { startTestStack } from "@study/testkit";\nimport { x } from "../../src/domain/x";\nexport const t = [startTestStack, x];\n',
+    "services/alpha/test/unit/x.test.ts":
+      'import { startTestStack } from "@study/testkit";\nimport { x } from "../../src/domain/x";\nexport const t = [startTestStack, x];\n',
     "services/beta/src/domain/b.ts": "export const b = 1;\n",
     "services/beta/src/service.ts": 'import { z } from "../../alpha/src/z";\nexport const service = z;\n',
-    "gateway/src/a.ts": 'import { z } from "../../services/alpha/src/z";\nimport { journey } from "../test/e2e/journey.test";\nexport const a = [z, journey];\n',
+    "gateway/src/a.ts":
+      'import { z } from "../../services/alpha/src/z";\nimport { journey } from "../test/e2e/journey.test";\nexport const a = [z, journey];\n',
     "gateway/test/e2e/journey.test.ts": "export const journey = 1;\n",
     "gateway/src/cycle-a.ts": 'import { b } from "./cycle-b";\nexport const a = () => b;\n',
     "gateway/src/cycle-b.ts": 'import { a } from "./cycle-a";\nexport const b = () => a;\n',
     "gateway/src/type-a.ts": 'import type { B } from "./type-b";\nexport interface A { b?: B }\nexport const makeA = (): A => ({});\n',
     "gateway/src/type-b.ts": 'import { makeA } from "./type-a";\nexport interface B { a: ReturnType<typeof makeA> }\n',
-    "libs/util/src/u.ts": 'import { z } from "../../../services/alpha/src/z";\nimport { a } from "../../../gateway/src/a";\nexport const u = [z, a];\n',
-    "libs/util/src/prod.ts": 'import { helper } from "../test/helper";\nimport { startStack } from "@study/testkit";\nexport const prod = [helper, startStack];\n',
+    "libs/util/src/u.ts":
+      'import { z } from "../../../services/alpha/src/z";\nimport { a } from "../../../gateway/src/a";\nexport const u = [z, a];\n',
+    "libs/util/src/prod.ts":
+      'import { helper } from "../test/helper";\nimport { startStack } from "@study/testkit";\nexport const prod = [helper, startStack];\n',
     "libs/util/src/broken.ts": 'import { missing } from "./missing";\nexport const broken = missing;\n',
     "libs/util/test/helper.ts": "export const helper = 1;\n",
     "libs/testkit/src/k.ts": 'import { helper2 } from "../test/helper2";\nexport const k = helper2;\n',

@@ -183,9 +183,7 @@ describe("docker-compose.yml", () => {
 
   const binary = findComposeBinary();
   (binary ? it : it.skip)(
-    binary
-      ? "is accepted by `docker-compose config -q`"
-      : "is accepted by `docker-compose config -q` (SKIPPED: no docker-compose binary on PATH)",
+    binary ? "is accepted by `docker-compose config -q`" : "is accepted by `docker-compose config -q` (SKIPPED: no docker-compose binary on PATH)",
     () => {
       const result = spawnSync(binary!, ["-f", composeFile, "config", "-q"], {
         cwd: root,
@@ -235,8 +233,7 @@ const podSpec = (d: Obj): Obj => d.spec?.template?.spec ?? {};
 const podLabels = (d: Obj): Obj => d.spec?.template?.metadata?.labels ?? {};
 const containersOf = (d: Obj): Obj[] => podSpec(d).containers ?? [];
 const initContainersOf = (d: Obj): Obj[] => podSpec(d).initContainers ?? [];
-const labelsMatch = (selector: Obj, labels: Obj) =>
-  Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+const labelsMatch = (selector: Obj, labels: Obj) => Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 const commandLine = (c: Obj) => [...(c.command ?? []), ...(c.args ?? [])].join(" ");
 
 /** Problems with a container's image, resources and securityContext (pod-level settings count too). */
@@ -423,7 +420,9 @@ describe("every app has its deployment", () => {
     expect(grpcPort).toBeGreaterThan(0);
     expect(main.ports).toEqual(expect.arrayContaining([expect.objectContaining({ name: "grpc", containerPort: grpcPort })]));
     const service = k8sServices.find(({ doc }) => doc.metadata.name === "gateway")?.doc;
-    expect(service?.spec.ports).toEqual(expect.arrayContaining([expect.objectContaining({ name: "grpc", port: grpcPort, targetPort: "grpc", appProtocol: "grpc" })]));
+    expect(service?.spec.ports).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "grpc", port: grpcPort, targetPort: "grpc", appProtocol: "grpc" })]),
+    );
     expect(environmentOf(composeServices.gateway ?? {}).GRPC_PORT).toBe(String(grpcPort));
   });
 
@@ -538,7 +537,8 @@ function catalogueDisagreements(catalogue: Catalogue, files: DeploymentFiles): s
       const deployment = deploymentNamed(process.name);
       if (!deployment) problems.push(`${process.name}: no k8s Deployment`);
       else {
-        if (commandLine(containersOf(deployment)[0] ?? {}) !== process.command) problems.push(`${process.name} (k8s): command is not \`${process.command}\``);
+        if (commandLine(containersOf(deployment)[0] ?? {}) !== process.command)
+          problems.push(`${process.name} (k8s): command is not \`${process.command}\``);
         if (process.healthPortVariable && !k8sEnv(process.name)[process.healthPortVariable]) {
           problems.push(`${process.name} (k8s): ${process.healthPortVariable} is not set`);
         }
@@ -554,8 +554,10 @@ function catalogueDisagreements(catalogue: Catalogue, files: DeploymentFiles): s
     expect("gateway (k8s)", entry.grpcAddressVariable, k8sEnv("gateway")[entry.grpcAddressVariable], address);
     for (const http of entry.http ?? []) {
       const url = `http://${entry.name}:${http.defaultPort}`;
-      if (files.compose[entry.name]) expect(`${entry.name} (compose)`, http.portVariable, composeEnv(entry.name)[http.portVariable], String(http.defaultPort));
-      if (deploymentNamed(entry.name)) expect(`${entry.name} (k8s)`, http.portVariable, k8sEnv(entry.name)[http.portVariable], String(http.defaultPort));
+      if (files.compose[entry.name])
+        expect(`${entry.name} (compose)`, http.portVariable, composeEnv(entry.name)[http.portVariable], String(http.defaultPort));
+      if (deploymentNamed(entry.name))
+        expect(`${entry.name} (k8s)`, http.portVariable, k8sEnv(entry.name)[http.portVariable], String(http.defaultPort));
       if (!servicePorts.some((p) => p.port === http.defaultPort)) problems.push(`${entry.name} (k8s): no Service port ${http.defaultPort}`);
       expect("gateway (compose)", http.gatewayUrlVariable, composeEnv("gateway")[http.gatewayUrlVariable], url);
       expect("gateway (k8s)", http.gatewayUrlVariable, k8sEnv("gateway")[http.gatewayUrlVariable], url);
@@ -577,7 +579,10 @@ function catalogueDisagreements(catalogue: Catalogue, files: DeploymentFiles): s
   }
 
   // Nothing deploys a service the catalogue does not know (it would be missing from npm start and /health).
-  const known = new Set([GATEWAY_APP.name, ...catalogue.flatMap((entry) => [entry.name, ...(entry.extraProcesses ?? []).map((extra) => extra.name)])]);
+  const known = new Set([
+    GATEWAY_APP.name,
+    ...catalogue.flatMap((entry) => [entry.name, ...(entry.extraProcesses ?? []).map((extra) => extra.name)]),
+  ]);
   const runsAService = (command: string) => /^node (services\/[^/]+|gateway)\/dist\//.test(command) && !command.endsWith("/migrate.js");
   for (const [name, service] of Object.entries(files.compose)) {
     if (runsAService(commandOf(service)) && !known.has(name)) problems.push(`${name} (compose): not in the catalogue`);

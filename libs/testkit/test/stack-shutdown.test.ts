@@ -40,7 +40,7 @@ function processTable(): Map<number, ProcessInfo> {
 function descendantsOf(root: number): ProcessInfo[] {
   const table = processTable();
   const found = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const info of table.values()) {
       if (!found.has(info.pid) && found.has(info.parent)) {

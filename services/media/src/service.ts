@@ -45,7 +45,13 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
     const notes = new PrismaNoteRepository(db);
     const jobs = new PrismaImportJobRepository(db);
 
-    await startDomainEventsConsumer({ connection: amqp, db, exchange: config.EVENT_EXCHANGE, logger, deleteCourseNotes: new DeleteCourseNotes(notes) });
+    await startDomainEventsConsumer({
+      connection: amqp,
+      db,
+      exchange: config.EVENT_EXCHANGE,
+      logger,
+      deleteCourseNotes: new DeleteCourseNotes(notes),
+    });
 
     const getNote = new GetNote(notes);
     const downloadUrls = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST);

@@ -15,7 +15,9 @@ export class AccountDetails {
     const [accounts, sessions] = await Promise.all([this.directory.accounts(userId), this.directory.sessions(userId)]);
     return {
       accounts: [...accounts].sort(oldestFirst),
-      sessions: sessions.map(({ id, createdAt, updatedAt, expiresAt, ipAddress, userAgent }) => ({ id, createdAt, updatedAt, expiresAt, ipAddress, userAgent })).sort(mostRecentlyUsedFirst),
+      sessions: sessions
+        .map(({ id, createdAt, updatedAt, expiresAt, ipAddress, userAgent }) => ({ id, createdAt, updatedAt, expiresAt, ipAddress, userAgent }))
+        .sort(mostRecentlyUsedFirst),
     };
   }
 }

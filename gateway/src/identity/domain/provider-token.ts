@@ -8,9 +8,14 @@ export interface ProviderAccessToken {
 }
 
 export const relinkNeeded = (provider: string) =>
-  new AppError("precondition", "GOOGLE_CALENDAR_AUTH_ERROR", `The ${provider} authorization expired or was revoked: the user must link the account again`, {
-    action: "RELINK_GOOGLE_ACCOUNT",
-  });
+  new AppError(
+    "precondition",
+    "GOOGLE_CALENDAR_AUTH_ERROR",
+    `The ${provider} authorization expired or was revoked: the user must link the account again`,
+    {
+      action: "RELINK_GOOGLE_ACCOUNT",
+    },
+  );
 
 /**
  * The token when another service can use it: a missing or expired access token (there was no refresh token

@@ -29,7 +29,14 @@ export class InMemoryAccounts implements AccountRepository, AccountDirectory {
   private readonly locks = new Map<string, Promise<unknown>>();
 
   link(userId: string, providerId: string, createdAt: Date): LinkedAccount {
-    const account = { id: `${userId}-${providerId}`, providerId, accountId: `${providerId}-id`, createdAt, hasAccessToken: providerId !== "credential", hasRefreshToken: false };
+    const account = {
+      id: `${userId}-${providerId}`,
+      providerId,
+      accountId: `${providerId}-id`,
+      createdAt,
+      hasAccessToken: providerId !== "credential",
+      hasRefreshToken: false,
+    };
     this.accountsByUser.set(userId, [...(this.accountsByUser.get(userId) ?? []), account]);
     return account;
   }
@@ -42,12 +49,19 @@ export class InMemoryAccounts implements AccountRepository, AccountDirectory {
     const locked: LockedAccounts = {
       ids: async () => (this.accountsByUser.get(userId) ?? []).map((account) => account.id),
       remove: async (accountId) => {
-        this.accountsByUser.set(userId, (this.accountsByUser.get(userId) ?? []).filter((account) => account.id !== accountId));
+        this.accountsByUser.set(
+          userId,
+          (this.accountsByUser.get(userId) ?? []).filter((account) => account.id !== accountId),
+        );
       },
     };
     const run = (this.locks.get(userId) ?? Promise.resolve()).then(() => work(locked));
-    // eslint-disable-next-line no-restricted-syntax -- the caller gets the work's error from `run`; the next waiter only needs it settled
-    this.locks.set(userId, run.catch(() => undefined));
+    // The caller gets the work's error from `run`; the next waiter only needs it settled.
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.locks.set(userId, settled);
     return run;
   }
 

@@ -19,7 +19,9 @@ describe("identity-provider settings", () => {
     expect(enabledProviderIds(loadConfig(gatewayConfigSchema, base))).toEqual([]);
     expect(enabledProviderIds(loadConfig(gatewayConfigSchema, { ...base, GOOGLE_CLIENT_ID: "id" }))).toEqual([]);
     expect(enabledProviderIds(loadConfig(gatewayConfigSchema, { ...base, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: " " }))).toEqual([]);
-    expect(enabledProviderIds(loadConfig(gatewayConfigSchema, { ...base, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "secret" }))).toEqual(["google"]);
+    expect(enabledProviderIds(loadConfig(gatewayConfigSchema, { ...base, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "secret" }))).toEqual([
+      "google",
+    ]);
   });
 
   it("defaults to Google's issuer, the studyapp scheme and gRPC port 50050, and refuses a malformed scheme", () => {

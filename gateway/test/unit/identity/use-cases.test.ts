@@ -65,7 +65,15 @@ describe("AccountDetails", () => {
     const accounts = new InMemoryAccounts();
     const google = accounts.link("ada", "google", at(5));
     const password = accounts.link("ada", "credential", at(1));
-    const session = (id: string, usedAt: Date) => ({ id, token: `token-${id}`, createdAt: at(0), updatedAt: usedAt, expiresAt: at(60), ipAddress: null, userAgent: "jest" });
+    const session = (id: string, usedAt: Date) => ({
+      id,
+      token: `token-${id}`,
+      createdAt: at(0),
+      updatedAt: usedAt,
+      expiresAt: at(60),
+      ipAddress: null,
+      userAgent: "jest",
+    });
     accounts.addSession("ada", session("old", at(2)));
     accounts.addSession("ada", session("recent", at(9)));
 
@@ -83,8 +91,20 @@ describe("RevokeSession", () => {
   beforeEach(() => {
     accounts = new InMemoryAccounts();
     revoker = new RecordingRevoker();
-    for (const [userId, id] of [["ada", "laptop"], ["ada", "phone"], ["bo", "desk"]]) {
-      accounts.addSession(userId, { id, token: `${userId}-${id}`, createdAt: at(0), updatedAt: at(0), expiresAt: at(60), ipAddress: null, userAgent: null });
+    for (const [userId, id] of [
+      ["ada", "laptop"],
+      ["ada", "phone"],
+      ["bo", "desk"],
+    ]) {
+      accounts.addSession(userId, {
+        id,
+        token: `${userId}-${id}`,
+        createdAt: at(0),
+        updatedAt: at(0),
+        expiresAt: at(60),
+        ipAddress: null,
+        userAgent: null,
+      });
     }
   });
 
@@ -99,7 +119,10 @@ describe("RevokeSession", () => {
 
   it("answers NOT_FOUND for another user's session or an unknown one, revoking nothing", async () => {
     for (const sessionId of ["desk", "nope"]) {
-      expect(await refusal(() => new RevokeSession(accounts, revoker).execute(caller, sessionId))).toMatchObject({ kind: "not_found", code: "NOT_FOUND" });
+      expect(await refusal(() => new RevokeSession(accounts, revoker).execute(caller, sessionId))).toMatchObject({
+        kind: "not_found",
+        code: "NOT_FOUND",
+      });
     }
     expect(revoker.revoked).toEqual([]);
   });
@@ -119,7 +142,8 @@ describe("SignInLockout", () => {
   const rightPassword = () => Promise.resolve("signed in");
 
   it("locks after the configured failures in a row: ACCOUNT_LOCKED on the last one and even with the right password", async () => {
-    for (let i = 0; i < 2; i++) expect(await refusal(() => lockout.attempt("ada@example.com", wrongPassword))).toMatchObject({ code: "INVALID_CREDENTIALS" });
+    for (let i = 0; i < 2; i++)
+      expect(await refusal(() => lockout.attempt("ada@example.com", wrongPassword))).toMatchObject({ code: "INVALID_CREDENTIALS" });
     expect(await refusal(() => lockout.attempt("ada@example.com", wrongPassword))).toEqual({
       kind: "forbidden",
       code: "ACCOUNT_LOCKED",
@@ -167,7 +191,14 @@ describe("ResolveSession", () => {
     const now = clock.now().getTime();
     const state: AuthState = {
       user: { id: "ada", name: "Ada", email: "ada@example.com", emailVerified: true, createdAt: at(0), updatedAt: at(0) },
-      session: { id: `id-${token}`, token, userId: "ada", createdAt: at(0), updatedAt: at(0), expiresAt: new Date(now - minutes(renewedMinutesAgo) + timings.expiresInSeconds * 1000) },
+      session: {
+        id: `id-${token}`,
+        token,
+        userId: "ada",
+        createdAt: at(0),
+        updatedAt: at(0),
+        expiresAt: new Date(now - minutes(renewedMinutesAgo) + timings.expiresInSeconds * 1000),
+      },
     };
     sessions.stored.set(token, state);
     return state;
@@ -214,11 +245,18 @@ describe("GetProviderAccessToken", () => {
 
   it("hands out a linked account's valid access token with its expiry and scopes", async () => {
     tokens.accounts.set("ada/google", { accountId: "acc-1", token: { accessToken: "ya29", expiresAt: at(30), scopes: ["openid"] } });
-    expect(await new GetProviderAccessToken(tokens, clock).execute("ada", "google")).toEqual({ accessToken: "ya29", expiresAt: at(30), scopes: ["openid"] });
+    expect(await new GetProviderAccessToken(tokens, clock).execute("ada", "google")).toEqual({
+      accessToken: "ya29",
+      expiresAt: at(30),
+      scopes: ["openid"],
+    });
   });
 
   it("answers NOT_FOUND without a linked account of that provider", async () => {
-    expect(await refusal(() => new GetProviderAccessToken(tokens, clock).execute("ada", "google"))).toMatchObject({ kind: "not_found", code: "NOT_FOUND" });
+    expect(await refusal(() => new GetProviderAccessToken(tokens, clock).execute("ada", "google"))).toMatchObject({
+      kind: "not_found",
+      code: "NOT_FOUND",
+    });
   });
 
   it("asks the user to link again when the refresh fails, or the token is expired or missing", async () => {

@@ -27,8 +27,8 @@ function endsWithAbbreviation(sentence: string, next: string): boolean {
  * Intl). Line breaks end a sentence; whitespace inside one is collapsed; empty pieces are dropped.
  */
 export function splitSentences(text: string, locale = "en"): string[] {
-  const pieces = Array.from(sentenceSegmenter(locale).segment(text), (piece) => piece.segment.replace(/\s+/g, " ").trim()).filter(
-    (piece) => /[\p{L}\p{N}]/u.test(piece),
+  const pieces = Array.from(sentenceSegmenter(locale).segment(text), (piece) => piece.segment.replace(/\s+/g, " ").trim()).filter((piece) =>
+    /[\p{L}\p{N}]/u.test(piece),
   );
   const sentences: string[] = [];
   let pending = "";

@@ -8,8 +8,23 @@ export interface ContentWordOptions {
 
 /** Singular nouns (or uncountables) that look like plurals. */
 const SINGULAR_ENDING_IN_S = new Set([
-  "species", "series", "news", "physics", "mathematics", "economics", "genetics", "politics", "ethics", "statistics",
-  "linguistics", "electronics", "mechanics", "lens", "means", "always", "perhaps",
+  "species",
+  "series",
+  "news",
+  "physics",
+  "mathematics",
+  "economics",
+  "genetics",
+  "politics",
+  "ethics",
+  "statistics",
+  "linguistics",
+  "electronics",
+  "mechanics",
+  "lens",
+  "means",
+  "always",
+  "perhaps",
 ]);
 
 /**

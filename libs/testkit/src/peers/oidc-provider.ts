@@ -203,7 +203,8 @@ export async function startOidcProvider(options: { clientId?: string; clientSecr
       const pending = codes.get(String(req.body.code ?? ""));
       codes.delete(String(req.body.code ?? ""));
       if (!pending || pending.expiresAt < Date.now()) return oauthError(res, 400, "invalid_grant", "unknown, used or expired code");
-      if (pending.redirectUri !== req.body.redirect_uri) return oauthError(res, 400, "invalid_grant", "redirect_uri differs from the authorization request");
+      if (pending.redirectUri !== req.body.redirect_uri)
+        return oauthError(res, 400, "invalid_grant", "redirect_uri differs from the authorization request");
       const verifier = String(req.body.code_verifier ?? "");
       if (!verifier || s256(verifier) !== pending.codeChallenge) return oauthError(res, 400, "invalid_grant", "PKCE verification failed");
       const accessToken = opaque("access");

@@ -95,7 +95,12 @@ const xmlEscape = (text: string) =>
   text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 const xmlUnescape = (text: string) =>
-  text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 function xml(root: string, fields: Record<string, string>): string {
   const body = Object.entries(fields)
@@ -188,7 +193,15 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Loca
     };
   }
 
-  function handle(operation: S3Operation, request: IncomingMessage, response: ServerResponse, bucket: string, key: string, query: URLSearchParams, body: Buffer): number {
+  function handle(
+    operation: S3Operation,
+    request: IncomingMessage,
+    response: ServerResponse,
+    bucket: string,
+    key: string,
+    query: URLSearchParams,
+    body: Buffer,
+  ): number {
     const contentType = request.headers["content-type"] ?? "binary/octet-stream";
     switch (operation) {
       case "CreateBucket": {
@@ -211,7 +224,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Loca
         return 200;
       }
       case "UploadPart": {
-        const upload = uploadOf(bucket, key, (query.get("uploadId") ?? ""));
+        const upload = uploadOf(bucket, key, query.get("uploadId") ?? "");
         const partNumber = Number(query.get("partNumber"));
         if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) {
           throw new S3Error(400, "InvalidArgument", "Part number must be an integer between 1 and 10000");
@@ -222,7 +235,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Loca
         return 200;
       }
       case "CompleteMultipartUpload": {
-        const uploadId = (query.get("uploadId") ?? "");
+        const uploadId = query.get("uploadId") ?? "";
         const upload = uploadOf(bucket, key, uploadId);
         const listed = [...body.toString("utf8").matchAll(/<Part>([\s\S]*?)<\/Part>/g)].map((match) => ({
           partNumber: Number(/<PartNumber>(\d+)<\/PartNumber>/.exec(match[1])?.[1]),
@@ -249,7 +262,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Loca
         return 200;
       }
       case "AbortMultipartUpload": {
-        const uploadId = (query.get("uploadId") ?? "");
+        const uploadId = query.get("uploadId") ?? "";
         uploadOf(bucket, key, uploadId);
         uploads.delete(uploadId);
         response.writeHead(204).end();
@@ -297,7 +310,9 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<Loca
         throw new S3Error(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.");
       }
       const raw = Buffer.concat(chunks);
-      const streaming = /aws-chunked/.test(request.headers["content-encoding"] ?? "") || String(request.headers["x-amz-content-sha256"] ?? "").startsWith("STREAMING-");
+      const streaming =
+        /aws-chunked/.test(request.headers["content-encoding"] ?? "") ||
+        String(request.headers["x-amz-content-sha256"] ?? "").startsWith("STREAMING-");
       status = handle(operation, request, response, bucket, key, url.searchParams, streaming ? decodeAwsChunked(raw) : raw);
     } catch (error) {
       const s3Error = error instanceof S3Error ? error : new S3Error(500, "InternalError", String(error));

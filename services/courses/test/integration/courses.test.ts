@@ -41,7 +41,10 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
 
     const created = await capture.next("courses.course.created.v1");
     expect(created).toMatchObject({ source: "courses", userId: "alice" });
-    expect(created.payload).toEqual({ $case: "courseCreated", value: expect.objectContaining({ course: expect.objectContaining({ id: course!.id, name: "Cell Biology" }) }) });
+    expect(created.payload).toEqual({
+      $case: "courseCreated",
+      value: expect.objectContaining({ course: expect.objectContaining({ id: course!.id, name: "Cell Biology" }) }),
+    });
 
     expect((await client.getCourse({ userId: "alice", courseId: course!.id })).course?.name).toBe("Cell Biology");
 
@@ -54,7 +57,10 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(list.page).toEqual({ limit: 10, offset: 0, total: 1, hasMore: false });
 
     await client.deleteCourse({ userId: "alice", courseId: course!.id });
-    expect((await capture.next("courses.course.deleted.v1")).payload).toEqual({ $case: "courseDeleted", value: { courseId: course!.id, name: "Cell Biology II" } });
+    expect((await capture.next("courses.course.deleted.v1")).payload).toEqual({
+      $case: "courseDeleted",
+      value: { courseId: course!.id, name: "Cell Biology II" },
+    });
     expect(await refusal(client.getCourse({ userId: "alice", courseId: course!.id }))).toMatchObject({ kind: "not_found", code: "NOT_FOUND" });
   });
 
@@ -97,8 +103,18 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(firstPage.courses.map((c) => c.name)).toEqual(["C", "B"]);
     expect(firstPage.page).toEqual({ limit: 2, offset: 0, total: 3, hasMore: true });
     // Past the end: no rows, the total still right.
-    expect((await client.listCourses({ userId: "erin", page: { limit: 2, offset: 10 } })).page).toEqual({ limit: 2, offset: 10, total: 3, hasMore: false });
-    expect((await client.listCourses({ userId: "nobody", page: { limit: 2, offset: 0 } })).page).toEqual({ limit: 2, offset: 0, total: 0, hasMore: false });
+    expect((await client.listCourses({ userId: "erin", page: { limit: 2, offset: 10 } })).page).toEqual({
+      limit: 2,
+      offset: 10,
+      total: 3,
+      hasMore: false,
+    });
+    expect((await client.listCourses({ userId: "nobody", page: { limit: 2, offset: 0 } })).page).toEqual({
+      limit: 2,
+      offset: 0,
+      total: 0,
+      hasMore: false,
+    });
     await client.createCourse({ userId: "erin", name: "Spring one", semester: "Spring 2027" });
     const spring = await client.listCourses({ userId: "erin", semester: "Spring 2027", page: { limit: 10, offset: 0 } });
     expect(spring.courses.map((c) => c.name)).toEqual(["Spring one"]);

@@ -21,9 +21,7 @@ describe("course rules", () => {
   });
 
   it("requires a name of 1-255 characters", () => {
-    expect(violations(() => createCourse("id", "u", { ...attributes, name: "   " }, now))).toEqual([
-      { field: "name", message: "must not be empty" },
-    ]);
+    expect(violations(() => createCourse("id", "u", { ...attributes, name: "   " }, now))).toEqual([{ field: "name", message: "must not be empty" }]);
     expect(violations(() => createCourse("id", "u", { ...attributes, name: "x".repeat(256) }, now))).toEqual([
       { field: "name", message: "must be at most 255 characters" },
     ]);

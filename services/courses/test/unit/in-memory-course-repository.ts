@@ -3,8 +3,7 @@ import type { CoursePage, CourseRepository } from "../../src/application/ports/c
 import type { Course } from "../../src/domain/course";
 
 /** Newest first, then by id: the order of PrismaCourseRepository.listOwned. */
-const newestFirst = (a: Course, b: Course) =>
-  b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const newestFirst = (a: Course, b: Course) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * The repository port over a Map. `outbox` keeps the events each write was given, in order, as the Prisma
@@ -31,9 +30,7 @@ export class InMemoryCourseRepository implements CourseRepository {
   }
 
   async listOwned(userId: string, query: { limit: number; offset: number; semester?: string }): Promise<CoursePage> {
-    const matching = this.all().filter(
-      (course) => course.userId === userId && (query.semester === undefined || course.semester === query.semester),
-    );
+    const matching = this.all().filter((course) => course.userId === userId && (query.semester === undefined || course.semester === query.semester));
     return { courses: matching.slice(query.offset, query.offset + query.limit), total: matching.length };
   }
 

@@ -60,7 +60,14 @@ describe("CreateCourse", () => {
     const before = Date.now();
     const course = await create("alice", { name: "  Cell Biology ", code: " BIO101 ", professor: "  ", semester: "Fall 2026", description: "Cells" });
 
-    expect(course).toMatchObject({ userId: "alice", name: "Cell Biology", code: "BIO101", professor: null, semester: "Fall 2026", description: "Cells" });
+    expect(course).toMatchObject({
+      userId: "alice",
+      name: "Cell Biology",
+      code: "BIO101",
+      professor: null,
+      semester: "Fall 2026",
+      description: "Cells",
+    });
     expect(course.id).toMatch(UUID_V7);
     expect(course.createdAt.getTime()).toBeGreaterThanOrEqual(before);
     expect(course.updatedAt).toEqual(course.createdAt);
@@ -72,7 +79,15 @@ describe("CreateCourse", () => {
       source: "courses",
       userId: "alice",
       value: {
-        course: { id: course.id, name: "Cell Biology", code: "BIO101", color: undefined, emoji: undefined, professor: undefined, semester: "Fall 2026" },
+        course: {
+          id: course.id,
+          name: "Cell Biology",
+          code: "BIO101",
+          color: undefined,
+          emoji: undefined,
+          professor: undefined,
+          semester: "Fall 2026",
+        },
         description: "Cells",
       },
     });
@@ -212,7 +227,15 @@ describe("UpdateCourse", () => {
       source: "courses",
       userId: "alice",
       value: {
-        course: { id: course.id, name: "Molecular Biology", code: "BIO101", color: undefined, emoji: undefined, professor: undefined, semester: "Spring 2027" },
+        course: {
+          id: course.id,
+          name: "Molecular Biology",
+          code: "BIO101",
+          color: undefined,
+          emoji: undefined,
+          professor: undefined,
+          semester: "Spring 2027",
+        },
         description: "Cells",
       },
     });
@@ -230,7 +253,9 @@ describe("UpdateCourse", () => {
   it("refuses invalid changes with their details and changes nothing", async () => {
     const course = await create("alice");
     repository.outbox.length = 0;
-    expect(await refusal(() => useCases.updateCourse.execute("alice", course.id, { set: { color: "not a colour", emoji: "x".repeat(17) }, clear: [] }))).toEqual({
+    expect(
+      await refusal(() => useCases.updateCourse.execute("alice", course.id, { set: { color: "not a colour", emoji: "x".repeat(17) }, clear: [] })),
+    ).toEqual({
       kind: "validation",
       code: "VALIDATION_ERROR",
       details: [

@@ -68,7 +68,10 @@ export class GetJobStats {
       // eslint-disable-next-line no-restricted-syntax -- the broker's count is optional: without it the stats show the database's pending count
       this.queue ? this.queue.waiting().catch(() => null) : Promise.resolve(null),
     ]);
-    const stats = jobStats(counts, recent.jobs.map((view) => view.job));
+    const stats = jobStats(
+      counts,
+      recent.jobs.map((view) => view.job),
+    );
     if (waiting !== null) {
       const { queueStats } = stats;
       queueStats.waiting = waiting;

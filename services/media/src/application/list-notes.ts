@@ -20,7 +20,10 @@ export class ListNotes {
   constructor(private readonly notes: NoteRepository) {}
 
   /** The user's notes newest first, optionally of one course (an id that is no course id matches none). */
-  async execute(userId: string, query: { courseId?: string; limit?: number; offset?: number }): Promise<NotePage & { limit: number; offset: number }> {
+  async execute(
+    userId: string,
+    query: { courseId?: string; limit?: number; offset?: number },
+  ): Promise<NotePage & { limit: number; offset: number }> {
     requireUserId(userId);
     const page = pageOf(query);
     if (query.courseId !== undefined && !isUuid(query.courseId)) return { notes: [], total: 0, ...page };

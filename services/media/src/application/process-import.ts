@@ -117,7 +117,14 @@ export class ProcessImport {
       );
     }, deps.watchIntervalMs ?? 2_000);
     watcher.unref();
-    const progress = new ProgressWriter(jobId, deps.reportProgress, controller, deps.progressIntervalMs ?? 500, deps.logger, deps.clock ?? systemClock);
+    const progress = new ProgressWriter(
+      jobId,
+      deps.reportProgress,
+      controller,
+      deps.progressIntervalMs ?? 500,
+      deps.logger,
+      deps.clock ?? systemClock,
+    );
 
     const folder = await deps.scratch.createFolder(`job-${jobId}-`);
     try {
@@ -202,7 +209,12 @@ export class ProcessImport {
     const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
     const segments = transcript.segments
       .filter((segment) => segment.text.trim().length > 0)
-      .map((segment) => ({ text: segment.text.trim(), startTime: round(segment.startTime * speed), endTime: round(segment.endTime * speed), speaker: segment.speaker ?? null }));
+      .map((segment) => ({
+        text: segment.text.trim(),
+        startTime: round(segment.startTime * speed),
+        endTime: round(segment.endTime * speed),
+        speaker: segment.speaker ?? null,
+      }));
     const text = transcript.text.trim();
     if (text.length === 0) throw new ProcessingError("Transcription failed: no speech was recognised in the audio");
 
@@ -232,7 +244,11 @@ export class ProcessImport {
     };
   }
 
-  private async obtainAudio(job: ImportJob, folder: ScratchFolder, signal: AbortSignal): Promise<{ path: string; mimeType?: string; size?: number; fileName?: string }> {
+  private async obtainAudio(
+    job: ImportJob,
+    folder: ScratchFolder,
+    signal: AbortSignal,
+  ): Promise<{ path: string; mimeType?: string; size?: number; fileName?: string }> {
     const { deps } = this;
     if (job.type === "AUDIO_UPLOAD") {
       if (!job.storageKey) throw new ProcessingError("The uploaded file is missing");
@@ -264,7 +280,12 @@ export class ProcessImport {
         timeoutMs: deps.downloadTimeoutMs ?? 10 * 60_000,
         signal,
       });
-      return { path: file.path, size: file.size, fileName: file.fileName, mimeType: audioFormatFromMimeType(file.contentType) ? file.contentType : undefined };
+      return {
+        path: file.path,
+        size: file.size,
+        fileName: file.fileName,
+        mimeType: audioFormatFromMimeType(file.contentType) ? file.contentType : undefined,
+      };
     } catch (error) {
       if (signal.aborted) throw error;
       throw new ProcessingError(`Download failed: ${(error as Error).message}`, error);
@@ -289,7 +310,9 @@ function isInfrastructureError(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name ?? "";
   const codeValue = (error as { code?: unknown } | null)?.code;
   const code = typeof codeValue === "string" ? codeValue : "";
-  return name.startsWith("PrismaClient") || /^P\d{4}$/.test(code) || code === "ECONNREFUSED" || (error instanceof AppError && error.kind === "unavailable");
+  return (
+    name.startsWith("PrismaClient") || /^P\d{4}$/.test(code) || code === "ECONNREFUSED" || (error instanceof AppError && error.kind === "unavailable")
+  );
 }
 
 /**

@@ -8,7 +8,12 @@ import { AppError } from "@study/platform/errors";
 export type AttachmentCategory = "image" | "document" | "presentation" | "spreadsheet";
 
 const MB = 1024 * 1024;
-export const ATTACHMENT_SIZE_LIMITS: Record<AttachmentCategory, number> = { image: 10 * MB, document: 25 * MB, presentation: 25 * MB, spreadsheet: 10 * MB };
+export const ATTACHMENT_SIZE_LIMITS: Record<AttachmentCategory, number> = {
+  image: 10 * MB,
+  document: 25 * MB,
+  presentation: 25 * MB,
+  spreadsheet: 10 * MB,
+};
 
 /** How the content starts: a magic number, a ZIP container (OOXML), an OLE2 compound file, or plain text. */
 type Signature = "png" | "jpeg" | "gif" | "webp" | "pdf" | "zip" | "ole" | "text";
@@ -31,7 +36,12 @@ export const ATTACHMENT_TYPES: readonly AttachmentType[] = [
   { extension: "docx", mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document", category: "document", signature: "zip" },
   { extension: "txt", mimeType: "text/plain", category: "document", signature: "text" },
   { extension: "ppt", mimeType: "application/vnd.ms-powerpoint", category: "presentation", signature: "ole" },
-  { extension: "pptx", mimeType: "application/vnd.openxmlformats-officedocument.presentationml.presentation", category: "presentation", signature: "zip" },
+  {
+    extension: "pptx",
+    mimeType: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    category: "presentation",
+    signature: "zip",
+  },
   { extension: "xls", mimeType: "application/vnd.ms-excel", category: "spreadsheet", signature: "ole" },
   { extension: "xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", category: "spreadsheet", signature: "zip" },
   { extension: "csv", mimeType: "text/csv", category: "spreadsheet", signature: "text" },
@@ -57,7 +67,8 @@ export function attachmentTypeOf(fileName: string): AttachmentType {
   return type;
 }
 
-const startsWith = (bytes: Uint8Array, offset: number, values: number[]) => bytes.length >= offset + values.length && values.every((value, index) => bytes[offset + index] === value);
+const startsWith = (bytes: Uint8Array, offset: number, values: number[]) =>
+  bytes.length >= offset + values.length && values.every((value, index) => bytes[offset + index] === value);
 const ascii = (text: string) => [...text].map((character) => character.charCodeAt(0));
 
 function matches(signature: Signature, bytes: Uint8Array): boolean {

@@ -135,7 +135,10 @@ export function detectAudioFormat(firstBytes: Uint8Array): AudioFormat | null {
 function detectWithoutId3(bytes: Uint8Array): AudioFormat | null {
   if (startsWithAscii(bytes, 0, "fLaC")) return "flac";
   if (startsWithAscii(bytes, 0, "OggS")) return "ogg";
-  if ((startsWithAscii(bytes, 0, "RIFF") || startsWithAscii(bytes, 0, "RF64") || startsWithAscii(bytes, 0, "BW64")) && startsWithAscii(bytes, 8, "WAVE")) {
+  if (
+    (startsWithAscii(bytes, 0, "RIFF") || startsWithAscii(bytes, 0, "RF64") || startsWithAscii(bytes, 0, "BW64")) &&
+    startsWithAscii(bytes, 8, "WAVE")
+  ) {
     return "wav";
   }
   if (startsWithAscii(bytes, 4, "ftyp")) return detectIsoMediaBrand(bytes);
@@ -163,9 +166,38 @@ function detectAfterId3Tag(bytes: Uint8Array): AudioFormat | null {
 
 const M4A_BRANDS = new Set(["M4A ", "M4B ", "M4P ", "F4A ", "F4B "]);
 const MP4_BRANDS = new Set([
-  "isom", "iso2", "iso3", "iso4", "iso5", "iso6", "iso7", "iso8", "iso9", "mp41", "mp42", "mp71", "avc1", "dash",
-  "M4V ", "M4VH", "M4VP", "MSNV", "NDAS", "NDSC", "NDSH", "NDSM", "NDSP", "NDSS", "NDXC", "NDXH", "NDXM", "NDXP",
-  "NDXS", "f4v ", "mmp4", "XAVC",
+  "isom",
+  "iso2",
+  "iso3",
+  "iso4",
+  "iso5",
+  "iso6",
+  "iso7",
+  "iso8",
+  "iso9",
+  "mp41",
+  "mp42",
+  "mp71",
+  "avc1",
+  "dash",
+  "M4V ",
+  "M4VH",
+  "M4VP",
+  "MSNV",
+  "NDAS",
+  "NDSC",
+  "NDSH",
+  "NDSM",
+  "NDSP",
+  "NDSS",
+  "NDXC",
+  "NDXH",
+  "NDXM",
+  "NDXP",
+  "NDXS",
+  "f4v ",
+  "mmp4",
+  "XAVC",
 ]);
 
 /** ISO base media file: `size ftyp major-brand minor-version compatible-brands…`. */

@@ -1,12 +1,5 @@
 import { AppError, type FieldViolation } from "@study/platform/errors";
-import {
-  DEFAULT_SPEED_MULTIPLIER,
-  SPEED_MULTIPLIERS,
-  sourceOf,
-  type ImportJob,
-  type ImportType,
-  type SpeedMultiplier,
-} from "./import-job";
+import { DEFAULT_SPEED_MULTIPLIER, SPEED_MULTIPLIERS, sourceOf, type ImportJob, type ImportType, type SpeedMultiplier } from "./import-job";
 import { audioFormatFromFileName, audioFormatFromMimeType, mimeTypeOfAudioFormat, SUPPORTED_AUDIO_MIME_TYPES } from "./audio-format";
 import { MAX_TITLE_LENGTH, normaliseTitle, type Note, type NoteMetadata, type NoteSource } from "./note";
 
@@ -208,9 +201,11 @@ export function validateImportRequest(draft: ImportRequestDraft): ValidImportReq
   const givenFilename = blankToNull(draft.originalFilename);
   const originalFilename = givenFilename === null ? null : shortenFileName(withoutNul(givenFilename)).trim() || null;
   const fileSize = draft.fileSize ?? null;
-  if (fileSize !== null && (!Number.isInteger(fileSize) || fileSize < 0)) violations.push({ field: "fileSize", message: "must be a number of bytes >= 0" });
+  if (fileSize !== null && (!Number.isInteger(fileSize) || fileSize < 0))
+    violations.push({ field: "fileSize", message: "must be a number of bytes >= 0" });
   const audioUrl = blankToNull(draft.audioUrl);
-  if (audioUrl !== null && audioUrl.length > MAX_URL_LENGTH) violations.push({ field: "audioUrl", message: `must be at most ${MAX_URL_LENGTH} characters` });
+  if (audioUrl !== null && audioUrl.length > MAX_URL_LENGTH)
+    violations.push({ field: "audioUrl", message: `must be at most ${MAX_URL_LENGTH} characters` });
 
   const type = draft.type;
   // type is null only with a violation about it.
@@ -233,7 +228,12 @@ export function validateImportRequest(draft: ImportRequestDraft): ValidImportReq
 }
 
 /** The note (PENDING) and the job (PENDING) an accepted import creates together. */
-export function createImport(ids: { noteId: string; jobId: string }, userId: string, draft: ImportRequestDraft, now: Date): { note: Note; job: ImportJob } {
+export function createImport(
+  ids: { noteId: string; jobId: string },
+  userId: string,
+  draft: ImportRequestDraft,
+  now: Date,
+): { note: Note; job: ImportJob } {
   const request = validateImportRequest(draft);
   const metadata: NoteMetadata = { source: NOTE_SOURCE[request.type] };
   if (request.sourceUrl !== null) metadata.originalUrl = request.sourceUrl;

@@ -204,7 +204,8 @@ export function completeTranscription(note: Note, result: TranscriptionResult, n
       violations.push({ field: `segments.${index}`, message: "must satisfy 0 <= startTime <= endTime" });
     }
   });
-  if (result.confidence !== undefined && !(result.confidence >= 0 && result.confidence <= 1)) violations.push({ field: "confidence", message: "must be between 0 and 1" });
+  if (result.confidence !== undefined && !(result.confidence >= 0 && result.confidence <= 1))
+    violations.push({ field: "confidence", message: "must be between 0 and 1" });
   if (!(result.duration >= 0)) violations.push({ field: "duration", message: "must be a number of seconds >= 0" });
   if (violations.length > 0) throw AppError.validation("Invalid transcription result", violations);
   const moved = moveTranscription(note, "COMPLETED", now);
@@ -229,7 +230,11 @@ export function completeTranscription(note: Note, result: TranscriptionResult, n
 }
 
 /** Every stored object that belongs to the note (its audio and its attachments), without duplicates. */
-export function storageKeysOf(note: Pick<Note, "audioStorageKey">, attachments: Pick<Attachment, "storageKey">[], extra: (string | null)[] = []): string[] {
+export function storageKeysOf(
+  note: Pick<Note, "audioStorageKey">,
+  attachments: Pick<Attachment, "storageKey">[],
+  extra: (string | null)[] = [],
+): string[] {
   const keys = [note.audioStorageKey, ...attachments.map((a) => a.storageKey), ...extra].filter((key): key is string => !!key);
   return [...new Set(keys)];
 }

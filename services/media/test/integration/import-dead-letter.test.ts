@@ -14,7 +14,6 @@ import type { MediaConfig } from "../../src/config";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { mediaService } from "../../src/service";
 
-
 const { ImportType, JobStatus, TranscriptionStatus } = api;
 
 /**
@@ -107,7 +106,9 @@ describe("media worker: an import the broker gives up on", () => {
         const found = await listDeadLetters(admin, exchange, WORKER_CONSUMER_NAME);
         return found.length > 0 ? found : undefined;
       });
-      expect(letters).toEqual([expect.objectContaining({ type: "media.import.requested.v1", attempts: 3, lastError: "Connection terminated unexpectedly" })]);
+      expect(letters).toEqual([
+        expect.objectContaining({ type: "media.import.requested.v1", attempts: 3, lastError: "Connection terminated unexpectedly" }),
+      ]);
     } finally {
       await admin.close();
     }

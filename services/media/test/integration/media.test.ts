@@ -15,7 +15,6 @@ import type { MediaConfig } from "../../src/config";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { mediaService } from "../../src/service";
 
-
 const { ImportType, JobStatus, JobSource, TranscriptionStatus, UserNoteContentType, JobSortField, SortOrder } = api;
 
 describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
@@ -69,8 +68,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
   const user = () => `user-${uniqueSuffix()}`;
   const eventsOf = (type: string, predicate: (payload: Record<string, unknown>) => boolean) =>
     capture.events.filter((event) => event.type === type && predicate({ ...event.payload!.value }));
-  const eventFor = (type: string, predicate: (payload: Record<string, unknown>) => boolean) =>
-    eventually(async () => eventsOf(type, predicate)[0]);
+  const eventFor = (type: string, predicate: (payload: Record<string, unknown>) => boolean) => eventually(async () => eventsOf(type, predicate)[0]);
 
   async function importVideo(userId: string, title = "Lecture 1", courseId: string = randomUUID()) {
     const response = await client.createImport({
@@ -162,7 +160,16 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
   it("refuses an invalid import with field details and stores nothing", async () => {
     const userId = user();
     expect(
-      await refusal(client.createImport({ userId, type: ImportType.IMPORT_TYPE_VIDEO_IMPORT, title: "", courseId: randomUUID(), sourceUrl: "javascript:alert(1)", speedMultiplier: 3 })),
+      await refusal(
+        client.createImport({
+          userId,
+          type: ImportType.IMPORT_TYPE_VIDEO_IMPORT,
+          title: "",
+          courseId: randomUUID(),
+          sourceUrl: "javascript:alert(1)",
+          speedMultiplier: 3,
+        }),
+      ),
     ).toEqual({
       kind: "validation",
       code: "VALIDATION_ERROR",
@@ -173,7 +180,17 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       ],
     });
     expect(
-      await refusal(client.createImport({ userId, type: ImportType.IMPORT_TYPE_AUDIO_UPLOAD, title: "Big", courseId: randomUUID(), storageKey: "k", speedMultiplier: 2, fileSize: 151 * 1024 * 1024 })),
+      await refusal(
+        client.createImport({
+          userId,
+          type: ImportType.IMPORT_TYPE_AUDIO_UPLOAD,
+          title: "Big",
+          courseId: randomUUID(),
+          storageKey: "k",
+          speedMultiplier: 2,
+          fileSize: 151 * 1024 * 1024,
+        }),
+      ),
     ).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE" });
     // An audio URL the service may not download from (SSRF policy; MEDIA_DOWNLOAD_ALLOWLIST names 127.0.0.1:9 only).
     for (const [sourceUrl, kind] of [
@@ -181,8 +198,21 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       ["http://127.0.0.1:8080/lecture.mp3", "loopback"],
       ["http://169.254.169.254/latest/meta-data", "cloud metadata"],
     ]) {
-      const refused = await refusal(client.createImport({ userId, type: ImportType.IMPORT_TYPE_AUDIO_IMPORT, title: "Audio", courseId: randomUUID(), sourceUrl, speedMultiplier: 2 }));
-      expect(refused).toMatchObject({ kind: "validation", code: "URL_NOT_ALLOWED", details: [{ field: "url", message: expect.stringContaining(`a ${kind} address`) }] });
+      const refused = await refusal(
+        client.createImport({
+          userId,
+          type: ImportType.IMPORT_TYPE_AUDIO_IMPORT,
+          title: "Audio",
+          courseId: randomUUID(),
+          sourceUrl,
+          speedMultiplier: 2,
+        }),
+      );
+      expect(refused).toMatchObject({
+        kind: "validation",
+        code: "URL_NOT_ALLOWED",
+        details: [{ field: "url", message: expect.stringContaining(`a ${kind} address`) }],
+      });
     }
     expect((await client.listNotes({ userId })).notes).toEqual([]);
     expect((await client.listJobs({ userId, status: 0, source: 0, sortBy: 0, sortOrder: 0 })).jobs).toEqual([]);
@@ -228,7 +258,14 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(updated!.userNotes.map((u) => u.timestamp)).toEqual([12, 95.5]);
     const updatedEvent = await eventFor("media.note.updated.v1", (p) => p.noteId === note.id);
     expect(updatedEvent.payload).toMatchObject({
-      value: { title: "Lecture 1", transcriptionStatus: "PENDING", userNotes: [{ timestamp: 12, contentType: "url" }, { timestamp: 95.5, contentType: "text" }] },
+      value: {
+        title: "Lecture 1",
+        transcriptionStatus: "PENDING",
+        userNotes: [
+          { timestamp: 12, contentType: "url" },
+          { timestamp: 95.5, contentType: "text" },
+        ],
+      },
     });
 
     expect(
@@ -287,7 +324,13 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
   it("refuses an import into someone else's course (the courses service answers NOT_FOUND) and stores nothing", async () => {
     const userId = user();
     const refused = await refusal(
-      client.createImport({ userId, type: ImportType.IMPORT_TYPE_VIDEO_IMPORT, title: "Mine", courseId: foreignCourse, sourceUrl: "https://video.example.com/v" }),
+      client.createImport({
+        userId,
+        type: ImportType.IMPORT_TYPE_VIDEO_IMPORT,
+        title: "Mine",
+        courseId: foreignCourse,
+        sourceUrl: "https://video.example.com/v",
+      }),
     );
     expect(refused).toMatchObject(notFound);
     expect((await client.listNotes({ userId })).notes).toEqual([]);
@@ -360,13 +403,23 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const { note, job } = await importVideo(userId, "Enzymes");
 
     const { job: started, note: processing } = await pipeline.start.execute(job.id);
-    expect(started).toMatchObject({ status: "IN_PROGRESS", attempts: 1, progress: 0, stage: "SETUP", sourceUrl: "https://video.example.com/watch?v=abc" });
+    expect(started).toMatchObject({
+      status: "IN_PROGRESS",
+      attempts: 1,
+      progress: 0,
+      stage: "SETUP",
+      sourceUrl: "https://video.example.com/watch?v=abc",
+    });
     expect(processing?.transcriptionStatus).toBe("PROCESSING");
     expect(await pipeline.progress.execute(job.id, "TRANSCRIPTION", 50)).toMatchObject({ progress: 50, stage: "TRANSCRIPTION" });
     // A late report from an earlier stage changes nothing.
     expect((await pipeline.progress.execute(job.id, "SETUP", 20)).progress).toBe(50);
     const { job: viewed } = await client.getJob({ userId, jobId: job.id });
-    expect(viewed).toMatchObject({ status: JobStatus.JOB_STATUS_IN_PROGRESS, progress: 50, note: { status: TranscriptionStatus.TRANSCRIPTION_STATUS_PROCESSING } });
+    expect(viewed).toMatchObject({
+      status: JobStatus.JOB_STATUS_IN_PROGRESS,
+      progress: 50,
+      note: { status: TranscriptionStatus.TRANSCRIPTION_STATUS_PROCESSING },
+    });
 
     const completed = await pipeline.complete.execute(job.id, transcription);
     expect(completed.job).toMatchObject({ status: "COMPLETED", progress: 100, completedAt: expect.any(Date) });
@@ -376,7 +429,14 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       transcriptionStatus: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED,
       content: transcription.transcript,
       summary: transcription.summary,
-      metadata: { source: "video", originalUrl: "https://video.example.com/watch?v=abc", duration: 5.25, wordCount: 8, language: "en", confidence: 0.91 },
+      metadata: {
+        source: "video",
+        originalUrl: "https://video.example.com/watch?v=abc",
+        duration: 5.25,
+        wordCount: 8,
+        language: "en",
+        confidence: 0.91,
+      },
     });
     expect(done!.transcriptSegments.map(({ text, startTime, endTime, speaker, noteId }) => ({ text, startTime, endTime, speaker, noteId }))).toEqual([
       { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, speaker: undefined, noteId: note.id },
@@ -387,7 +447,13 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       status: JobStatus.JOB_STATUS_COMPLETED,
       progress: 100,
       completedAt: expect.any(Date),
-      note: { id: note.id, title: "Enzymes", status: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED, duration: 5.25, summary: transcription.summary },
+      note: {
+        id: note.id,
+        title: "Enzymes",
+        status: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED,
+        duration: 5.25,
+        summary: transcription.summary,
+      },
     });
 
     const transcribed = await eventFor("media.note.transcribed.v1", (p) => p.noteId === note.id);
@@ -433,7 +499,11 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     await pipeline.fail.execute(job.id, "The video is private or unavailable");
 
     const { job: failed } = await client.getJob({ userId, jobId: job.id });
-    expect(failed).toMatchObject({ status: JobStatus.JOB_STATUS_FAILED, errorMessage: "The video is private or unavailable", completedAt: undefined });
+    expect(failed).toMatchObject({
+      status: JobStatus.JOB_STATUS_FAILED,
+      errorMessage: "The video is private or unavailable",
+      completedAt: undefined,
+    });
     expect((await client.getNote({ userId, noteId: note.id })).note?.transcriptionStatus).toBe(TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED);
     const event = await eventFor("media.note.import_failed.v1", (p) => p.noteId === note.id);
     expect(event.payload).toEqual({
@@ -456,9 +526,15 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(await refusal(client.deleteJob({ userId, jobId: running.job.id }))).toMatchObject({ code: "JOB_ACTIVE" });
 
     const { job: cancelled } = await client.cancelJob({ userId, jobId: pending.job.id });
-    expect(cancelled).toMatchObject({ status: JobStatus.JOB_STATUS_CANCELLED, errorMessage: "Cancelled by user", note: { status: TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED } });
+    expect(cancelled).toMatchObject({
+      status: JobStatus.JOB_STATUS_CANCELLED,
+      errorMessage: "Cancelled by user",
+      note: { status: TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED },
+    });
     await client.cancelJob({ userId, jobId: running.job.id });
-    expect((await client.getNote({ userId, noteId: running.note.id })).note?.transcriptionStatus).toBe(TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED);
+    expect((await client.getNote({ userId, noteId: running.note.id })).note?.transcriptionStatus).toBe(
+      TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED,
+    );
     expect(await refusal(client.cancelJob({ userId, jobId: pending.job.id }))).toMatchObject({ kind: "precondition", code: "JOB_ALREADY_FINISHED" });
 
     // The worker learns of the cancellation at its next progress report, and a queued job is never started.
@@ -506,8 +582,14 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const page = await list({ page: { limit: 2, offset: 1 } });
     expect(page.jobs.map((j) => j.title)).toEqual(["C", "B"]);
     expect(page.page).toEqual({ limit: 2, offset: 1, total: 4, hasMore: true });
-    expect(page.jobs[1]).toMatchObject({ id: b.job!.id, source: JobSource.JOB_SOURCE_UPLOAD, note: { id: b.note!.id, title: "B", courseId: b.note!.courseId } });
-    expect(await refusal(list({ page: { limit: 500, offset: 0 } }))).toMatchObject({ details: [{ field: "limit", message: "must be between 1 and 100" }] });
+    expect(page.jobs[1]).toMatchObject({
+      id: b.job!.id,
+      source: JobSource.JOB_SOURCE_UPLOAD,
+      note: { id: b.note!.id, title: "B", courseId: b.note!.courseId },
+    });
+    expect(await refusal(list({ page: { limit: 500, offset: 0 } }))).toMatchObject({
+      details: [{ field: "limit", message: "must be between 1 and 100" }],
+    });
     expect(await refusal(list({ status: 42 as api.JobStatus }))).toMatchObject({ details: [{ field: "status", message: expect.any(String) }] });
 
     const stats = await client.getJobStats({ userId });
@@ -551,7 +633,12 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(await refusal(client.getNote({ userId, noteId: note.id }))).toMatchObject(notFound);
     expect(await service.db.attachment.count({ where: { noteId: note.id } })).toBe(0);
     const { job: orphan } = await client.getJob({ userId, jobId: job.id });
-    expect(orphan).toMatchObject({ status: JobStatus.JOB_STATUS_CANCELLED, errorMessage: "Cancelled: the note was deleted", noteId: undefined, note: undefined });
+    expect(orphan).toMatchObject({
+      status: JobStatus.JOB_STATUS_CANCELLED,
+      errorMessage: "Cancelled: the note was deleted",
+      noteId: undefined,
+      note: undefined,
+    });
     expect(await refusal(pipeline.complete.execute(job.id, transcription))).toMatchObject({ code: "JOB_ALREADY_FINISHED" });
 
     const deleted = await eventFor("media.note.deleted.v1", (p) => p.noteId === note.id);
@@ -578,11 +665,30 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       speedMultiplier: 2,
     });
     await service.db.attachment.create({
-      data: { id: randomUUID(), noteId: note!.id, storageKey: attachmentKey, fileUrl: `/api/files/${attachmentKey}`, fileName: "Week 1.pdf", fileSize: 10, mimeType: "application/pdf", timestamp: 3 },
+      data: {
+        id: randomUUID(),
+        noteId: note!.id,
+        storageKey: attachmentKey,
+        fileUrl: `/api/files/${attachmentKey}`,
+        fileName: "Week 1.pdf",
+        fileSize: 10,
+        mimeType: "application/pdf",
+        timestamp: 3,
+      },
     });
 
-    expect(await notes.findOwnedFile(userId, audioKey)).toEqual({ storageKey: audioKey, role: "audio", fileName: "Talk.mp3", mimeType: "audio/mpeg" });
-    expect(await notes.findOwnedFile(userId, attachmentKey)).toEqual({ storageKey: attachmentKey, role: "attachment", fileName: "Week 1.pdf", mimeType: "application/pdf" });
+    expect(await notes.findOwnedFile(userId, audioKey)).toEqual({
+      storageKey: audioKey,
+      role: "audio",
+      fileName: "Talk.mp3",
+      mimeType: "audio/mpeg",
+    });
+    expect(await notes.findOwnedFile(userId, attachmentKey)).toEqual({
+      storageKey: attachmentKey,
+      role: "attachment",
+      fileName: "Week 1.pdf",
+      mimeType: "application/pdf",
+    });
     expect(await notes.findOwnedFile(user(), audioKey)).toBeNull();
     expect(await notes.findOwnedFile(user(), attachmentKey)).toBeNull();
     expect(await notes.findOwnedFile(userId, "uploads/audio/unknown.mp3")).toBeNull();
@@ -600,7 +706,9 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const connection = new AmqpConnection(testRabbitMqUrl(), createLogger("test", "silent"));
     await connection.start(5_000);
     try {
-      await new EventPublisher(connection, exchange).publish([createEvent("courses", userId, { $case: "courseDeleted", value: { courseId, name: "Old" } })]);
+      await new EventPublisher(connection, exchange).publish([
+        createEvent("courses", userId, { $case: "courseDeleted", value: { courseId, name: "Old" } }),
+      ]);
     } finally {
       await connection.close();
     }

@@ -81,7 +81,10 @@ describe("deleting a note", () => {
       type: "media.note.deleted.v1",
       source: "media",
       userId: "alice",
-      payload: { $case: "noteDeleted", value: { noteId: note.id, courseId: note.courseId, title: note.title, storageKeys: ["uploads/a.mp3", "attachments/b.png"] } },
+      payload: {
+        $case: "noteDeleted",
+        value: { noteId: note.id, courseId: note.courseId, title: note.title, storageKeys: ["uploads/a.mp3", "attachments/b.png"] },
+      },
     });
   });
 });

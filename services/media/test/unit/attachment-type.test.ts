@@ -11,7 +11,12 @@ describe("attachment types", () => {
     expect(attachmentTypeOf("paper.pdf")).toMatchObject({ mimeType: "application/pdf", category: "document" });
     expect(attachmentTypeOf("deck.pptx").category).toBe("presentation");
     expect(attachmentTypeOf("grades.csv")).toMatchObject({ mimeType: "text/csv", category: "spreadsheet" });
-    expect(ATTACHMENT_SIZE_LIMITS).toEqual({ image: 10 * 1024 * 1024, document: 25 * 1024 * 1024, presentation: 25 * 1024 * 1024, spreadsheet: 10 * 1024 * 1024 });
+    expect(ATTACHMENT_SIZE_LIMITS).toEqual({
+      image: 10 * 1024 * 1024,
+      document: 25 * 1024 * 1024,
+      presentation: 25 * 1024 * 1024,
+      spreadsheet: 10 * 1024 * 1024,
+    });
     expect(await refusal(() => attachmentTypeOf("setup.exe"))).toMatchObject({ code: "UNEXPECTED_FILE" });
     expect(await refusal(() => attachmentTypeOf("README"))).toMatchObject({ code: "UNEXPECTED_FILE" });
   });

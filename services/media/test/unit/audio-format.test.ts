@@ -113,10 +113,24 @@ describe("detectAudioFormat on files written by ffmpeg", () => {
 describe("MIME types and extensions", () => {
   it("maps the spec's import MIME types one to one onto the upload formats", () => {
     expect(SUPPORTED_AUDIO_MIME_TYPES).toEqual([
-      "audio/mpeg", "audio/wav", "audio/m4a", "audio/aac", "audio/ogg", "audio/flac", "audio/webm", "video/mp4",
+      "audio/mpeg",
+      "audio/wav",
+      "audio/m4a",
+      "audio/aac",
+      "audio/ogg",
+      "audio/flac",
+      "audio/webm",
+      "video/mp4",
     ]);
     expect(SUPPORTED_AUDIO_MIME_TYPES.map((mimeType) => audioFormatFromMimeType(mimeType))).toEqual([
-      "mp3", "wav", "m4a", "aac", "ogg", "flac", "webm", "mp4",
+      "mp3",
+      "wav",
+      "m4a",
+      "aac",
+      "ogg",
+      "flac",
+      "webm",
+      "mp4",
     ]);
   });
 

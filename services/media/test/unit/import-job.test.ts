@@ -134,9 +134,19 @@ describe("progress rules", () => {
   });
 
   it("refuses a value outside its stage's range or not an integer", async () => {
-    for (const [stage, value] of [["SETUP", 26], ["TRANSCRIPTION", 80], ["NOTE_CREATION", 94], ["CONTENT_PROCESSING", 101], ["TRANSCRIPTION", 40.5]] as const) {
+    for (const [stage, value] of [
+      ["SETUP", 26],
+      ["TRANSCRIPTION", 80],
+      ["NOTE_CREATION", 94],
+      ["CONTENT_PROCESSING", 101],
+      ["TRANSCRIPTION", 40.5],
+    ] as const) {
       const refused = await refusal(() => reportProgress(running, stage, value, later));
-      expect(refused).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR", details: [{ field: "progress", message: expect.stringContaining(stage) }] });
+      expect(refused).toMatchObject({
+        kind: "validation",
+        code: "VALIDATION_ERROR",
+        details: [{ field: "progress", message: expect.stringContaining(stage) }],
+      });
     }
   });
 

@@ -10,7 +10,14 @@ describe("an import request", () => {
     const { note, job } = createImport(
       ids,
       "alice",
-      { type: "AUDIO_IMPORT", title: " Audio: lecture.mp3 ", courseId, sourceUrl: "https://cdn.example.com/lecture.mp3", mimeType: "audio/MP3; charset=x", speedMultiplier: 1 },
+      {
+        type: "AUDIO_IMPORT",
+        title: " Audio: lecture.mp3 ",
+        courseId,
+        sourceUrl: "https://cdn.example.com/lecture.mp3",
+        mimeType: "audio/MP3; charset=x",
+        speedMultiplier: 1,
+      },
       at,
     );
     expect(note).toEqual({
@@ -50,18 +57,38 @@ describe("an import request", () => {
     const { note, job } = createImport(
       ids,
       "bob",
-      { type: "AUDIO_UPLOAD", title: "Recording", courseId, storageKey: "uploads/bob/1.m4a", originalFilename: "1.m4a", fileSize: 2048, mimeType: "audio/x-m4a", audioUrl: "/api/files/1.m4a" },
+      {
+        type: "AUDIO_UPLOAD",
+        title: "Recording",
+        courseId,
+        storageKey: "uploads/bob/1.m4a",
+        originalFilename: "1.m4a",
+        fileSize: 2048,
+        mimeType: "audio/x-m4a",
+        audioUrl: "/api/files/1.m4a",
+      },
       at,
     );
-    expect(note).toMatchObject({ audioStorageKey: "uploads/bob/1.m4a", audioUrl: "/api/files/1.m4a", metadata: { source: "upload", originalFilename: "1.m4a", fileSize: 2048, mimeType: "audio/m4a" } });
+    expect(note).toMatchObject({
+      audioStorageKey: "uploads/bob/1.m4a",
+      audioUrl: "/api/files/1.m4a",
+      metadata: { source: "upload", originalFilename: "1.m4a", fileSize: 2048, mimeType: "audio/m4a" },
+    });
     expect(job).toMatchObject({ source: "UPLOAD", speedMultiplier: 2, storageKey: "uploads/bob/1.m4a", sourceUrl: null });
-    expect(createImport(ids, "c", { type: "VIDEO_IMPORT", title: "V", courseId, sourceUrl: "http://video.example.com/v" }, at).job.source).toBe("VIDEO");
+    expect(createImport(ids, "c", { type: "VIDEO_IMPORT", title: "V", courseId, sourceUrl: "http://video.example.com/v" }, at).job.source).toBe(
+      "VIDEO",
+    );
   });
 
   it("shortens an original file name over 255 characters, keeping its extension, instead of refusing the import", () => {
     // 300 code points (450 UTF-16 units): the name of a file or URL segment, not a choice of the user.
     const longName = `${"🎧".repeat(150)}${"a".repeat(150)}.flac`;
-    const { note, job } = createImport(ids, "bob", { type: "AUDIO_UPLOAD", title: "Recording", courseId, storageKey: "uploads/bob/1.flac", originalFilename: longName }, at);
+    const { note, job } = createImport(
+      ids,
+      "bob",
+      { type: "AUDIO_UPLOAD", title: "Recording", courseId, storageKey: "uploads/bob/1.flac", originalFilename: longName },
+      at,
+    );
     const expected = `${"🎧".repeat(150)}${"a".repeat(100)}.flac`;
     expect(note.metadata.originalFilename).toBe(expected);
     expect(job.originalFilename).toBe(expected);
@@ -70,7 +97,16 @@ describe("an import request", () => {
 
   it("reports every field problem at once", async () => {
     const refused = await refusal(() =>
-      validateImportRequest({ type: "VIDEO_IMPORT", title: " ", courseId: "", sourceUrl: "ftp://example.com/a", storageKey: "k", speedMultiplier: 3, mimeType: "text/plain", fileSize: -1 }),
+      validateImportRequest({
+        type: "VIDEO_IMPORT",
+        title: " ",
+        courseId: "",
+        sourceUrl: "ftp://example.com/a",
+        storageKey: "k",
+        speedMultiplier: 3,
+        mimeType: "text/plain",
+        fileSize: -1,
+      }),
     );
     expect(refused).toEqual({
       kind: "validation",
@@ -85,7 +121,9 @@ describe("an import request", () => {
         { field: "fileSize", message: "must be a number of bytes >= 0" },
       ],
     });
-    expect((await refusal(() => validateImportRequest({ type: "AUDIO_UPLOAD", title: "t", courseId, sourceUrl: "https://x.example" }))).details).toEqual([
+    expect(
+      (await refusal(() => validateImportRequest({ type: "AUDIO_UPLOAD", title: "t", courseId, sourceUrl: "https://x.example" }))).details,
+    ).toEqual([
       { field: "storageKey", message: "is required for an upload" },
       { field: "sourceUrl", message: "must not be set for an upload" },
     ]);
@@ -100,7 +138,10 @@ describe("an import request", () => {
   it("refuses a file over 150 MB with FILE_TOO_LARGE", async () => {
     const draft = { type: "AUDIO_UPLOAD" as const, title: "t", courseId, storageKey: "k" };
     expect(validateImportRequest({ ...draft, fileSize: MAX_AUDIO_FILE_SIZE }).fileSize).toBe(MAX_AUDIO_FILE_SIZE);
-    expect(await refusal(() => validateImportRequest({ ...draft, fileSize: MAX_AUDIO_FILE_SIZE + 1 }))).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE" });
+    expect(await refusal(() => validateImportRequest({ ...draft, fileSize: MAX_AUDIO_FILE_SIZE + 1 }))).toMatchObject({
+      kind: "too_large",
+      code: "FILE_TOO_LARGE",
+    });
   });
 
   it("knows the spec's audio formats under their common names", () => {

@@ -50,22 +50,33 @@ describe("CreateImport: media's import rules", () => {
     const { note, job, videoInfo } = await useCase.execute("alice", { type: "AUDIO_IMPORT", courseId: OWN_COURSE, sourceUrl: url });
     expect(asked).toEqual([`course ${OWN_COURSE}`, `download policy ${url}`]);
     expect(videoInfo).toBeNull();
-    expect(note).toMatchObject({ title: "Audio Import: lecture.flac", metadata: { source: "audio_url", mimeType: "audio/flac", originalFilename: "lecture.flac" } });
+    expect(note).toMatchObject({
+      title: "Audio Import: lecture.flac",
+      metadata: { source: "audio_url", mimeType: "audio/flac", originalFilename: "lecture.flac" },
+    });
     expect(job).toMatchObject({ speedMultiplier: 2, mimeType: "audio/flac" });
     expect(created).toHaveLength(1);
   });
 
   it("refuses an unsupported format before asking anyone, and a course of someone else with NOT_FOUND", async () => {
     const { useCase, created, asked } = createImportWith();
-    const wrongType = await appErrorOf(useCase.execute("alice", { type: "AUDIO_IMPORT", courseId: FOREIGN_COURSE, sourceUrl: "https://x.example/a.mp3", mimeType: "text/plain" }));
+    const wrongType = await appErrorOf(
+      useCase.execute("alice", { type: "AUDIO_IMPORT", courseId: FOREIGN_COURSE, sourceUrl: "https://x.example/a.mp3", mimeType: "text/plain" }),
+    );
     expect(wrongType).toMatchObject({ code: "UNEXPECTED_FILE" });
-    const wrongName = await appErrorOf(useCase.execute("alice", { type: "AUDIO_IMPORT", courseId: OWN_COURSE, sourceUrl: "https://x.example/notes.txt" }));
+    const wrongName = await appErrorOf(
+      useCase.execute("alice", { type: "AUDIO_IMPORT", courseId: OWN_COURSE, sourceUrl: "https://x.example/notes.txt" }),
+    );
     expect(wrongName).toMatchObject({ code: "UNEXPECTED_FILE" });
     expect(asked).toEqual([]);
-    const foreign = await appErrorOf(useCase.execute("mallory", { type: "AUDIO_IMPORT", courseId: FOREIGN_COURSE, sourceUrl: "https://x.example/a.mp3" }));
+    const foreign = await appErrorOf(
+      useCase.execute("mallory", { type: "AUDIO_IMPORT", courseId: FOREIGN_COURSE, sourceUrl: "https://x.example/a.mp3" }),
+    );
     expect(foreign).toMatchObject({ kind: "not_found", code: "NOT_FOUND" });
     // A malformed course id is the courses service's NOT_FOUND too, as it always was through the gateway.
-    expect(await appErrorOf(useCase.execute("mallory", { type: "AUDIO_IMPORT", courseId: "abc", sourceUrl: "https://x.example/a.mp3" }))).toMatchObject({ code: "NOT_FOUND" });
+    expect(
+      await appErrorOf(useCase.execute("mallory", { type: "AUDIO_IMPORT", courseId: "abc", sourceUrl: "https://x.example/a.mp3" })),
+    ).toMatchObject({ code: "NOT_FOUND" });
     expect(created).toEqual([]);
   });
 
@@ -190,7 +201,11 @@ describe("WatchImportJob: the job's recorded states, pushed", () => {
     const finished = aJob("FAILED", { version: 3, errorMessage: "Download failed" });
     const first = manualFeed();
     const once: JobProgress[] = [];
-    for await (const state of new WatchImportJob(repositoryOf(() => finished), first.feed).execute(userId, finished.id, new AbortController().signal)) once.push(state);
+    for await (const state of new WatchImportJob(
+      repositoryOf(() => finished),
+      first.feed,
+    ).execute(userId, finished.id, new AbortController().signal))
+      once.push(state);
     expect(once).toEqual([progressOf(finished)]);
     expect(first.listeners.size).toBe(0);
 
@@ -199,7 +214,10 @@ describe("WatchImportJob: the job's recorded states, pushed", () => {
     const leave = new AbortController();
     const received: JobProgress[] = [];
     const done = (async () => {
-      for await (const state of new WatchImportJob(repositoryOf(() => current), second.feed).execute(userId, current.id, leave.signal)) {
+      for await (const state of new WatchImportJob(
+        repositoryOf(() => current),
+        second.feed,
+      ).execute(userId, current.id, leave.signal)) {
         received.push(state);
         if (received.length === 2) leave.abort();
       }
@@ -217,7 +235,10 @@ describe("WatchImportJob: the job's recorded states, pushed", () => {
   it("answers NOT_FOUND for another user's job or a malformed id, sending nothing", async () => {
     const job = aJob("PENDING");
     const { feed, listeners } = manualFeed();
-    const watch = new WatchImportJob(repositoryOf(() => job), feed);
+    const watch = new WatchImportJob(
+      repositoryOf(() => job),
+      feed,
+    );
     const first = (userOrId: [string, string]) => watch.execute(userOrId[0], userOrId[1], new AbortController().signal).next();
     expect(await appErrorOf(first(["mallory", job.id]))).toMatchObject({ kind: "not_found", code: "NOT_FOUND" });
     expect(await appErrorOf(first([userId, "not-a-uuid"]))).toMatchObject({ kind: "not_found", code: "NOT_FOUND" });

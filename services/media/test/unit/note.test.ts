@@ -101,7 +101,11 @@ describe("the transcription status", () => {
       const isAllowed = allowed.some(([a, b]) => a === from && b === to);
       expect(canMoveTranscription(from, to)).toBe(isAllowed);
       if (isAllowed) expect(moveTranscription(aNote(from), to, later)).toMatchObject({ transcriptionStatus: to, updatedAt: later });
-      else expect(await refusal(() => moveTranscription(aNote(from), to, later))).toMatchObject({ kind: "precondition", code: "INVALID_NOTE_TRANSITION" });
+      else
+        expect(await refusal(() => moveTranscription(aNote(from), to, later))).toMatchObject({
+          kind: "precondition",
+          code: "INVALID_NOTE_TRANSITION",
+        });
     },
   );
 });
@@ -120,7 +124,11 @@ describe("a completed transcription", () => {
   };
 
   it("fills content, summary and metadata (word count, duration, language, confidence), keeping what was known", () => {
-    const note = completeTranscription(aNote("PROCESSING", { metadata: { source: "upload", fileSize: 1234, mimeType: "audio/mpeg" } }), result, later);
+    const note = completeTranscription(
+      aNote("PROCESSING", { metadata: { source: "upload", fileSize: 1234, mimeType: "audio/mpeg" } }),
+      result,
+      later,
+    );
     expect(note).toMatchObject({
       transcriptionStatus: "COMPLETED",
       content: result.transcript,
@@ -139,7 +147,11 @@ describe("a completed transcription", () => {
   });
 
   it("takes the audio location and file facts the pipeline learned", () => {
-    const note = completeTranscription(aNote("PROCESSING"), { ...result, audioUrl: "/api/files/a.mp3", audioStorageKey: "audio/a.mp3", mimeType: "audio/wav", fileSize: 99 }, later);
+    const note = completeTranscription(
+      aNote("PROCESSING"),
+      { ...result, audioUrl: "/api/files/a.mp3", audioStorageKey: "audio/a.mp3", mimeType: "audio/wav", fileSize: 99 },
+      later,
+    );
     expect(note).toMatchObject({ audioUrl: "/api/files/a.mp3", audioStorageKey: "audio/a.mp3", metadata: { mimeType: "audio/wav", fileSize: 99 } });
   });
 
@@ -168,8 +180,16 @@ describe("storage keys of a note", () => {
 
 describe("the downloadable files of a note", () => {
   it("are its stored audio, named and typed as uploaded, played in place", () => {
-    const note = aNote("COMPLETED", { audioStorageKey: "uploads/audio/alice/1/talk.mp3", metadata: { source: "upload", originalFilename: "Talk 1.mp3", mimeType: "audio/mpeg" } });
-    expect(audioFileOf(note)).toEqual({ storageKey: "uploads/audio/alice/1/talk.mp3", role: "audio", fileName: "Talk 1.mp3", mimeType: "audio/mpeg" });
+    const note = aNote("COMPLETED", {
+      audioStorageKey: "uploads/audio/alice/1/talk.mp3",
+      metadata: { source: "upload", originalFilename: "Talk 1.mp3", mimeType: "audio/mpeg" },
+    });
+    expect(audioFileOf(note)).toEqual({
+      storageKey: "uploads/audio/alice/1/talk.mp3",
+      role: "audio",
+      fileName: "Talk 1.mp3",
+      mimeType: "audio/mpeg",
+    });
     // Without the upload's metadata: the title and a generic type.
     expect(audioFileOf({ ...note, metadata: {} })).toMatchObject({ fileName: "Lecture 1", mimeType: "application/octet-stream" });
   });

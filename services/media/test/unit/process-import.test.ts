@@ -49,7 +49,10 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
   });
   afterEach(() => rm(work, { recursive: true, force: true }));
 
-  function pipeline(state: ReturnType<typeof memoryRepository>, overrides: { transcriber?: Transcriber; audio?: Partial<AudioProcessor>; videoSource?: VideoSource } = {}) {
+  function pipeline(
+    state: ReturnType<typeof memoryRepository>,
+    overrides: { transcriber?: Transcriber; audio?: Partial<AudioProcessor>; videoSource?: VideoSource } = {},
+  ) {
     const jobs = state.repository;
     const audio: AudioProcessor = {
       probe: async () => ({ durationSeconds: 20, format: "mp3", hasAudio: true }),
@@ -95,7 +98,15 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
   }
 
   const uploadJob = (changes = {}) => ({
-    job: aJob("PENDING", { id: JOB_ID, noteId: NOTE_ID, type: "AUDIO_UPLOAD", source: "UPLOAD", storageKey: "uploads/a.mp3", speedMultiplier: 2, ...changes }),
+    job: aJob("PENDING", {
+      id: JOB_ID,
+      noteId: NOTE_ID,
+      type: "AUDIO_UPLOAD",
+      source: "UPLOAD",
+      storageKey: "uploads/a.mp3",
+      speedMultiplier: 2,
+      ...changes,
+    }),
     note: aNote("PENDING", { id: NOTE_ID }),
   });
 
@@ -107,9 +118,16 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
     // started when the worker took it, completed after the transcription's time, both read from the clock
     expect(job.startedAt).toEqual(new Date(STARTED_AT));
     expect(job.completedAt).toEqual(new Date(Date.parse(STARTED_AT) + TRANSCRIPTION_MS));
-    expect(note).toMatchObject({ transcriptionStatus: "COMPLETED", summary: "Cells make energy.", metadata: expect.objectContaining({ duration: 20, wordCount: 6 }) });
+    expect(note).toMatchObject({
+      transcriptionStatus: "COMPLETED",
+      summary: "Cells make energy.",
+      metadata: expect.objectContaining({ duration: 20, wordCount: 6 }),
+    });
     const segments = state.transitions.at(-1)!.segments!;
-    expect(segments.map((segment) => [segment.startTime, segment.endTime])).toEqual([[0, 8], [9, 19.5]]);
+    expect(segments.map((segment) => [segment.startTime, segment.endTime])).toEqual([
+      [0, 8],
+      [9, 19.5],
+    ]);
     const stages = state.transitions.map((transition) => transition.job.stage);
     expect(stages).toEqual(expect.arrayContaining(["SETUP", "TRANSCRIPTION", "CONTENT_PROCESSING", "NOTE_CREATION"]));
     const progress = state.transitions.map((transition) => transition.job.progress);
@@ -119,7 +137,14 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
 
   it("records the size and name of a video's extracted audio in the note's metadata", async () => {
     const state = memoryRepository({
-      job: aJob("PENDING", { id: JOB_ID, noteId: NOTE_ID, type: "VIDEO_IMPORT", source: "VIDEO", sourceUrl: "https://video.example.com/watch?v=42", speedMultiplier: 2 }),
+      job: aJob("PENDING", {
+        id: JOB_ID,
+        noteId: NOTE_ID,
+        type: "VIDEO_IMPORT",
+        source: "VIDEO",
+        sourceUrl: "https://video.example.com/watch?v=42",
+        speedMultiplier: 2,
+      }),
       note: aNote("PENDING", { id: NOTE_ID, metadata: { source: "video", originalUrl: "https://video.example.com/watch?v=42" } }),
     });
     const videoSource: VideoSource = {
@@ -144,7 +169,12 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
     const state = memoryRepository(uploadJob());
     const transcriber: Transcriber = {
       name: "unscored",
-      transcribe: async () => ({ text: "cells make energy.", segments: [{ text: "cells make energy.", startTime: 0, endTime: 4 }], language: "en", durationSeconds: 10 }),
+      transcribe: async () => ({
+        text: "cells make energy.",
+        segments: [{ text: "cells make energy.", startTime: 0, endTime: 4 }],
+        language: "en",
+        durationSeconds: 10,
+      }),
     };
     expect(await pipeline(state, { transcriber }).run(JOB_ID)).toBe("completed");
     const { metadata } = state.current().note!;

@@ -144,7 +144,15 @@ describe("notifications service over gRPC, with PostgreSQL and RabbitMQ", () => 
     const userId = user();
     const row = (read: boolean, ageDays: number) => {
       const at = new Date(Date.now() - ageDays * DAY_MS);
-      return { id: randomUUID(), userId, type: "REMINDER" as const, content: `read=${read}, ${ageDays} days old`, read, createdAt: at, updatedAt: at };
+      return {
+        id: randomUUID(),
+        userId,
+        type: "REMINDER" as const,
+        content: `read=${read}, ${ageDays} days old`,
+        read,
+        createdAt: at,
+        updatedAt: at,
+      };
     };
     const oldRead = row(true, 31);
     const oldUnread = row(false, 45);
@@ -168,7 +176,9 @@ describe("notifications service over gRPC, with PostgreSQL and RabbitMQ", () => 
     // handled, the duplicate queued before it has been handled too.
     await publisher.publish([registered]);
     const laterUserId = user();
-    await publisher.publish([createEvent("gateway", laterUserId, { $case: "userRegistered", value: { userId: laterUserId, name: "Grace", email: "grace@example.com" } })]);
+    await publisher.publish([
+      createEvent("gateway", laterUserId, { $case: "userRegistered", value: { userId: laterUserId, name: "Grace", email: "grace@example.com" } }),
+    ]);
     await eventually(async () => (await client.getUnreadCount({ userId: laterUserId })).unreadCount === 1);
 
     const list = await client.listNotifications({ userId, limit: 10, includeRead: true });

@@ -24,8 +24,7 @@ export class InMemoryTransaction {
   }
 }
 
-const newestFirst = (a: Notification, b: Notification) =>
-  b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+const newestFirst = (a: Notification, b: Notification) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /** The repository port over a Map, with transactions that commit by swapping the rows in. */
 export class InMemoryNotificationRepository implements TransactionalNotificationRepository<InMemoryTransaction> {
@@ -52,9 +51,7 @@ export class InMemoryNotificationRepository implements TransactionalNotification
   }
 
   async insertOnce(notification: Notification, idempotencyKey: string): Promise<Notification> {
-    const existing = [...this.rows.values()].find(
-      (row) => row.notification.userId === notification.userId && row.idempotencyKey === idempotencyKey,
-    );
+    const existing = [...this.rows.values()].find((row) => row.notification.userId === notification.userId && row.idempotencyKey === idempotencyKey);
     if (existing) return { ...existing.notification };
     this.rows.set(notification.id, { notification: { ...notification }, idempotencyKey });
     return { ...notification };

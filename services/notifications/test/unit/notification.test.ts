@@ -96,6 +96,8 @@ describe("media import messages", () => {
     const content = importFailedMessage("T".repeat(5_000), "E".repeat(5_000));
     expect([...content].length).toBeLessThanOrEqual(MAX_CONTENT_LENGTH);
     expect(createNotification("id", "u", { type: "ALERT", content }, now).content).toBe(content);
-    expect(createNotification("id", "u", { type: "SYSTEM", content: importStartedMessage("🎧".repeat(300)) }, now).content).toContain("🎧".repeat(255));
+    expect(createNotification("id", "u", { type: "SYSTEM", content: importStartedMessage("🎧".repeat(300)) }, now).content).toContain(
+      "🎧".repeat(255),
+    );
   });
 });

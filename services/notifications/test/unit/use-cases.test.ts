@@ -152,7 +152,12 @@ describe("CreateNotification", () => {
     expect(repeat).toEqual(first);
     const otherUser = await create.execute("bob", { type: "REMINDER", content: "Quiz at 9" }, "quiz-42");
     expect(otherUser.id).not.toBe(first.id);
-    expect(repository.all().map((n) => n.id).sort()).toEqual([first.id, otherUser.id].sort());
+    expect(
+      repository
+        .all()
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual([first.id, otherUser.id].sort());
   });
 
   it("refuses an invalid notification or idempotency key and stores nothing", async () => {
@@ -176,9 +181,7 @@ describe("NotifyOnEvent", () => {
     expect(repository.all()).toEqual([]);
 
     tx.commit();
-    expect(repository.all()).toEqual([
-      expect.objectContaining({ userId: "alice", type: "SYSTEM", content: welcomeMessage("Alice"), read: false }),
-    ]);
+    expect(repository.all()).toEqual([expect.objectContaining({ userId: "alice", type: "SYSTEM", content: welcomeMessage("Alice"), read: false })]);
   });
 
   it("confirms the deletion to the course's owner inside the given transaction", async () => {
@@ -202,7 +205,12 @@ describe("NotifyOnEvent for media imports", () => {
     expect(repository.all()).toEqual([]);
 
     tx.commit();
-    expect(repository.all().map((n) => [n.type, n.content]).sort()).toEqual(
+    expect(
+      repository
+        .all()
+        .map((n) => [n.type, n.content])
+        .sort(),
+    ).toEqual(
       [
         ["SYSTEM", importStartedMessage("Lecture 1")],
         ["SYSTEM", noteReadyMessage("Lecture 1")],
@@ -229,7 +237,12 @@ describe("CleanupReadNotifications", () => {
     const recentRead = await seed("bob", { read: true, createdAt: daysAgo(29) });
 
     expect(await new CleanupReadNotifications(repository, 30, clock).execute()).toBe(1);
-    expect(repository.all().map((n) => n.id).sort()).toEqual([oldUnread.id, recentRead.id].sort());
+    expect(
+      repository
+        .all()
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual([oldUnread.id, recentRead.id].sort());
   });
 
   it("follows the configured retention period", async () => {

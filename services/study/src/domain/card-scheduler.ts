@@ -43,9 +43,10 @@ export function reviewCard(schedule: CardSchedule, rating: ReviewRating, now: Da
 /** When the card would next be due for each possible rating given now (what a client shows on the rating buttons). */
 export function previewNextDue(schedule: CardSchedule, now: Date): Record<ReviewRating, Date> {
   const preview = scheduler.repeat(toFsrsCard(schedule), now);
-  return Object.fromEntries(
-    REVIEW_RATINGS.map((rating) => [rating, new Date(preview[GRADE_OF_RATING[rating]].card.due)]),
-  ) as Record<ReviewRating, Date>;
+  return Object.fromEntries(REVIEW_RATINGS.map((rating) => [rating, new Date(preview[GRADE_OF_RATING[rating]].card.due)])) as Record<
+    ReviewRating,
+    Date
+  >;
 }
 
 export function isDue(schedule: CardSchedule, now: Date): boolean {

@@ -63,7 +63,12 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     await publisherConnection.close();
   });
 
-  const generation = (userId: string, courseId: string, notes: api.SourceNote[], difficulty = api.Difficulty.DIFFICULTY_MEDIUM): api.GenerationRequest => ({
+  const generation = (
+    userId: string,
+    courseId: string,
+    notes: api.SourceNote[],
+    difficulty = api.Difficulty.DIFFICULTY_MEDIUM,
+  ): api.GenerationRequest => ({
     userId,
     courseId,
     courseName: "Biology 101",
@@ -92,12 +97,18 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(set.flashcards).toHaveLength(6);
     const created = await capture.next("study.flashcard_set.created.v1");
     expect(created).toMatchObject({ source: "study", userId });
-    expect(created.payload).toMatchObject({ $case: "flashcardSetCreated", value: { flashcardSetId: set.id, courseId, noteIds: [noteId], cardCount: 6 } });
+    expect(created.payload).toMatchObject({
+      $case: "flashcardSetCreated",
+      value: { flashcardSetId: set.id, courseId, noteIds: [noteId], cardCount: 6 },
+    });
 
     const second = await client.generateFlashcards(request);
     expect(second).toMatchObject({ created: false, flashcardSet: { id: set.id } });
     // The same note content keeps its one set, whatever the options asked for (the spec's deduplication).
-    expect(await client.generateFlashcards({ ...request, cardCount: 4 })).toMatchObject({ created: false, flashcardSet: { id: set.id, cardCount: 6 } });
+    expect(await client.generateFlashcards({ ...request, cardCount: 4 })).toMatchObject({
+      created: false,
+      flashcardSet: { id: set.id, cardCount: 6 },
+    });
 
     const quiz = await client.generateQuiz({ generation: request.generation, questionCount: 5 });
     expect(quiz.quiz!.questions).toHaveLength(5);
@@ -121,15 +132,23 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
 
   it("refuses bad generation input and answers NOT_FOUND across users", async () => {
     const userId = `user-${randomUUID()}`;
-    expect(await refusal(client.generateQuiz({ generation: generation(userId, randomUUID(), []), questionCount: 0 }))).toEqual({ kind: "validation", code: "VALIDATION_ERROR" });
-    expect(await refusal(client.generateFlashcards({ generation: generation(userId, randomUUID(), [sourceNote(randomUUID())]), cardCount: 51 }))).toEqual({
+    expect(await refusal(client.generateQuiz({ generation: generation(userId, randomUUID(), []), questionCount: 0 }))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+    });
+    expect(
+      await refusal(client.generateFlashcards({ generation: generation(userId, randomUUID(), [sourceNote(randomUUID())]), cardCount: 51 })),
+    ).toEqual({
       kind: "validation",
       code: "VALIDATION_ERROR",
     });
     const { quiz } = await client.generateQuiz({ generation: generation(userId, randomUUID(), [sourceNote(randomUUID())]), questionCount: 0 });
     expect(await refusal(client.getQuiz({ userId: "someone-else", quizId: quiz!.id }))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
     expect(await refusal(client.deleteQuiz({ userId: "someone-else", quizId: quiz!.id }))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
-    expect(await refusal(client.submitQuizAnswers({ userId: "someone-else", quizId: quiz!.id, responses: [] }))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
+    expect(await refusal(client.submitQuizAnswers({ userId: "someone-else", quizId: quiz!.id, responses: [] }))).toEqual({
+      kind: "not_found",
+      code: "NOT_FOUND",
+    });
     expect(await refusal(client.getQuiz({ userId, quizId: "not-a-uuid" }))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
   });
 
@@ -138,13 +157,26 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const courseId = randomUUID();
     const noteId = randomUUID();
     const otherNoteId = randomUUID();
-    const { flashcardSet } = await client.generateFlashcards({ generation: generation(userId, courseId, [sourceNote(noteId), sourceNote(otherNoteId, LECTURE.slice(0, 6))]), cardCount: 5 });
+    const { flashcardSet } = await client.generateFlashcards({
+      generation: generation(userId, courseId, [sourceNote(noteId), sourceNote(otherNoteId, LECTURE.slice(0, 6))]),
+      cardCount: 5,
+    });
     expect(flashcardSet!.noteIds).toEqual([noteId, otherNoteId]);
 
-    await publisher.publish([createEvent("media", userId, { $case: "noteUpdated", value: { noteId, courseId, title: "Week 3: membranes", transcriptionStatus: "COMPLETED", userNotes: [] } })]);
-    await eventually(async () => (await client.getFlashcardSet({ userId, flashcardSetId: flashcardSet!.id })).flashcardSet!.noteTitle === "Week 3: membranes", 10_000);
+    await publisher.publish([
+      createEvent("media", userId, {
+        $case: "noteUpdated",
+        value: { noteId, courseId, title: "Week 3: membranes", transcriptionStatus: "COMPLETED", userNotes: [] },
+      }),
+    ]);
+    await eventually(
+      async () => (await client.getFlashcardSet({ userId, flashcardSetId: flashcardSet!.id })).flashcardSet!.noteTitle === "Week 3: membranes",
+      10_000,
+    );
 
-    await publisher.publish([createEvent("media", userId, { $case: "noteDeleted", value: { noteId, courseId, title: "Week 3: membranes", storageKeys: [] } })]);
+    await publisher.publish([
+      createEvent("media", userId, { $case: "noteDeleted", value: { noteId, courseId, title: "Week 3: membranes", storageKeys: [] } }),
+    ]);
     const detached = await eventually(async () => {
       const set = (await client.getFlashcardSet({ userId, flashcardSetId: flashcardSet!.id })).flashcardSet!;
       return set.noteId === undefined ? set : undefined;

@@ -39,7 +39,15 @@ describe("due cards and reviews follow the clock", () => {
   const START = "2026-03-02T09:00:00.000Z";
   const clock = fixedClock(START);
   beforeEach(() => clock.set(START));
-  const card = (id: string): Flashcard => ({ id, flashcardSetId: SET, front: "Cell", back: "Unit of life", order: 0, source: null, schedule: newCardSchedule(clock.now()) });
+  const card = (id: string): Flashcard => ({
+    id,
+    flashcardSetId: SET,
+    front: "Cell",
+    back: "Unit of life",
+    order: 0,
+    source: null,
+    schedule: newCardSchedule(clock.now()),
+  });
 
   it("lists a new card as due at once, with the next due date each rating would give at the clock's time", async () => {
     const { repository, asked } = memoryCards([card("c1")]);

@@ -61,18 +61,27 @@ describe("generation requests", () => {
     expect(() => assertValidGenerationRequest({ ...request, notes: [transcribed("a", "x"), transcribed("a", "x")] })).toThrow(
       expect.objectContaining({ details: [{ field: "noteIds", message: "must not repeat a note" }] }),
     );
-    expect(() => assertValidGenerationRequest({ ...request, notes: [transcribed("a", "  ")] })).toThrow(expect.objectContaining({ kind: "precondition", code: "NOT_ENOUGH_CONTENT" }));
+    expect(() => assertValidGenerationRequest({ ...request, notes: [transcribed("a", "  ")] })).toThrow(
+      expect.objectContaining({ kind: "precondition", code: "NOT_ENOUGH_CONTENT" }),
+    );
   });
 
   it("accepts a note with only text user notes", () => {
-    expect(() => assertValidGenerationRequest({ ...request, notes: [transcribed("a", "", [{ timestamp: 0, content: "Osmosis moves water.", contentType: "text" }])] })).not.toThrow();
+    expect(() =>
+      assertValidGenerationRequest({
+        ...request,
+        notes: [transcribed("a", "", [{ timestamp: 0, content: "Osmosis moves water.", contentType: "text" }])],
+      }),
+    ).not.toThrow();
   });
 
   it("defaults the card count to 10 and bounds it to 1-50", () => {
     expect(flashcardCount(undefined)).toBe(10);
     expect(flashcardCount(0)).toBe(10);
     expect(flashcardCount(50)).toBe(50);
-    expect(() => flashcardCount(51)).toThrow(expect.objectContaining({ details: [{ field: "cardCount", message: "must be an integer from 1 to 50" }] }));
+    expect(() => flashcardCount(51)).toThrow(
+      expect.objectContaining({ details: [{ field: "cardCount", message: "must be an integer from 1 to 50" }] }),
+    );
   });
 });
 
@@ -81,8 +90,22 @@ describe("generated material rules", () => {
     title: "Quiz",
     description: "",
     questions: [
-      { question: "Which organelle makes ATP?", type: "multiple_choice" as const, options: ["Nucleus", "Mitochondria", "Ribosome", "Vacuole"], correctAnswer: "Mitochondria", explanation: "It does.", source: null },
-      { question: "Water moves by osmosis.", type: "true_false" as const, options: ["True", "False"], correctAnswer: "True", explanation: "Stated.", source: null },
+      {
+        question: "Which organelle makes ATP?",
+        type: "multiple_choice" as const,
+        options: ["Nucleus", "Mitochondria", "Ribosome", "Vacuole"],
+        correctAnswer: "Mitochondria",
+        explanation: "It does.",
+        source: null,
+      },
+      {
+        question: "Water moves by osmosis.",
+        type: "true_false" as const,
+        options: ["True", "False"],
+        correctAnswer: "True",
+        explanation: "Stated.",
+        source: null,
+      },
     ],
   };
 
@@ -122,7 +145,14 @@ describe("generated study guide rules", () => {
     keyTerms: ["osmosis"],
     learningObjectives: [],
     studyTips: [],
-    sections: [{ title: "Passive transport", content: "Diffusion needs no energy.", subsections: [{ title: "Osmosis", content: "Water moves." }], source: null }],
+    sections: [
+      {
+        title: "Passive transport",
+        content: "Diffusion needs no energy.",
+        subsections: [{ title: "Osmosis", content: "Water moves." }],
+        source: null,
+      },
+    ],
   };
 
   it("accepts a guide whose sections and subsections all have a title and text", () => {
@@ -130,7 +160,18 @@ describe("generated study guide rules", () => {
   });
 
   it("refuses an empty subsection title or text (it would be an empty heading in the markdown)", () => {
-    const broken = { ...guide, sections: [{ ...guide.sections[0], subsections: [{ title: " ", content: "Water moves." }, { title: "Osmosis", content: "" }] }] };
+    const broken = {
+      ...guide,
+      sections: [
+        {
+          ...guide.sections[0],
+          subsections: [
+            { title: " ", content: "Water moves." },
+            { title: "Osmosis", content: "" },
+          ],
+        },
+      ],
+    };
     expect(() => assertValidStudyGuide(broken)).toThrow(
       expect.objectContaining({
         code: "GENERATION_INVALID",
@@ -152,7 +193,9 @@ describe("a study guide's markdown (shape A)", () => {
       keyTerms: ["osmosis", "diffusion"],
       learningObjectives: ["Define osmosis"],
       studyTips: ["Draw the membrane"],
-      sections: [{ title: "Passive transport", content: "- Diffusion needs no energy.", subsections: [{ title: "Osmosis", content: "Water moves." }] }],
+      sections: [
+        { title: "Passive transport", content: "- Diffusion needs no energy.", subsections: [{ title: "Osmosis", content: "Water moves." }] },
+      ],
     });
     expect(markdown).toBe(
       [

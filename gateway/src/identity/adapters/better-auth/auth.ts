@@ -45,7 +45,8 @@ const outboxTable = {
 } satisfies BetterAuthPlugin;
 
 /** Where the e-mail links lead: verification is confirmed by the API itself, a new password is typed into the client. */
-export const verificationLink = (config: GatewayConfig, token: string) => `${config.BASE_URL}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
+export const verificationLink = (config: GatewayConfig, token: string) =>
+  `${config.BASE_URL}/api/auth/verify-email?token=${encodeURIComponent(token)}`;
 export const passwordResetLink = (config: GatewayConfig, token: string) => `${config.CLIENT_URL}/reset-password?token=${encodeURIComponent(token)}`;
 
 export interface AuthHooks {

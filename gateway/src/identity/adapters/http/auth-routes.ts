@@ -8,7 +8,10 @@ import type { BetterAuthCredentials } from "../better-auth/library-adapters";
 import { authHeaders, sendCookies } from "./library-headers";
 import { currentAuth, type SessionResolver } from "./session";
 
-const email = z.email("must be a valid e-mail address").max(255).transform((v) => v.toLowerCase());
+const email = z
+  .email("must be a valid e-mail address")
+  .max(255)
+  .transform((v) => v.toLowerCase());
 const signUpBody = z.object({
   name: z.string().trim().min(1, "is required").max(255),
   email,

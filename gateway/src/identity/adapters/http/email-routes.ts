@@ -8,7 +8,8 @@ import type { BetterAuthCredentials } from "../better-auth/library-adapters";
 import { currentAuth } from "./session";
 
 const tokenSchema = z.string().min(10, "is not a valid token").max(2048);
-const invalidToken = () => AppError.validation("This link is invalid, expired or already used", [{ field: "token", message: "is invalid, expired or already used" }]);
+const invalidToken = () =>
+  AppError.validation("This link is invalid, expired or already used", [{ field: "token", message: "is invalid, expired or already used" }]);
 
 /**
  * E-mail verification and password reset. Tokens are single-use and expire: the verification token is the
@@ -66,8 +67,16 @@ export function emailRoutes(deps: {
       summary: "Mail a password-reset link (the answer is the same whether or not the address has an account)",
       auth: false,
       before: [deps.limit],
-      body: z.object({ email: z.email("must be a valid e-mail address").max(255).transform((v) => v.toLowerCase()) }),
-      responses: { 200: { description: "Accepted", schema: messageEnvelope }, 429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope } },
+      body: z.object({
+        email: z
+          .email("must be a valid e-mail address")
+          .max(255)
+          .transform((v) => v.toLowerCase()),
+      }),
+      responses: {
+        200: { description: "Accepted", schema: messageEnvelope },
+        429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope },
+      },
       async handler({ body, res }) {
         await credentials.requestPasswordReset(body.email);
         sendMessage(res, "If an account exists for this address, a reset link is on its way");

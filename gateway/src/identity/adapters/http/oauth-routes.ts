@@ -22,7 +22,11 @@ import { authHeaders, sendCookies } from "./library-headers";
 import type { SessionResolver } from "./session";
 
 const providerParam = z.object({ provider: z.string().min(1).max(64) });
-const callbackURL = z.url().max(2048).optional().describe("Web flow only: where the browser goes once signed in (a trusted origin; default CLIENT_URL)");
+const callbackURL = z
+  .url()
+  .max(2048)
+  .optional()
+  .describe("Web flow only: where the browser goes once signed in (a trusted origin; default CLIENT_URL)");
 const flow = z.enum(SIGN_IN_FLOWS).default("web").describe("web (default), desktop or mobile: how the sign-in ends");
 const webOnlyCallback = (input: { flow: SignInFlow; callbackURL?: string }) => input.flow === "web" || !input.callbackURL;
 const webOnlyCallbackIssue = { path: ["callbackURL"], message: "is only used by the web flow" };
@@ -215,7 +219,9 @@ export function oauthRoutes(deps: {
       auth: false,
       query: z.object({ flow: z.enum(SIGN_IN_FLOWS).catch("web"), error: z.string().optional() }),
       responses: {
-        302: { description: "To `CLIENT_URL/auth/error?code=OAUTH_ERROR&reason=…` (web) or `<APP_SCHEME>://auth/callback?code=OAUTH_ERROR&reason=…`" },
+        302: {
+          description: "To `CLIENT_URL/auth/error?code=OAUTH_ERROR&reason=…` (web) or `<APP_SCHEME>://auth/callback?code=OAUTH_ERROR&reason=…`",
+        },
       },
       handler({ query, res }) {
         res.redirect(302, oauthErrorRedirect(config, query.flow, reasonOf(query.error)));

@@ -72,12 +72,28 @@ function linkMail(to: string, subject: string, greeting: string, lines: string[]
 
 /** `validFor` reads like "24 hours". */
 export const verificationMail = (to: string, name: string, link: string, validFor: string) =>
-  linkMail(to, "Confirm your e-mail address", `Hello ${name},`, [`Please confirm your e-mail address. The link is valid for ${validFor} and works once.`], "Confirm my e-mail address", link);
+  linkMail(
+    to,
+    "Confirm your e-mail address",
+    `Hello ${name},`,
+    [`Please confirm your e-mail address. The link is valid for ${validFor} and works once.`],
+    "Confirm my e-mail address",
+    link,
+  );
 
 export const passwordResetMail = (to: string, name: string, link: string, validFor: string) =>
-  linkMail(to, "Reset your password", `Hello ${name},`, [`Someone asked to reset the password of your Study account. The link is valid for ${validFor} and works once.`], "Choose a new password", link);
+  linkMail(
+    to,
+    "Reset your password",
+    `Hello ${name},`,
+    [`Someone asked to reset the password of your Study account. The link is valid for ${validFor} and works once.`],
+    "Choose a new password",
+    link,
+  );
 
 /** SMTP when SMTP_URL is set, otherwise .eml files in MAIL_OUTBOX_DIR. */
 export function mailerFor(settings: { SMTP_URL?: string; MAIL_FROM: string; MAIL_OUTBOX_DIR: string }, logger: Logger): Mailer {
-  return settings.SMTP_URL ? new SmtpMailer(settings.SMTP_URL, settings.MAIL_FROM) : new OutboxFolderMailer(settings.MAIL_OUTBOX_DIR, settings.MAIL_FROM, logger);
+  return settings.SMTP_URL
+    ? new SmtpMailer(settings.SMTP_URL, settings.MAIL_FROM)
+    : new OutboxFolderMailer(settings.MAIL_OUTBOX_DIR, settings.MAIL_FROM, logger);
 }

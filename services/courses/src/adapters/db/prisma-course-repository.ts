@@ -32,7 +32,8 @@ export class PrismaCourseRepository implements CourseRepository {
       ORDER BY created_at DESC, id ASC
       LIMIT ${query.limit} OFFSET ${query.offset}`;
     if (rows.length > 0) return { courses: rows.map(({ total: _total, ...course }) => course), total: Number(rows[0].total) };
-    const total = query.offset === 0 ? 0 : await this.prisma.course.count({ where: { userId, ...(query.semester ? { semester: query.semester } : {}) } });
+    const total =
+      query.offset === 0 ? 0 : await this.prisma.course.count({ where: { userId, ...(query.semester ? { semester: query.semester } : {}) } });
     return { courses: [], total };
   }
 
@@ -57,4 +58,3 @@ export class PrismaCourseRepository implements CourseRepository {
     });
   }
 }
-

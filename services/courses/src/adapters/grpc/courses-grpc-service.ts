@@ -85,4 +85,3 @@ export function coursesGrpcService(useCases: CourseUseCases, logger: Logger): ap
     }),
   });
 }
-

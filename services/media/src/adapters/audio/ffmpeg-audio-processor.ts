@@ -51,11 +51,9 @@ export class FfmpegAudioProcessor implements AudioProcessor {
   }
 
   async probe(inputPath: string, signal?: AbortSignal): Promise<AudioProbe> {
-    const json = await runTool(
-      this.ffprobe,
-      ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...inputArgs(inputPath)],
-      { signal },
-    );
+    const json = await runTool(this.ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...inputArgs(inputPath)], {
+      signal,
+    });
     const output = JSON.parse(json) as FfprobeOutput;
     const streams = output.streams ?? [];
     // Some containers (raw streams, some WebM) report the duration only per stream.
@@ -73,14 +71,19 @@ export class FfmpegAudioProcessor implements AudioProcessor {
       ...QUIET,
       ...inputArgs(inputPath),
       // The first audio track only; a file without one fails with "Stream map '0:a:0' matches no streams".
-      "-map", "0:a:0",
+      "-map",
+      "0:a:0",
       // atempo changes the tempo and keeps the pitch, so the recogniser still hears a normal voice.
       ...(options.speed === 2 ? ["-af", "atempo=2.0"] : []),
-      "-ac", "1",
-      "-ar", "16000",
-      "-c:a", "pcm_s16le",
+      "-ac",
+      "1",
+      "-ar",
+      "16000",
+      "-c:a",
+      "pcm_s16le",
       ...CANONICAL_WAV,
-      "-f", "wav",
+      "-f",
+      "wav",
       `file:${resolve(outputPath)}`,
     ];
     try {
@@ -91,7 +94,12 @@ export class FfmpegAudioProcessor implements AudioProcessor {
     }
   }
 
-  async split(inputPath: string, outputDirectory: string, maxSeconds: number, signal?: AbortSignal): Promise<{ path: string; offsetSeconds: number }[]> {
+  async split(
+    inputPath: string,
+    outputDirectory: string,
+    maxSeconds: number,
+    signal?: AbortSignal,
+  ): Promise<{ path: string; offsetSeconds: number }[]> {
     if (!(maxSeconds >= 1)) throw new RangeError(`split needs pieces of at least 1 second, got ${maxSeconds}`);
     const directory = resolve(outputDirectory);
     await mkdir(directory, { recursive: true });
@@ -101,18 +109,28 @@ export class FfmpegAudioProcessor implements AudioProcessor {
       [
         ...QUIET,
         ...inputArgs(inputPath),
-        "-map", "0:a:0",
-        "-af", `asetnsamples=n=${SAMPLES_PER_PACKET}:p=0`,
+        "-map",
+        "0:a:0",
+        "-af",
+        `asetnsamples=n=${SAMPLES_PER_PACKET}:p=0`,
         // PCM at the input's own rate and channels: the pieces together hold exactly the input's samples.
-        "-c:a", "pcm_s16le",
+        "-c:a",
+        "pcm_s16le",
         ...CANONICAL_WAV,
-        "-f", "segment",
-        "-segment_time", (maxSeconds - CUT_MARGIN_SECONDS).toFixed(3),
-        "-segment_format", "wav",
-        "-segment_format_options", "fflags=+bitexact",
-        "-reset_timestamps", "1",
-        "-segment_list", listPath,
-        "-segment_list_type", "csv",
+        "-f",
+        "segment",
+        "-segment_time",
+        (maxSeconds - CUT_MARGIN_SECONDS).toFixed(3),
+        "-segment_format",
+        "wav",
+        "-segment_format_options",
+        "fflags=+bitexact",
+        "-reset_timestamps",
+        "1",
+        "-segment_list",
+        listPath,
+        "-segment_list_type",
+        "csv",
         // The segment muxer expands printf patterns in the whole name, so a literal % must be doubled.
         join(directory.replace(/%/g, "%%"), "piece-%05d.wav"),
       ],

@@ -84,7 +84,10 @@ export function runTool(tool: string, args: string[], options: RunToolOptions = 
         resolve(stdout.join(""));
         return;
       }
-      const lines = stderr.split("\n").map((line) => line.trim()).filter(Boolean);
+      const lines = stderr
+        .split("\n")
+        .map((line) => line.trim())
+        .filter(Boolean);
       const quoted = (options.selectErrorLines ?? ((all) => all))(lines).slice(-STDERR_LINES_IN_ERROR);
       const status = exitCode === null ? `was killed by ${killedBy}` : `failed with exit code ${exitCode}`;
       reject(new ExternalToolError(tool, exitCode, quoted, `${tool} ${status}${quoted.length ? `: ${quoted.join(" | ")}` : ""}`));

@@ -49,7 +49,9 @@ export class PrismaNoteRepository implements NoteRepository {
 
   async addAttachment(userId: string, attachment: Attachment): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM note WHERE id = ${attachment.noteId}::uuid AND user_id = ${userId} FOR UPDATE`;
+      const locked = await tx.$queryRaw<
+        { id: string }[]
+      >`SELECT id FROM note WHERE id = ${attachment.noteId}::uuid AND user_id = ${userId} FOR UPDATE`;
       if (locked.length === 0) return false;
       await tx.attachment.create({ data: attachment });
       await tx.note.update({ where: { id: attachment.noteId }, data: { updatedAt: attachment.uploadedAt } });
@@ -68,7 +70,11 @@ export class PrismaNoteRepository implements NoteRepository {
       const note = toNote(noteRow);
       const deletion: NoteDeletion = {
         note,
-        storageKeys: storageKeysOf(note, attachments, jobs.map((job) => job.storageKey)),
+        storageKeys: storageKeysOf(
+          note,
+          attachments,
+          jobs.map((job) => job.storageKey),
+        ),
         activeJobs: jobs.filter((job) => ACTIVE_STATUSES.includes(job.status)).map(toJob),
       };
       const decision = plan(deletion);

@@ -46,7 +46,8 @@ export function userNotesFromJson(json: unknown): UserNote[] {
     const timestamp = asNumber(entry.timestamp);
     const content = asString(entry.content);
     const contentType = asString(entry.contentType);
-    if (timestamp === undefined || content === undefined || !contentType || !(USER_NOTE_CONTENT_TYPES as readonly string[]).includes(contentType)) return [];
+    if (timestamp === undefined || content === undefined || !contentType || !(USER_NOTE_CONTENT_TYPES as readonly string[]).includes(contentType))
+      return [];
     return [{ timestamp, content, contentType: contentType as UserNote["contentType"] }];
   });
 }

@@ -106,7 +106,11 @@ function parseEntry(entry: string): AllowListEntry {
   const bracketed = /^\[([^\]]+)\](?::(.+))?$/.exec(entry);
   if (bracketed) {
     if (!ipaddr.IPv6.isValid(bracketed[1])) throw invalid();
-    return { kind: "address", address: effectiveAddress(ipaddr.IPv6.parse(bracketed[1])), port: bracketed[2] ? parsePort(bracketed[2], entry) : undefined };
+    return {
+      kind: "address",
+      address: effectiveAddress(ipaddr.IPv6.parse(bracketed[1])),
+      port: bracketed[2] ? parsePort(bracketed[2], entry) : undefined,
+    };
   }
   if (ipaddr.IPv6.isValid(entry)) return { kind: "address", address: effectiveAddress(ipaddr.IPv6.parse(entry)) };
   const colon = entry.lastIndexOf(":");
@@ -145,7 +149,10 @@ export class OutboundUrlPolicy {
   /** Parses and checks `url`, resolving its host; throws URL_NOT_ALLOWED / INVALID_URL / HOST_NOT_FOUND (validation). */
   async check(url: string | URL): Promise<OutboundTarget> {
     const parsed = parseHttpUrl(url);
-    const hostname = parsed.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase().replace(/\.$/, "");
+    const hostname = parsed.hostname
+      .replace(/^\[(.*)\]$/, "$1")
+      .toLowerCase()
+      .replace(/\.$/, "");
     const port = parsed.port ? Number(parsed.port) : parsed.protocol === "https:" ? 443 : 80;
 
     let resolved: Array<{ address: string; family: number }>;
@@ -191,9 +198,7 @@ export class OutboundUrlPolicy {
     if (kind === null) return null;
     if (kind === "cloud metadata") return kind;
     if (hostAllowed) return null;
-    const inRange = this.allowList.some(
-      (entry) => entry.kind === "range" && entry.range[0].kind() === address.kind() && address.match(entry.range),
-    );
+    const inRange = this.allowList.some((entry) => entry.kind === "range" && entry.range[0].kind() === address.kind() && address.match(entry.range));
     return inRange ? null : kind;
   }
 }

@@ -72,7 +72,11 @@ export class SafeHttpDownloader implements AudioDownloader {
     this.userAgent = options.userAgent ?? "study-media-downloader/1.0";
   }
 
-  async download(url: string, destinationPath: string, options: { maxBytes: number; timeoutMs: number; signal?: AbortSignal }): Promise<DownloadedFile> {
+  async download(
+    url: string,
+    destinationPath: string,
+    options: { maxBytes: number; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<DownloadedFile> {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const firstUrl = parseHttpUrl(url);
@@ -84,7 +88,9 @@ export class SafeHttpDownloader implements AudioDownloader {
       if (error instanceof AppError) throw error;
       if (options.signal?.aborted) throw options.signal.reason;
       if (timeout.aborted) {
-        throw new AppError("timeout", "CONNECTION_TIMEOUT", `Downloading ${shown(firstUrl)} did not finish within ${options.timeoutMs / 1000} s`, { cause: error });
+        throw new AppError("timeout", "CONNECTION_TIMEOUT", `Downloading ${shown(firstUrl)} did not finish within ${options.timeoutMs / 1000} s`, {
+          cause: error,
+        });
       }
       throw describeNetworkError(error, hop.url);
     }
@@ -194,6 +200,9 @@ function describeNetworkError(error: unknown, url: URL): AppError {
     case "ENETUNREACH":
       return downloadFailed(`${url.host} is unreachable`, error);
     default:
-      return downloadFailed(`Downloading ${shown(url)} failed: ${code?.startsWith("ERR_TLS") || code?.includes("CERT") ? "TLS certificate problem: " : ""}${message ?? String(error)}`, error);
+      return downloadFailed(
+        `Downloading ${shown(url)} failed: ${code?.startsWith("ERR_TLS") || code?.includes("CERT") ? "TLS certificate problem: " : ""}${message ?? String(error)}`,
+        error,
+      );
   }
 }

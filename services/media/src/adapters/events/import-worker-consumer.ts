@@ -69,7 +69,8 @@ export function startImportWorkerConsumer(options: ImportWorkerConsumerOptions):
       },
       noteDeleted: async (event) => {
         for (const key of event.storageKeys) await options.storage.delete(key);
-        if (event.storageKeys.length > 0) options.logger.info({ noteId: event.noteId, files: event.storageKeys.length }, "files of a deleted note removed");
+        if (event.storageKeys.length > 0)
+          options.logger.info({ noteId: event.noteId, files: event.storageKeys.length }, "files of a deleted note removed");
       },
     },
   });

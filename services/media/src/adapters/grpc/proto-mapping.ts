@@ -1,13 +1,7 @@
 import { media as api } from "@study/contracts";
 import { required } from "@study/platform/errors";
 import type { JobNoteSummary, JobSortField, JobView, SortOrder } from "../../application/ports/import-job-repository.port";
-import {
-  IMPORT_TYPES,
-  JOB_SOURCES,
-  JOB_STATUSES,
-  PROGRESS_STAGES,
-  type ImportJob,
-} from "../../domain/import-job";
+import { IMPORT_TYPES, JOB_SOURCES, JOB_STATUSES, PROGRESS_STAGES, type ImportJob } from "../../domain/import-job";
 import { TRANSCRIPTION_STATUSES, USER_NOTE_CONTENT_TYPES, type Note, type NoteDetails, type UserNote } from "../../domain/note";
 
 /**

@@ -65,7 +65,8 @@ export function fileDownloadRoute(options: { storage: Pick<FileStorage, "stat" |
       await pipeline(body, response);
     } catch (error) {
       // A client that stops reading (a player seeking elsewhere) is routine; storage failing mid-way is not.
-      if ((error as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE") options.logger.warn({ err: error, key }, "streaming a stored file failed");
+      if ((error as NodeJS.ErrnoException).code !== "ERR_STREAM_PREMATURE_CLOSE")
+        options.logger.warn({ err: error, key }, "streaming a stored file failed");
     }
   };
 }

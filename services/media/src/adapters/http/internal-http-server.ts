@@ -27,7 +27,12 @@ export interface UploadRoute {
   inspectBytes: number;
   key(userId: string, fileName: string): string;
   inspect(firstBytes: Buffer, fileName: string, declaredMimeType: string): string;
-  complete(userId: string, upload: StoredUpload & { mimeType: string }, fields: Record<string, string>, params: Record<string, string>): Promise<{ status: number; body: unknown }>;
+  complete(
+    userId: string,
+    upload: StoredUpload & { mimeType: string },
+    fields: Record<string, string>,
+    params: Record<string, string>,
+  ): Promise<{ status: number; body: unknown }>;
 }
 
 export interface UploadStorage {
@@ -131,7 +136,8 @@ class LeadingBytesCheck extends Transform {
 const fileTooLarge = (maxBytes: number) =>
   new AppError("too_large", "FILE_TOO_LARGE", `File is too large: at most ${+(maxBytes / (1024 * 1024)).toFixed(1)} MB`);
 const uploadInterrupted = () => new AppError("validation", "UPLOAD_INTERRUPTED", "The upload was interrupted");
-const invalidMultipartBody = () => AppError.validation("Invalid multipart body", [{ field: "file", message: "the multipart body could not be read" }]);
+const invalidMultipartBody = () =>
+  AppError.validation("Invalid multipart body", [{ field: "file", message: "the multipart body could not be read" }]);
 // The storage's own error (disk full, S3 failing) may name paths or buckets: the client gets a generic message.
 const storageFailed = () => new AppError("unavailable", "SERVICE_UNAVAILABLE", "The file could not be stored; please try again later");
 
@@ -188,7 +194,10 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
   }
 
   async function serveFile(request: IncomingMessage, response: ServerResponse, encodedKey: string): Promise<void> {
-    const userId = verifyInternalRequest(options.secret, request.headers, { method: required(request.method, "the request's method"), path: request.url ?? "/" });
+    const userId = verifyInternalRequest(options.secret, request.headers, {
+      method: required(request.method, "the request's method"),
+      path: request.url ?? "/",
+    });
     if (!userId) {
       send(response, 401, errorBody(AppError.unauthenticated("File requests must come through the gateway")));
       return;
@@ -221,7 +230,10 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       if (failure) throw failure;
     };
     const cleanUp = async () => {
-      if (storedKey) await options.storage.delete(storedKey).catch((error: unknown) => logger.warn({ err: error, key: storedKey }, "could not remove a refused upload"));
+      if (storedKey)
+        await options.storage
+          .delete(storedKey)
+          .catch((error: unknown) => logger.warn({ err: error, key: storedKey }, "could not remove a refused upload"));
     };
 
     // "close" also follows a fully received body: only an incomplete, destroyed one means the client went away.
@@ -325,7 +337,10 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
     try {
       await parsed;
       throwIfFailed();
-      if (!stored) throw new AppError("validation", "UNEXPECTED_FILE", "A file is required (multipart field \"file\")", { details: [{ field: "file", message: "is required" }] });
+      if (!stored)
+        throw new AppError("validation", "UNEXPECTED_FILE", 'A file is required (multipart field "file")', {
+          details: [{ field: "file", message: "is required" }],
+        });
       const upload = await stored;
       throwIfFailed();
       const result = await route.complete(userId, upload, fields, params);
@@ -366,6 +381,10 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
 }
 
 export const newUploadKey = (prefix: string, userId: string, fileName: string) => {
-  const safeName = fileName.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "").slice(-100) || "file";
+  const safeName =
+    fileName
+      .replace(/[^A-Za-z0-9._-]+/g, "_")
+      .replace(/^[._]+/, "")
+      .slice(-100) || "file";
   return `${prefix}/${userId}/${randomUUID()}/${safeName}`;
 };

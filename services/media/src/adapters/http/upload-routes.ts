@@ -10,9 +10,16 @@ import { toProtoJob, toProtoNote } from "../grpc/proto-mapping";
 import { newUploadKey, type UploadRoute } from "./internal-http-server";
 
 const unexpectedAudio = () =>
-  new AppError("validation", "UNEXPECTED_FILE", `Unsupported audio format: expected ${Object.values(AUDIO_FORMATS).map((format) => format.label).join(", ")}`, {
-    details: [{ field: "file", message: "is not a supported audio file" }],
-  });
+  new AppError(
+    "validation",
+    "UNEXPECTED_FILE",
+    `Unsupported audio format: expected ${Object.values(AUDIO_FORMATS)
+      .map((format) => format.label)
+      .join(", ")}`,
+    {
+      details: [{ field: "file", message: "is not a supported audio file" }],
+    },
+  );
 
 /**
  * POST /uploads/audio (gateway: POST /api/notes/upload/audio): multipart `file`, `courseId`, `title?`,

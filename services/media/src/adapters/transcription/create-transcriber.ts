@@ -16,9 +16,23 @@ export const transcriptionConfigSchema = openAiConfigSchema.extend({
   /** Must answer verbose_json with segments: whisper-1, or the model name of a self-hosted Whisper server. */
   OPENAI_TRANSCRIPTION_MODEL: z.preprocess(emptyAsUnset, z.string().min(1).default("whisper-1")),
   /** Larger files are uploaded in pieces; OpenAI refuses uploads over 25 MB. */
-  OPENAI_TRANSCRIPTION_MAX_UPLOAD_BYTES: z.preprocess(emptyAsUnset, z.coerce.number().int().min(64 * 1024).default(OPENAI_MAX_UPLOAD_BYTES)),
+  OPENAI_TRANSCRIPTION_MAX_UPLOAD_BYTES: z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number()
+      .int()
+      .min(64 * 1024)
+      .default(OPENAI_MAX_UPLOAD_BYTES),
+  ),
   /** Per uploaded piece (a 25 MB piece holds ~13 minutes of speech WAV). */
-  OPENAI_TRANSCRIPTION_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().positive().default(10 * 60_000)),
+  OPENAI_TRANSCRIPTION_TIMEOUT_MS: z.preprocess(
+    emptyAsUnset,
+    z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(10 * 60_000),
+  ),
   /** Holds `en-us/`, `en-us.lm.bin` and `cmudict-en-us.dict` (Debian's pocketsphinx-en-us). */
   POCKETSPHINX_MODEL_DIR: z.preprocess(emptyAsUnset, z.string().min(1).default(DEBIAN_POCKETSPHINX_MODEL_DIRECTORY)),
 });

@@ -142,11 +142,16 @@ export class PocketsphinxTranscriber implements Transcriber {
     await runTool(
       this.binary,
       [
-        "-infile", resolve(wavPath),
-        "-time", "yes",
-        "-hmm", join(this.modelDirectory, "en-us"),
-        "-lm", join(this.modelDirectory, "en-us.lm.bin"),
-        "-dict", join(this.modelDirectory, "cmudict-en-us.dict"),
+        "-infile",
+        resolve(wavPath),
+        "-time",
+        "yes",
+        "-hmm",
+        join(this.modelDirectory, "en-us"),
+        "-lm",
+        join(this.modelDirectory, "en-us.lm.bin"),
+        "-dict",
+        join(this.modelDirectory, "cmudict-en-us.dict"),
       ],
       {
         signal,

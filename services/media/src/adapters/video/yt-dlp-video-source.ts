@@ -204,9 +204,14 @@ export class YtDlpVideoSource implements VideoSource {
         if (spawnError) {
           const missing = (spawnError as NodeJS.ErrnoException).code === "ENOENT";
           return reject(
-            new AppError("unavailable", "VIDEO_TOOL_UNAVAILABLE", missing ? `${this.binary} is not installed` : `${this.binary} could not start: ${spawnError.message}`, {
-              cause: spawnError,
-            }),
+            new AppError(
+              "unavailable",
+              "VIDEO_TOOL_UNAVAILABLE",
+              missing ? `${this.binary} is not installed` : `${this.binary} could not start: ${spawnError.message}`,
+              {
+                cause: spawnError,
+              },
+            ),
           );
         }
         // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the abort reason as given, as signal.throwIfAborted() throws it: callers recognise their own reason
@@ -243,7 +248,10 @@ function proxiedEnvironment(proxyUrl: string): NodeJS.ProcessEnv {
 
 /** yt-dlp's last `ERROR:` line, without its bug-report boilerplate, as a validation error the user can act on. */
 function ytDlpError(stderr: string, exitCode: number | null): AppError {
-  const lines = stderr.split("\n").map((line) => line.trim()).filter(Boolean);
+  const lines = stderr
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
   const errorLine = lines.filter((line) => line.startsWith("ERROR:")).pop() ?? lines.pop() ?? `yt-dlp exited with code ${exitCode}`;
   const message = errorLine
     .replace(/^ERROR:\s*/, "")

@@ -112,11 +112,14 @@ describe("OutboundUrlPolicy without an allow-list", () => {
     expect(error.message).toMatch(/^URL not allowed: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
   });
 
-  it.each(["ftp://media.example/a.mp3", "file:///etc/passwd", "gopher://media.example/", "javascript:alert(1)"])("refuses the scheme of %s", async (url) => {
-    const error = await refusal(policy, url);
-    expect(error.code).toBe("URL_NOT_ALLOWED");
-    expect(error.message).toMatch(/only http and https URLs/);
-  });
+  it.each(["ftp://media.example/a.mp3", "file:///etc/passwd", "gopher://media.example/", "javascript:alert(1)"])(
+    "refuses the scheme of %s",
+    async (url) => {
+      const error = await refusal(policy, url);
+      expect(error.code).toBe("URL_NOT_ALLOWED");
+      expect(error.message).toMatch(/only http and https URLs/);
+    },
+  );
 
   it("reports an invalid URL and an unknown host as validation errors", async () => {
     expect(await refusal(policy, "not a url")).toMatchObject({ kind: "validation", code: "INVALID_URL" });
@@ -179,7 +182,12 @@ describe("OutboundUrlPolicy with an allow-list", () => {
 
   it("parses every entry form and refuses malformed ones with the entry named", () => {
     expect(parseOutboundAllowList(" localhost:8080 ,127.0.0.1  ::1 [fd00::1]:443 10.0.0.0/8 *.corp.example ").map((entry) => entry.kind)).toEqual([
-      "host", "address", "address", "address", "range", "host",
+      "host",
+      "address",
+      "address",
+      "address",
+      "range",
+      "host",
     ]);
     expect(parseOutboundAllowList(undefined)).toEqual([]);
     expect(parseOutboundAllowList("")).toEqual([]);

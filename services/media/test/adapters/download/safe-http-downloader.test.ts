@@ -175,7 +175,9 @@ describe("SafeHttpDownloader", () => {
 
   it("refuses a file whose Content-Length is over the limit before reading it", async () => {
     const started = Date.now();
-    const error = await failure(downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/declared-too-large"), destination, { ...limits, maxBytes: MiB }));
+    const error = await failure(
+      downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/declared-too-large"), destination, { ...limits, maxBytes: MiB }),
+    );
     expect(error).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE", message: "The file is 10 MB, over the 1 MB limit" });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(await jobFolderEntries()).toEqual([]);
@@ -183,7 +185,9 @@ describe("SafeHttpDownloader", () => {
 
   it("stops a body without Content-Length at the limit and deletes the partial file", async () => {
     endlessClosedAfterBytes = undefined;
-    const error = await failure(downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/endless"), destination, { ...limits, maxBytes: MiB }));
+    const error = await failure(
+      downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/endless"), destination, { ...limits, maxBytes: MiB }),
+    );
     expect(error).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE", message: "The file is larger than the 1 MB limit" });
     expect(await jobFolderEntries()).toEqual([]);
     // The server noticed the hang-up long before sending much more than the limit (socket buffers aside).
@@ -205,7 +209,10 @@ describe("SafeHttpDownloader", () => {
     await new Promise<void>((resolve) => liar.listen(0, "127.0.0.1", resolve));
     const { port } = liar.address() as { port: number };
     try {
-      const file = await downloaderAllowing(`127.0.0.1:${port}`).download(`http://127.0.0.1:${port}/liar.mp3`, destination, { ...limits, maxBytes: MiB });
+      const file = await downloaderAllowing(`127.0.0.1:${port}`).download(`http://127.0.0.1:${port}/liar.mp3`, destination, {
+        ...limits,
+        maxBytes: MiB,
+      });
       expect(file.size).toBe(100);
       expect((await readFile(destination)).length).toBe(100);
     } finally {
@@ -215,14 +222,18 @@ describe("SafeHttpDownloader", () => {
 
   it("times out a server that never answers", async () => {
     const started = Date.now();
-    const error = await failure(downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/hang"), destination, { ...limits, timeoutMs: 300 }));
+    const error = await failure(
+      downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/hang"), destination, { ...limits, timeoutMs: 300 }),
+    );
     expect(error).toMatchObject({ kind: "timeout", code: "CONNECTION_TIMEOUT" });
     expect(error.message).toBe(`Downloading ${media.urlOf("/hang")} did not finish within 0.3 s`);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("times out a body that stalls and deletes what was written", async () => {
-    const error = await failure(downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/stall"), destination, { ...limits, timeoutMs: 300 }));
+    const error = await failure(
+      downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/stall"), destination, { ...limits, timeoutMs: 300 }),
+    );
     expect(error.code).toBe("CONNECTION_TIMEOUT");
     expect(await jobFolderEntries()).toEqual([]);
   });
@@ -231,7 +242,10 @@ describe("SafeHttpDownloader", () => {
     const controller = new AbortController();
     const reason = new Error("job cancelled");
     setTimeout(() => controller.abort(reason), 100);
-    const promise = downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/stall"), destination, { ...limits, signal: controller.signal });
+    const promise = downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/stall"), destination, {
+      ...limits,
+      signal: controller.signal,
+    });
     await expect(promise).rejects.toBe(reason);
     expect(await jobFolderEntries()).toEqual([]);
   });
@@ -239,14 +253,22 @@ describe("SafeHttpDownloader", () => {
   it("gives up after 5 redirects", async () => {
     const before = media.requests.length;
     const error = await failure(downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/loop"), destination, limits));
-    expect(error).toMatchObject({ kind: "validation", code: "TOO_MANY_REDIRECTS", message: `Gave up after 5 redirects starting at ${media.urlOf("/loop")}` });
+    expect(error).toMatchObject({
+      kind: "validation",
+      code: "TOO_MANY_REDIRECTS",
+      message: `Gave up after 5 redirects starting at ${media.urlOf("/loop")}`,
+    });
     // The first request and five followed redirects.
     expect(media.requests.slice(before).map((request) => request.path)).toEqual(Array(6).fill("/loop"));
   });
 
   it("reports an HTTP error status as a validation error naming it", async () => {
     const error = await failure(downloaderAllowing(`127.0.0.1:${media.port}`).download(media.urlOf("/missing"), destination, limits));
-    expect(error).toMatchObject({ kind: "validation", code: "DOWNLOAD_FAILED", message: `The server answered 404 Not Found for ${media.urlOf("/missing")}` });
+    expect(error).toMatchObject({
+      kind: "validation",
+      code: "DOWNLOAD_FAILED",
+      message: `The server answered 404 Not Found for ${media.urlOf("/missing")}`,
+    });
   });
 
   it("speaks TLS to the checked address with the URL's host name, and verifies the certificate", async () => {

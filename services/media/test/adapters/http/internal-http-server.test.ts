@@ -6,7 +6,13 @@ import { Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AppError, createLogger, internalRequestHeaders } from "@study/platform";
 import { LocalFileStorage } from "../../../src/adapters/storage/local-file-storage";
-import { newUploadKey, startInternalHttpServer, type RunningInternalHttpServer, type UploadRoute, type UploadStorage } from "../../../src/adapters/http/internal-http-server";
+import {
+  newUploadKey,
+  startInternalHttpServer,
+  type RunningInternalHttpServer,
+  type UploadRoute,
+  type UploadStorage,
+} from "../../../src/adapters/http/internal-http-server";
 
 const SECRET = "internal-upload-secret-for-tests";
 const USER_ID = "user-1";
@@ -142,7 +148,12 @@ class FailingObjectStore implements UploadStorage {
         if (read < this.readBeforeFailing) return;
         body.off("data", onData);
         body.pause();
-        reject(Object.assign(new Error("We encountered an internal error. Please try again."), { name: "InternalError", $metadata: { httpStatusCode: 500 } }));
+        reject(
+          Object.assign(new Error("We encountered an internal error. Please try again."), {
+            name: "InternalError",
+            $metadata: { httpStatusCode: 500 },
+          }),
+        );
       };
       body.on("data", onData);
     });
@@ -202,7 +213,10 @@ describe("the internal upload endpoint", () => {
   it("stores a well-formed upload and answers with what the route returns", async () => {
     const port = await start(new LocalFileStorage({ rootDirectory: root, publicBaseUrl: "/api/files" }));
     const answer = await post(port, multipartBody(audioContent(300 * KiB)));
-    expect(answer).toEqual({ status: 201, body: { storageKey: expect.stringMatching(/^uploads\/test\/user-1\/.+\/lecture\.aud$/), size: 300 * KiB, title: "Lecture" } });
+    expect(answer).toEqual({
+      status: 201,
+      body: { storageKey: expect.stringMatching(/^uploads\/test\/user-1\/.+\/lecture\.aud$/), size: 300 * KiB, title: "Lecture" },
+    });
     expect(await filesUnder(root)).toEqual([answer.body.storageKey]);
   });
 
@@ -229,7 +243,9 @@ describe("the internal upload endpoint", () => {
     const answer = await post(port, multipartBody(audioContent(4 * MiB)));
     expect(answer).toEqual({
       status: 503,
-      body: { error: { kind: "unavailable", code: "SERVICE_UNAVAILABLE", message: "The file could not be stored; please try again later", details: [] } },
+      body: {
+        error: { kind: "unavailable", code: "SERVICE_UNAVAILABLE", message: "The file could not be stored; please try again later", details: [] },
+      },
     });
     expect(answer.body.error!.message).not.toMatch(/ENOSPC/);
     expect(completed).toEqual([]);

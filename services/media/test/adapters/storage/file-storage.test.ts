@@ -67,7 +67,11 @@ beforeAll(async () => {
   });
   storages.push(
     { name: "LocalFileStorage", storage: localStorage, isEmpty: async () => (await readdir(localRoot).catch(() => [])).length === 0 },
-    { name: "S3FileStorage", storage: s3Storage, isEmpty: async () => s3.objectKeys(BUCKET).length === 0 && s3.pendingMultipartUploads().length === 0 },
+    {
+      name: "S3FileStorage",
+      storage: s3Storage,
+      isEmpty: async () => s3.objectKeys(BUCKET).length === 0 && s3.pendingMultipartUploads().length === 0,
+    },
   );
 });
 
@@ -105,7 +109,11 @@ describe.each(["LocalFileStorage", "S3FileStorage"])("%s", (name) => {
     const data = randomBytes(MiB + 17);
     await storage.put("ranges/clip.mp3", streamOf(data), { contentType: "audio/mpeg" });
     expect(await storage.stat("ranges/clip.mp3")).toEqual({ size: data.length });
-    for (const range of [{ start: 0, end: 0 }, { start: 1000, end: 500_000 }, { start: data.length - 10, end: data.length - 1 }]) {
+    for (const range of [
+      { start: 0, end: 0 },
+      { start: 1000, end: 500_000 },
+      { start: data.length - 10, end: data.length - 1 },
+    ]) {
       const part = await readAll(await storage.get("ranges/clip.mp3", range));
       expect(part.equals(data.subarray(range.start, range.end + 1))).toBe(true);
     }

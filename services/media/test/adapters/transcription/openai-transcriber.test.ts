@@ -42,7 +42,16 @@ async function whisperAnswer(request: PeerRequest, index: number): Promise<PeerR
   const file = (await request.formData()).get("file") as File;
   const duration = parseWav(Buffer.from(await file.arrayBuffer())).durationSeconds;
   const segment = (id: number, start: number, end: number, text: string, avgLogprob: number) => ({
-    id, seek: 0, start, end, text, tokens: [1, 2, 3], temperature: 0, avg_logprob: avgLogprob, compression_ratio: 1.2, no_speech_prob: 0.01,
+    id,
+    seek: 0,
+    start,
+    end,
+    text,
+    tokens: [1, 2, 3],
+    temperature: 0,
+    avg_logprob: avgLogprob,
+    compression_ratio: 1.2,
+    no_speech_prob: 0.01,
   });
   return {
     json: {
@@ -50,7 +59,10 @@ async function whisperAnswer(request: PeerRequest, index: number): Promise<PeerR
       language: "english",
       duration,
       text: ` Piece ${index} begins. Piece ${index} ends.`,
-      segments: [segment(0, 0, duration / 2, ` Piece ${index} begins.`, Math.log(0.8)), segment(1, duration / 2, duration, ` Piece ${index} ends.`, Math.log(0.6))],
+      segments: [
+        segment(0, 0, duration / 2, ` Piece ${index} begins.`, Math.log(0.8)),
+        segment(1, duration / 2, duration, ` Piece ${index} ends.`, Math.log(0.6)),
+      ],
     },
   };
 }
@@ -137,7 +149,11 @@ describe("OpenAiTranscriber", () => {
   });
 
   it("reports rate limiting with the server's retry-after", async () => {
-    reply = () => ({ status: 429, headers: { "retry-after": "20" }, json: openAiErrorBody("Rate limit reached for whisper-1", "requests", "rate_limit_exceeded") });
+    reply = () => ({
+      status: 429,
+      headers: { "retry-after": "20" },
+      json: openAiErrorBody("Rate limit reached for whisper-1", "requests", "rate_limit_exceeded"),
+    });
     await expect(transcriber().transcribe(CLIP)).rejects.toMatchObject({
       kind: "rate_limited",
       code: "RATE_LIMITED",

@@ -83,8 +83,19 @@ describe("PocketsphinxTranscriber on real speech", () => {
     const long = join(directory, "long.wav");
     await runFfmpeg([
       ...inputs.flatMap((clip) => ["-i", clip]),
-      "-filter_complex", `${inputs.map((_, index) => `[${index}:a]`).join("")}concat=n=${inputs.length}:v=0:a=1`,
-      "-ar", "16000", "-ac", "1", "-c:a", "pcm_s16le", "-fflags", "+bitexact", "-flags:a", "+bitexact", long,
+      "-filter_complex",
+      `${inputs.map((_, index) => `[${index}:a]`).join("")}concat=n=${inputs.length}:v=0:a=1`,
+      "-ar",
+      "16000",
+      "-ac",
+      "1",
+      "-c:a",
+      "pcm_s16le",
+      "-fflags",
+      "+bitexact",
+      "-flags:a",
+      "+bitexact",
+      long,
     ]);
     const controller = new AbortController();
     const progress: number[] = [];
@@ -118,7 +129,9 @@ describe("PocketsphinxTranscriber on real speech", () => {
     await runFfmpeg(["-f", "lavfi", "-i", "sine=duration=1:sample_rate=8000", "-c:a", "pcm_s16le", "-fflags", "+bitexact", narrowband]);
     const failure = transcriber.transcribe(narrowband);
     await expect(failure).rejects.toBeInstanceOf(ExternalToolError);
-    await expect(failure).rejects.toThrow(/^pocketsphinx_continuous failed with exit code 1: ERROR: .*sample rate \[8000\], but decoder expects \[16000\]/);
+    await expect(failure).rejects.toThrow(
+      /^pocketsphinx_continuous failed with exit code 1: ERROR: .*sample rate \[8000\], but decoder expects \[16000\]/,
+    );
   });
 });
 
@@ -132,7 +145,12 @@ describe("pocketsphinx output parsing", () => {
     expect(parsePocketsphinxLine("he was not an illness those young man")).toBeUndefined();
   });
 
-  const word = (text: string, startTime: number, endTime: number, confidence = 0.5): RecognisedWord => ({ word: text, startTime, endTime, confidence });
+  const word = (text: string, startTime: number, endTime: number, confidence = 0.5): RecognisedWord => ({
+    word: text,
+    startTime,
+    endTime,
+    confidence,
+  });
 
   it("starts a new sentence after a pause longer than 0.6 s", () => {
     const segments = segmentWords([word("i", 0, 0.2, 1), word("think", 0.2, 0.5, 0.5), word("so", 1.2, 1.4, 0.3), word("yes", 1.5, 1.8, 0.9)]);

@@ -16,8 +16,12 @@ import { YtDlpVideoSource } from "../../../src/adapters/video/yt-dlp-video-sourc
 let workDirectory: string;
 let media: LocalMediaServer;
 
-const html = (head: string, body = "") => (_request: unknown, response: ServerResponse) =>
-  void response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`);
+const html =
+  (head: string, body = "") =>
+  (_request: unknown, response: ServerResponse) =>
+    void response
+      .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+      .end(`<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`);
 
 beforeAll(async () => {
   workDirectory = await mkdtemp(join(tmpdir(), "yt-dlp-metadata-"));
@@ -38,7 +42,10 @@ beforeAll(async () => {
     contentUrl: media.urlOf("/lecture.mp4"),
     author: { "@type": "Person", name: "Dr. Hooke" },
   };
-  media.route("/json-ld.html", html(`<title>Course page</title><script type="application/ld+json">${JSON.stringify(videoObject)}</script>`, "<p>Lecture 3</p>"));
+  media.route(
+    "/json-ld.html",
+    html(`<title>Course page</title><script type="application/ld+json">${JSON.stringify(videoObject)}</script>`, "<p>Lecture 3</p>"),
+  );
   media.route(
     "/open-graph.html",
     html(
@@ -48,7 +55,10 @@ beforeAll(async () => {
   );
   media.route(
     "/video-element.html",
-    html(`<title>Course page</title><meta property="og:title" content="Lecture 4: Ribosomes"><meta property="og:description" content="Where proteins are made.">`, `<video src="lecture.mp4" controls></video>`),
+    html(
+      `<title>Course page</title><meta property="og:title" content="Lecture 4: Ribosomes"><meta property="og:description" content="Where proteins are made.">`,
+      `<video src="lecture.mp4" controls></video>`,
+    ),
   );
 }, 30_000);
 
@@ -88,6 +98,11 @@ describe("YtDlpVideoSource on web pages (generic extractor)", () => {
 
   it("takes a <video> element's title from og:title (yt-dlp numbers the page's media entries)", async () => {
     const info = await source().getInfo(media.urlOf("/video-element.html"));
-    expect(info).toEqual({ title: expect.stringMatching(/^Lecture 4: Ribosomes( \(1\))?$/), description: "Where proteins are made.", uploader: "", duration: 0 });
+    expect(info).toEqual({
+      title: expect.stringMatching(/^Lecture 4: Ribosomes( \(1\))?$/),
+      description: "Where proteins are made.",
+      uploader: "",
+      duration: 0,
+    });
   });
 });

@@ -208,7 +208,11 @@ describe("OutboundPolicyProxy", () => {
   it("tunnels CONNECT to the address the policy checked, resolving the name once", async () => {
     const lookup = jest.fn(async () => [{ address: "127.0.0.1", family: 4 }]);
     await withProxy(OutboundUrlPolicy.fromSetting(`video.test:${targetPort}`, lookup), async (proxy) => {
-      const answer = await rawExchange(proxy.port, `CONNECT video.test:${targetPort} HTTP/1.1\r\nHost: video.test\r\n\r\nhello through the tunnel`, /tunnel$/);
+      const answer = await rawExchange(
+        proxy.port,
+        `CONNECT video.test:${targetPort} HTTP/1.1\r\nHost: video.test\r\n\r\nhello through the tunnel`,
+        /tunnel$/,
+      );
       expect(answer).toBe("HTTP/1.1 200 Connection Established\r\n\r\nhello through the tunnel");
       expect(lookup).toHaveBeenCalledTimes(1);
       expect(targetConnections).toBe(1);
@@ -229,7 +233,11 @@ describe("OutboundPolicyProxy", () => {
       expect(lookup).toHaveBeenCalledTimes(1);
       const forwarded = allowed.requests.slice(before);
       expect(forwarded).toHaveLength(1);
-      expect(forwarded[0]).toMatchObject({ method: "GET", path: "/lecture.mp4", headers: { host: `video.test:${allowed.port}`, range: "bytes=0-3" } });
+      expect(forwarded[0]).toMatchObject({
+        method: "GET",
+        path: "/lecture.mp4",
+        headers: { host: `video.test:${allowed.port}`, range: "bytes=0-3" },
+      });
       expect(forwarded[0].headers["proxy-connection"]).toBeUndefined();
 
       const refused = await rawExchange(proxy.port, `GET http://internal.test:${allowed.port}/lecture.mp4 HTTP/1.1\r\nHost: internal.test\r\n\r\n`);

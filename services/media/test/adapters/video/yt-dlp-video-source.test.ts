@@ -49,7 +49,10 @@ beforeAll(async () => {
   media = await startMediaServer({
     root: served,
     routes: {
-      "/page.html": (_request, response) => void response.writeHead(200, { "content-type": "text/html" }).end("<html><head><title>Course page</title></head><body>No media here.</body></html>"),
+      "/page.html": (_request, response) =>
+        void response
+          .writeHead(200, { "content-type": "text/html" })
+          .end("<html><head><title>Course page</title></head><body>No media here.</body></html>"),
       // Looks like a video, then stalls after a few bytes: for cancellation and time limits.
       "/slow.mp4": (_request, response) => {
         slowRequests++;
@@ -100,7 +103,9 @@ describe("YtDlpVideoSource", () => {
     const refused = await failure(source.getInfo(media.urlOf("/lecture.mp4")));
     expect(refused).toMatchObject({ kind: "validation", code: "URL_NOT_ALLOWED" });
     expect(refused.message).toContain("127.0.0.1 is a loopback address");
-    expect(await failure(source.downloadAudio(`http://localhost:${media.port}/lecture.mp4`, workDirectory))).toMatchObject({ code: "URL_NOT_ALLOWED" });
+    expect(await failure(source.downloadAudio(`http://localhost:${media.port}/lecture.mp4`, workDirectory))).toMatchObject({
+      code: "URL_NOT_ALLOWED",
+    });
     expect(media.requests.length).toBe(before);
   });
 
@@ -119,7 +124,11 @@ describe("YtDlpVideoSource", () => {
     const directory = await mkdtemp(join(workDirectory, "job-"));
     const source = new YtDlpVideoSource({ policy: allowMedia(), maxFileSizeBytes: Math.floor(lectureBytes / 2) });
     const error = await failure(source.downloadAudio(media.urlOf("/lecture.mp4"), directory));
-    expect(error).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE", message: expect.stringMatching(/^The video is larger than the [\d.]+ KB limit$/) });
+    expect(error).toMatchObject({
+      kind: "too_large",
+      code: "FILE_TOO_LARGE",
+      message: expect.stringMatching(/^The video is larger than the [\d.]+ KB limit$/),
+    });
     expect(await readdir(directory)).toEqual([]);
   });
 
@@ -132,7 +141,9 @@ describe("YtDlpVideoSource", () => {
     onSecondSlowRequest = () => setTimeout(() => controller.abort(reason), 100);
     const fallback = setTimeout(() => controller.abort(reason), 8_000);
     try {
-      await expect(new YtDlpVideoSource({ policy: allowMedia() }).downloadAudio(media.urlOf("/slow.mp4"), directory, controller.signal)).rejects.toBe(reason);
+      await expect(new YtDlpVideoSource({ policy: allowMedia() }).downloadAudio(media.urlOf("/slow.mp4"), directory, controller.signal)).rejects.toBe(
+        reason,
+      );
     } finally {
       clearTimeout(fallback);
       onSecondSlowRequest = undefined;

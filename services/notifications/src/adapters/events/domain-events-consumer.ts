@@ -24,8 +24,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     logger: options.logger,
     handlers: {
       userRegistered: (event, _envelope, tx) => options.notifyOnEvent.userRegistered(event, tx),
-      courseDeleted: (event, envelope, tx) =>
-        options.notifyOnEvent.courseDeleted({ userId: envelope.userId, courseName: event.name }, tx),
+      courseDeleted: (event, envelope, tx) => options.notifyOnEvent.courseDeleted({ userId: envelope.userId, courseName: event.name }, tx),
       noteImportStarted: (event, envelope, tx) => options.notifyOnEvent.noteImportStarted({ userId: envelope.userId, title: event.title }, tx),
       noteTranscribed: (event, envelope, tx) => options.notifyOnEvent.noteTranscribed({ userId: envelope.userId, title: event.title }, tx),
       noteImportFailed: (event, envelope, tx) =>

@@ -11,19 +11,17 @@ type QuizRow = Prisma.QuizGetPayload<{ include: typeof withQuestions }>;
 
 const quizFromRow = ({ questions, ...row }: QuizRow): Quiz => ({
   ...row,
-  questions: questions.map(
-    (question): Question => ({
-      id: question.id,
-      quizId: question.quizId,
-      question: question.question,
-      type: question.type as QuestionType,
-      options: question.options,
-      correctAnswer: question.correctAnswer,
-      explanation: question.explanation,
-      order: question.order,
-      source: sourceFromColumns(question),
-    }),
-  ),
+  questions: questions.map((question): Question => ({
+    id: question.id,
+    quizId: question.quizId,
+    question: question.question,
+    type: question.type as QuestionType,
+    options: question.options,
+    correctAnswer: question.correctAnswer,
+    explanation: question.explanation,
+    order: question.order,
+    source: sourceFromColumns(question),
+  })),
 });
 
 export class PrismaQuizRepository implements QuizRepository, QuizAttemptRepository {

@@ -40,7 +40,12 @@ export class PrismaSourceNoteLinks implements SourceNoteLinks {
   async renameNote(userId: string, noteId: string, title: string): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       for (const table of MATERIAL_TABLES) {
-        await tx.$executeRawUnsafe(`UPDATE ${table} SET note_title = $3 WHERE user_id = $1 AND note_id = $2 AND note_title IS DISTINCT FROM $3`, userId, noteId, title);
+        await tx.$executeRawUnsafe(
+          `UPDATE ${table} SET note_title = $3 WHERE user_id = $1 AND note_id = $2 AND note_title IS DISTINCT FROM $3`,
+          userId,
+          noteId,
+          title,
+        );
       }
     });
   }

@@ -117,11 +117,13 @@ const DEFAULT_DECK_CONFIG = {
 
 /** One level of a deck name: "::" separates levels in Anki, so it must not occur (nor begin or end) inside one. */
 function deckNameLevel(name: string): string {
-  return name
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-    .replace(/[\u0000-\u001f\u007f]/g, "")
-    .replace(/:{2,}/g, ":")
-    .replace(/^[\s:]+|[\s:]+$/g, "");
+  return (
+    name
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+      .replace(/[\u0000-\u001f\u007f]/g, "")
+      .replace(/:{2,}/g, ":")
+      .replace(/^[\s:]+|[\s:]+$/g, "")
+  );
 }
 
 /** The set's deck inside a deck named after its course ("Course::Set"); the set's own deck when there is no course name. */

@@ -11,12 +11,14 @@ const BASE91_DIGITS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
  * and control characters dropped (\x1f separates the fields of a note).
  */
 export function ankiFieldHtml(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    // eslint-disable-next-line no-control-regex -- control characters (but tab and newline) are exactly what is removed
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
-    .replace(/[&<>"']/g, (char) => HTML_ESCAPES[char])
-    .replace(/\n/g, "<br>");
+  return (
+    text
+      .replace(/\r\n?/g, "\n")
+      // eslint-disable-next-line no-control-regex -- control characters (but tab and newline) are exactly what is removed
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+      .replace(/[&<>"']/g, (char) => HTML_ESCAPES[char])
+      .replace(/\n/g, "<br>")
+  );
 }
 
 /**

@@ -23,7 +23,12 @@ export class CsvFlashcardExporter implements FlashcardExporter {
   readonly format = "csv";
 
   async export(deck: ExportableDeck): Promise<ExportedFile> {
-    const rows = deck.cards.map((card) => [neutraliseFormula(card.front), neutraliseFormula(card.back), card.source?.noteId ?? "", card.source?.startTime ?? ""]);
+    const rows = deck.cards.map((card) => [
+      neutraliseFormula(card.front),
+      neutraliseFormula(card.back),
+      card.source?.noteId ?? "",
+      card.source?.startTime ?? "",
+    ]);
     const csv = stringify([[...CSV_COLUMNS], ...rows], {
       bom: true,
       record_delimiter: "windows",

@@ -115,7 +115,9 @@ export function callSignal(call: Pick<ServerUnaryCall<unknown, unknown>, "on" | 
     // AbortSignal.timeout's timer does not hold the process and is collected with the signals once the call is
     // over; the call's own signal keeps it referenced until then.
     const nearDeadline = AbortSignal.timeout(Math.max(0, deadlineMs - Date.now() - DEADLINE_MARGIN_MS));
-    nearDeadline.addEventListener("abort", () => controller.abort(new AppError("timeout", "UPSTREAM_TIMEOUT", "The AI service did not answer in time")));
+    nearDeadline.addEventListener("abort", () =>
+      controller.abort(new AppError("timeout", "UPSTREAM_TIMEOUT", "The AI service did not answer in time")),
+    );
     controller.signal.addEventListener("abort", () => nearDeadline.aborted);
   }
   return controller.signal;
@@ -288,10 +290,7 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
       attempts: (await useCases.listQuizAttempts.execute(request.userId, request.quizId)).map(toProtoAttempt),
     }),
     generateStudyGuide: async (request, call) => {
-      const outcome = await useCases.generateStudyGuide.execute(
-        generationRequest(request.generation),
-        callSignal(call),
-      );
+      const outcome = await useCases.generateStudyGuide.execute(generationRequest(request.generation), callSignal(call));
       return { studyGuide: toProtoStudyGuide(outcome.material), created: outcome.created };
     },
     listStudyGuides: async (request) => ({

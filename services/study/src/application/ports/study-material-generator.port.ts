@@ -1,10 +1,4 @@
-import type {
-  Difficulty,
-  GeneratedFlashcardSet,
-  GeneratedQuiz,
-  GeneratedStudyGuide,
-  SourceNote,
-} from "../../domain/study-material";
+import type { Difficulty, GeneratedFlashcardSet, GeneratedQuiz, GeneratedStudyGuide, SourceNote } from "../../domain/study-material";
 
 /** What every generation reads: the course for context, the transcribed notes, the level asked for. */
 export interface GenerationInput {

@@ -18,8 +18,14 @@ const deck: ExportableDeck = {
   courseName: "Bio 101",
   noteTitle: "Lecture 4",
   cards: [
-    { id: "card-a", front: "What is <b>prophase</b>?", back: "Chromatin condenses;\nspindle forms.", order: 0, source: { noteId: "n1", startTime: 30 } },
-    { id: "card-b", front: 'Say "cytokinesis" & \'telophase\'', back: "Größe 日本語 📈", order: 1, source: null },
+    {
+      id: "card-a",
+      front: "What is <b>prophase</b>?",
+      back: "Chromatin condenses;\nspindle forms.",
+      order: 0,
+      source: { noteId: "n1", startTime: 30 },
+    },
+    { id: "card-b", front: "Say \"cytokinesis\" & 'telophase'", back: "Größe 日本語 📈", order: 1, source: null },
     { id: "card-c", front: "Line one\r\nline two", back: "tab\there\x1fgone", order: 2, source: null },
   ],
 };
@@ -102,7 +108,10 @@ describe("Anki package export", () => {
     expect(Object.keys(models)).toEqual([String(NOTE_TYPE_ID)]);
     const model = models[NOTE_TYPE_ID];
     expect(model).toMatchObject({ id: NOTE_TYPE_ID, name: NOTE_TYPE_NAME, type: 0, sortf: 0, mod: SECONDS, usn: -1 });
-    expect(model.flds.map((field: { name: string; ord: number }) => [field.ord, field.name])).toEqual([[0, "Front"], [1, "Back"]]);
+    expect(model.flds.map((field: { name: string; ord: number }) => [field.ord, field.name])).toEqual([
+      [0, "Front"],
+      [1, "Back"],
+    ]);
     expect(model.tmpls).toHaveLength(1);
     expect(model.tmpls[0]).toMatchObject({ ord: 0, qfmt: "{{Front}}" });
     expect(model.tmpls[0].afmt).toContain("{{Back}}");
@@ -121,7 +130,9 @@ describe("Anki package export", () => {
   it("writes one note and one new card per flashcard, in order, with HTML-escaped fields", async () => {
     const db = openCollection((await exportDeck()).content);
     const { decks } = collectionJson(db);
-    const setDeckId = Object.values(decks).map((each) => each as { id: number; name: string }).find((each) => each.name.includes("::"))!.id;
+    const setDeckId = Object.values(decks)
+      .map((each) => each as { id: number; name: string })
+      .find((each) => each.name.includes("::"))!.id;
 
     const notes = rows(db, "select id, guid, mid, mod, usn, tags, flds, sfld, flags, data from notes order by id");
     expect(notes.map((note) => (note.flds as string).split("\x1f"))).toEqual([
@@ -156,7 +167,9 @@ describe("Anki package export", () => {
   it("nests the set under its course in one deck-name level each, and stands alone without a course", async () => {
     const deckNames = async (courseName: string, title: string) => {
       const { decks } = collectionJson(openCollection((await exportDeck({ ...deck, courseName, title })).content));
-      return Object.values(decks).map((each) => (each as { name: string }).name).sort();
+      return Object.values(decks)
+        .map((each) => (each as { name: string }).name)
+        .sort();
     };
     expect(await deckNames("Physics::Mechanics", "::Forces:: ")).toEqual(["Default", "Physics:Mechanics", "Physics:Mechanics::Forces"]);
     expect(await deckNames("  ", "Forces")).toEqual(["Default", "Forces"]);

@@ -10,7 +10,13 @@ const deck: ExportableDeck = {
   noteTitle: "Lecture 3",
   cards: [
     { id: "c1", front: 'What does "ceteris paribus" mean?', back: "All else equal, Latin", order: 0, source: { noteId: "note-1", startTime: 12.5 } },
-    { id: "c2", front: "Two lines\nin one cell", back: "Windows\r\nline break, and a lone\rCR", order: 1, source: { noteId: "note-1", startTime: null } },
+    {
+      id: "c2",
+      front: "Two lines\nin one cell",
+      back: "Windows\r\nline break, and a lone\rCR",
+      order: 1,
+      source: { noteId: "note-1", startTime: null },
+    },
     { id: "c3", front: "Größe, Ñandú, 日本語, emoji 📈", back: "  padded  ", order: 2, source: null },
   ],
 };
@@ -56,13 +62,13 @@ describe("CSV flashcard export", () => {
 
   it("writes cells that a spreadsheet would run as formulas as text (leading apostrophe), leaving other text alone", async () => {
     const cards = [
-      { id: "f1", front: "=HYPERLINK(\"http://evil.example\",\"click\")", back: "+1 555 0100", order: 0, source: null },
+      { id: "f1", front: '=HYPERLINK("http://evil.example","click")', back: "+1 555 0100", order: 0, source: null },
       { id: "f2", front: "-5 °C is the melting point?", back: "@SUM(A1:A9)", order: 1, source: null },
       { id: "f3", front: "\t=1+1", back: "a = b + c", order: 2, source: null },
     ];
     const { content } = await exporter.export({ ...deck, cards });
     expect(parseWithPython(content).slice(1)).toEqual([
-      ["'=HYPERLINK(\"http://evil.example\",\"click\")", "'+1 555 0100", "", ""],
+      ['\'=HYPERLINK("http://evil.example","click")', "'+1 555 0100", "", ""],
       ["'-5 °C is the melting point?", "'@SUM(A1:A9)", "", ""],
       ["'\t=1+1", "a = b + c", "", ""],
     ]);

@@ -35,7 +35,21 @@ const RELATIVES = new Set(["that", "which", "where", "whose", "in"]);
 const HEDGES = new Set(["basically", "essentially", "simply", "just", "really", "literally", "actually", "also", "usually", "generally"]);
 /** "X is the reason …", "X is the same …": a copula that states no definition. */
 const NON_DEFINING_HEADS = new Set([
-  "thing", "reason", "point", "trick", "case", "way", "answer", "question", "idea", "same", "problem", "key", "lot", "whole", "one",
+  "thing",
+  "reason",
+  "point",
+  "trick",
+  "case",
+  "way",
+  "answer",
+  "question",
+  "idea",
+  "same",
+  "problem",
+  "key",
+  "lot",
+  "whole",
+  "one",
 ]);
 const VERB_PHRASES: { words: string[]; verb: DefiningVerb }[] = [
   { words: ["refers", "to"], verb: "refers to" },
@@ -59,7 +73,12 @@ function clauseStartsAfter(tokens: readonly Token[], index: number): boolean {
 function nounPhraseBefore(tokens: readonly Token[], end: number): [number, number] | null {
   if (end <= 0 || !isTermHead(tokens[end - 1])) return null;
   let start = end - 1;
-  while (start > 0 && end - start < MAX_TERM_WORDS && (isNominal(tokens[start - 1]) || tokens[start - 1].hyphenatedToNext) && !tokens[start - 1].endsPhrase) {
+  while (
+    start > 0 &&
+    end - start < MAX_TERM_WORDS &&
+    (isNominal(tokens[start - 1]) || tokens[start - 1].hyphenatedToNext) &&
+    !tokens[start - 1].endsPhrase
+  ) {
     start -= 1;
   }
   return [start, end];

@@ -68,7 +68,11 @@ export function blankOut(statement: string, term: KeyTerm): { blanked: string; a
 
 /** Whether a written form is a plural ("enzymes" for "enzyme"). */
 export function isPluralForm(term: KeyTerm, written: string): boolean {
-  const lastWord = written.toLowerCase().split(/[\s\-–]+/).pop() ?? "";
+  const lastWord =
+    written
+      .toLowerCase()
+      .split(/[\s\-–]+/)
+      .pop() ?? "";
   return lastWord !== term.words[term.words.length - 1] && /s$/.test(lastWord) && !/['’]s$/.test(lastWord);
 }
 
@@ -173,13 +177,15 @@ export function alsoTrue(text: StudyText, answer: KeyTerm, replacement: KeyTerm,
   const own = new Set([...answer.words, ...replacement.words]);
   const words = contentWords(context);
   const mention = words.indexOf(answer.words[answer.words.length - 1]);
-  const nearest = [...new Set(
-    words
-      .map((word, index) => ({ word, distance: mention < 0 ? index : Math.abs(index - mention) }))
-      .filter(({ word }) => !own.has(word))
-      .sort((a, b) => a.distance - b.distance)
-      .map(({ word }) => word),
-  )].slice(0, NEAREST_CONTENT_WORDS);
+  const nearest = [
+    ...new Set(
+      words
+        .map((word, index) => ({ word, distance: mention < 0 ? index : Math.abs(index - mention) }))
+        .filter(({ word }) => !own.has(word))
+        .sort((a, b) => a.distance - b.distance)
+        .map(({ word }) => word),
+    ),
+  ].slice(0, NEAREST_CONTENT_WORDS);
   if (!nearest.length) return false;
   const needed = Math.max(Math.min(2, nearest.length), Math.ceil(ALSO_TRUE_SHARE * nearest.length));
   return replacement.unitIds.some((unitId) => {

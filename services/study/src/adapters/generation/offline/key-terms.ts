@@ -74,7 +74,13 @@ function surfaceOf(tokens: readonly Token[], start: number, end: number): string
 }
 
 /** Counts one mention of the phrase tokens[start, end); `endsRun` when it is not the modifier of a longer phrase. */
-function addCandidate(candidates: Map<string, Candidate>, tokens: readonly Token[], [start, end]: [number, number], endsRun: boolean, unit: TextUnit): void {
+function addCandidate(
+  candidates: Map<string, Candidate>,
+  tokens: readonly Token[],
+  [start, end]: [number, number],
+  endsRun: boolean,
+  unit: TextUnit,
+): void {
   const words = tokens.slice(start, end).map((token) => token.normal);
   const key = words.join(" ");
   let candidate = candidates.get(key);
@@ -172,9 +178,7 @@ function displayForm(candidate: Candidate): string {
 }
 
 function pluralForm(candidate: Candidate, display: string): string | null {
-  const plurals = [...candidate.forms.keys()]
-    .filter((form) => /[^'’]s$/i.test(form) && isPluralOf(candidate, form))
-    .sort(compareText);
+  const plurals = [...candidate.forms.keys()].filter((form) => /[^'’]s$/i.test(form) && isPluralOf(candidate, form)).sort(compareText);
   if (!plurals.length) return null;
   const plural = plurals[0];
   return display.charAt(0) === display.charAt(0).toLowerCase() ? plural.charAt(0).toLowerCase() + plural.slice(1) : plural;
@@ -230,7 +234,8 @@ export function extractKeyTerms(
 
   const kept = [...candidates.values()].filter(
     (candidate) =>
-      (candidate.unitIds.size >= MIN_UNITS || candidate.defined) && !(candidate.words.length === 1 && isDiscourseNoun(candidate.key) && !candidate.defined),
+      (candidate.unitIds.size >= MIN_UNITS || candidate.defined) &&
+      !(candidate.words.length === 1 && isDiscourseNoun(candidate.key) && !candidate.defined),
   );
   const keptKeys = new Set(kept.map((candidate) => candidate.key));
   const subsumed = new Set<string>();

@@ -223,7 +223,13 @@ export function buildStudyGuide(text: StudyText, profile: DifficultyProfile, tit
     overview: overview(text, blocks),
     keyTerms: text.terms.slice(0, GUIDE_KEY_TERMS).map((term) => term.display),
     learningObjectives: learningObjectives(text, profile, blocks, pairs),
-    studyTips: studyTips(text, profile, notes, blocks.map((block, index) => ({ block, title: titles[index] })), pairs),
+    studyTips: studyTips(
+      text,
+      profile,
+      notes,
+      blocks.map((block, index) => ({ block, title: titles[index] })),
+      pairs,
+    ),
     sections: blocks.map((block, index) => section(text, profile, block, titles[index])),
   };
 }

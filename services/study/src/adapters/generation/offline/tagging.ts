@@ -44,7 +44,8 @@ function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
   if (previous && !previous.endsPhrase && !NOT_NOUN_MODIFIERS.has(previous.lower)) {
     const before = previous.tags;
     if (["ProperNoun", "Acronym", "Value", "Determiner", "Adjective", "Preposition"].some((tag) => before.has(tag))) return true;
-    if (before.has("Noun") && !before.has("Plural") && !before.has("Pronoun") && tags.has("Infinitive") && !tokens[index].lower.endsWith("s")) return true;
+    if (before.has("Noun") && !before.has("Plural") && !before.has("Pronoun") && tags.has("Infinitive") && !tokens[index].lower.endsWith("s"))
+      return true;
   }
   return next !== undefined && !tokens[index].endsPhrase && next.tags.has("Verb") && next.tags.has("PresentTense") && !next.tags.has("Infinitive");
 }
@@ -129,7 +130,9 @@ export function isPrepositionWord(word: string): boolean {
  * tagged from grammar. Technical words guessed as verbs by their ending ("nadh", "pyruvate") do not count.
  */
 export function hasVerb(tokens: readonly Token[]): boolean {
-  return tokens.some((token) => token.tags.has("Verb") && !token.tags.has("Gerund") && (token.common || SURE_VERB_TAGS.some((tag) => token.tags.has(tag))));
+  return tokens.some(
+    (token) => token.tags.has("Verb") && !token.tags.has("Gerund") && (token.common || SURE_VERB_TAGS.some((tag) => token.tags.has(tag))),
+  );
 }
 
 /**

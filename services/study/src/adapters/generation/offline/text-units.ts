@@ -35,7 +35,25 @@ const SEGMENT_SEARCH_WORDS = 200;
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 /** Words a statement drops from its start: hesitations and discourse markers (see asStatement). */
-const FILLER_WORDS = new Set(["um", "umm", "uh", "uhm", "erm", "hmm", "so", "and", "okay", "ok", "now", "alright", "anyway", "then", "but", "right", "well"]);
+const FILLER_WORDS = new Set([
+  "um",
+  "umm",
+  "uh",
+  "uhm",
+  "erm",
+  "hmm",
+  "so",
+  "and",
+  "okay",
+  "ok",
+  "now",
+  "alright",
+  "anyway",
+  "then",
+  "but",
+  "right",
+  "well",
+]);
 const HESITATION = /(^|[\s,])(?:um+|uh+|uhm|erm|hmm+)(?=[\s,.!?]|$),?/giu;
 /** Fillers that open spoken sentences; "right" and "well" only with a comma ("Right atrium", "Well-known"). */
 const DISCOURSE_MARKER = /^(?:(?:so|and|okay|ok|now|alright|all right|anyway|then|but)\b,?|(?:right|well),)\s+/i;
@@ -360,7 +378,14 @@ function transcriptUnits(note: SourceNote): DraftUnit[] {
 function segmentStartAt(segments: SourceNote["segments"], seconds: number): number {
   let start: number | undefined;
   for (const segment of segments) if (segment.startTime <= seconds && (start === undefined || segment.startTime > start)) start = segment.startTime;
-  return start ?? segments.reduce<number | undefined>((first, segment) => (first === undefined || segment.startTime < first ? segment.startTime : first), undefined) ?? seconds;
+  return (
+    start ??
+    segments.reduce<number | undefined>(
+      (first, segment) => (first === undefined || segment.startTime < first ? segment.startTime : first),
+      undefined,
+    ) ??
+    seconds
+  );
 }
 
 /** A user's text notes, sentence by sentence, each at the transcript segment playing at the note's timestamp. */

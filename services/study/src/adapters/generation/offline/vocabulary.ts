@@ -39,7 +39,21 @@ special general specific similar full empty high low long short easy hard
 );
 
 /** Words that start a clause after a comma or at a unit's start without belonging to its subject. */
-export const CLAUSE_OPENERS = new Set(["so", "and", "but", "now", "okay", "ok", "well", "alright", "then", "because", "remember", "basically", "also"]);
+export const CLAUSE_OPENERS = new Set([
+  "so",
+  "and",
+  "but",
+  "now",
+  "okay",
+  "ok",
+  "well",
+  "alright",
+  "then",
+  "because",
+  "remember",
+  "basically",
+  "also",
+]);
 
 /** Words after which a comma starts a new clause ("…, and it splits…", "…, which is…"). */
 export const CLAUSE_LINKS = new Set(["and", "but", "so", "while", "whereas", "because", "although", "though", "which", "otherwise", "since"]);

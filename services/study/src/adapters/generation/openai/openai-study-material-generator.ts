@@ -45,7 +45,9 @@ interface MaterialRequest<Answer, Material> {
 }
 
 function invalidAnswer(what: string, problem: string, details: FieldViolation[] = []): AppError {
-  return new AppError("unavailable", "GENERATION_INVALID", `The AI service's ${what} answer was unusable (${problem}); nothing was stored`, { details });
+  return new AppError("unavailable", "GENERATION_INVALID", `The AI service's ${what} answer was unusable (${problem}); nothing was stored`, {
+    details,
+  });
 }
 
 const isInvalidGeneration = (error: unknown): error is AppError => isAppError(error) && error.code === "GENERATION_INVALID";
@@ -53,12 +55,16 @@ const isInvalidGeneration = (error: unknown): error is AppError => isAppError(er
 /** Tells the model, on the second attempt, what was wrong with the first. */
 function retryMessage(rejection: AppError): ChatMessage {
   const problems = [rejection.message, ...rejection.details.map((detail) => `${detail.field}: ${detail.message}`)];
-  return { role: "user", content: `An earlier answer to this request was rejected:\n- ${problems.join("\n- ")}\nAnswer again, following every rule.` };
+  return {
+    role: "user",
+    content: `An earlier answer to this request was rejected:\n- ${problems.join("\n- ")}\nAnswer again, following every rule.`,
+  };
 }
 
 /** A zod issue's path written like the domain's fields: `questions[0].options`. */
 const fieldPath = (path: PropertyKey[]) =>
-  path.reduce<string>((field, key) => (typeof key === "number" ? `${field}[${key}]` : field ? `${field}.${String(key)}` : String(key)), "") || "(answer)";
+  path.reduce<string>((field, key) => (typeof key === "number" ? `${field}[${key}]` : field ? `${field}.${String(key)}` : String(key)), "") ||
+  "(answer)";
 
 const trimmedNonBlank = (texts: string[]) => texts.map((text) => text.trim()).filter(Boolean);
 
@@ -125,7 +131,11 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
             options: question.options.map((option) => option.trim()),
             correctAnswer: question.correctAnswer.trim(),
             explanation: question.explanation.trim(),
-            source: sources.resolve(question.sourceNoteId, question.sourceStartTime, `${question.question} ${question.correctAnswer} ${question.explanation}`),
+            source: sources.resolve(
+              question.sourceNoteId,
+              question.sourceStartTime,
+              `${question.question} ${question.correctAnswer} ${question.explanation}`,
+            ),
           })),
         }),
         assertValid: assertValidQuiz,

@@ -59,9 +59,7 @@ function studyGuideRules(difficulty: Difficulty): string[] {
 
 function userMessage(input: GenerationInput, maxInputChars: number): string {
   const source = renderSourceText(input.notes, maxInputChars);
-  const notesHeading = source.excerpted
-    ? "Notes (too long to send whole: evenly spaced passages of them):"
-    : "Notes:";
+  const notesHeading = source.excerpted ? "Notes (too long to send whole: evenly spaced passages of them):" : "Notes:";
   return `Course: ${input.courseName}\nDifficulty: ${input.difficulty}\n\n${notesHeading}\n\n${source.text}`;
 }
 

@@ -41,7 +41,10 @@ function untimedPassages(transcript: string): string[] {
 
 function noteLines(note: SourceNote): SourceLine[] {
   const header = (text: string): SourceLine => ({ text, passage: false });
-  const passage = (tag: string, text: string): SourceLine => ({ text: `[note ${note.noteId}${tag}] ${text.replace(/\s+/g, " ").trim()}`, passage: true });
+  const passage = (tag: string, text: string): SourceLine => ({
+    text: `[note ${note.noteId}${tag}] ${text.replace(/\s+/g, " ").trim()}`,
+    passage: true,
+  });
   const lines = [header(`Note ${note.noteId}: ${note.title}`)];
   if (note.summary?.trim()) lines.push(header(`Summary: ${note.summary.replace(/\s+/g, " ").trim()}`));
   if (note.segments.length > 0) {
@@ -53,7 +56,8 @@ function noteLines(note: SourceNote): SourceLine[] {
   }
   // URL and file annotations carry no studyable text.
   for (const userNote of note.userNotes) {
-    if (userNote.contentType === "text" && userNote.content.trim()) lines.push(passage(`, user note, t=${formatSeconds(userNote.timestamp)}`, userNote.content));
+    if (userNote.contentType === "text" && userNote.content.trim())
+      lines.push(passage(`, user note, t=${formatSeconds(userNote.timestamp)}`, userNote.content));
   }
   return lines;
 }
@@ -84,9 +88,17 @@ export function renderSourceText(notes: SourceNote[], maxChars: number): SourceT
   const lines = notes.flatMap(noteLines);
   const passages = lines.filter((line) => line.passage);
   const headerChars = lines.filter((line) => !line.passage).reduce((sum, line) => sum + line.text.length + 1, 0);
-  const kept = new Set(evenlySpacedWithin(passages.map((line) => line.text.length + 1), Math.max(0, maxChars - headerChars)).map((index) => passages[index]));
+  const kept = new Set(
+    evenlySpacedWithin(
+      passages.map((line) => line.text.length + 1),
+      Math.max(0, maxChars - headerChars),
+    ).map((index) => passages[index]),
+  );
   return {
-    text: lines.filter((line) => !line.passage || kept.has(line)).map((line) => line.text).join("\n"),
+    text: lines
+      .filter((line) => !line.passage || kept.has(line))
+      .map((line) => line.text)
+      .join("\n"),
     excerpted: kept.size < passages.length,
   };
 }
@@ -118,8 +130,12 @@ export class SourceIndex {
   constructor(notes: SourceNote[]) {
     this.firstNoteId = notes[0]?.noteId;
     for (const note of notes) {
-      this.segmentStarts.set(note.noteId, note.segments.map((segment) => segment.startTime).sort((a, b) => a - b));
-      for (const segment of note.segments) this.passages.push({ noteId: note.noteId, startTime: segment.startTime, words: contentWords(segment.text) });
+      this.segmentStarts.set(
+        note.noteId,
+        note.segments.map((segment) => segment.startTime).sort((a, b) => a - b),
+      );
+      for (const segment of note.segments)
+        this.passages.push({ noteId: note.noteId, startTime: segment.startTime, words: contentWords(segment.text) });
       for (const userNote of note.userNotes) {
         if (userNote.contentType !== "text") continue;
         this.passages.push({ noteId: note.noteId, startTime: this.snap(note.noteId, userNote.timestamp), words: contentWords(userNote.content) });

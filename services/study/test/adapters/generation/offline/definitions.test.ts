@@ -12,7 +12,12 @@ describe("findDefinitions", () => {
     const [glycolysis, enzymes] = await definitionsIn(
       "So glycolysis is the first stage of cellular respiration, and it splits glucose. Enzymes are proteins that speed up reactions.",
     );
-    expect(glycolysis).toMatchObject({ term: "glycolysis", termKey: "glycolysis", verb: "is", description: "the first stage of cellular respiration" });
+    expect(glycolysis).toMatchObject({
+      term: "glycolysis",
+      termKey: "glycolysis",
+      verb: "is",
+      description: "the first stage of cellular respiration",
+    });
     expect(glycolysis.statement).toBe("Glycolysis is the first stage of cellular respiration.");
     expect(enzymes).toMatchObject({ termKey: "enzyme", verb: "are", description: "proteins that speed up reactions" });
   });
@@ -43,13 +48,19 @@ describe("findDefinitions", () => {
     const [cristae, oxidation] = await definitionsIn(
       "The folds of the inner membrane are called cristae. Pyruvate is turned into acetyl CoA inside the matrix. This step is called pyruvate oxidation.",
     );
-    expect(cristae).toMatchObject({ term: "cristae", description: "the folds of the inner membrane", statement: "Cristae are the folds of the inner membrane." });
+    expect(cristae).toMatchObject({
+      term: "cristae",
+      description: "the folds of the inner membrane",
+      statement: "Cristae are the folds of the inner membrane.",
+    });
     expect(oxidation).toMatchObject({ term: "pyruvate oxidation", description: "Pyruvate is turned into acetyl CoA inside the matrix", unitId: 1 });
     expect(oxidation.source).toBe("Pyruvate is turned into acetyl CoA inside the matrix. This step is called pyruvate oxidation.");
   });
 
   it("finds a definition in unpunctuated speech where the speaker restarts the sentence", async () => {
-    const [definition] = await definitionsIn("lets start with glycolysis glycolysis is the first stage of cellular respiration and it splits glucose");
+    const [definition] = await definitionsIn(
+      "lets start with glycolysis glycolysis is the first stage of cellular respiration and it splits glucose",
+    );
     expect(definition).toMatchObject({ term: "glycolysis", description: "the first stage of cellular respiration" });
   });
 

@@ -11,13 +11,38 @@ describe("key terms", () => {
 
   it("finds the lecture's noun phrases and salient single terms", () => {
     expect(keys(lecture)).toEqual(
-      expect.arrayContaining(["atp", "glycolysis", "nadh", "pyruvate", "krebs cycle", "electron transport chain", "atp synthase", "oxidative phosphorylation", "fermentation"]),
+      expect.arrayContaining([
+        "atp",
+        "glycolysis",
+        "nadh",
+        "pyruvate",
+        "krebs cycle",
+        "electron transport chain",
+        "atp synthase",
+        "oxidative phosphorylation",
+        "fermentation",
+      ]),
     );
-    expect(lecture.terms.slice(0, 6).map((term) => term.display)).toEqual(expect.arrayContaining(["ATP", "electron transport chain", "glycolysis", "NADH"]));
+    expect(lecture.terms.slice(0, 6).map((term) => term.display)).toEqual(
+      expect.arrayContaining(["ATP", "electron transport chain", "glycolysis", "NADH"]),
+    );
   });
 
   it("drops parts of phrases that stand for the phrase, and words with no subject matter", () => {
-    for (const dropped of ["transport", "transport chain", "electron transport", "chain", "cycle", "lecture", "thing", "today", "lot", "way", "example", "stage"]) {
+    for (const dropped of [
+      "transport",
+      "transport chain",
+      "electron transport",
+      "chain",
+      "cycle",
+      "lecture",
+      "thing",
+      "today",
+      "lot",
+      "way",
+      "example",
+      "stage",
+    ]) {
       expect(keys(lecture)).not.toContain(dropped);
     }
   });
@@ -48,11 +73,15 @@ describe("key terms", () => {
 
   it("finds the same terms in the lecture's pocketsphinx transcript", async () => {
     const spoken = await analyseNotes([asPocketsphinx(lectureNote())]);
-    expect(keys(spoken)).toEqual(expect.arrayContaining(["atp", "glycolysis", "nadh", "pyruvate", "electron transport chain", "fermentation", "cellular respiration"]));
+    expect(keys(spoken)).toEqual(
+      expect.arrayContaining(["atp", "glycolysis", "nadh", "pyruvate", "electron transport chain", "fermentation", "cellular respiration"]),
+    );
   });
 
   it("separates the vocabularies of two topics", async () => {
     const session = await analyseNotes([twoTopicNote()]);
-    expect(keys(session)).toEqual(expect.arrayContaining(["plate tectonic", "asthenosphere", "transform boundary", "equilibrium price", "demand curve", "surplus", "shortage"]));
+    expect(keys(session)).toEqual(
+      expect.arrayContaining(["plate tectonic", "asthenosphere", "transform boundary", "equilibrium price", "demand curve", "surplus", "shortage"]),
+    );
   });
 });

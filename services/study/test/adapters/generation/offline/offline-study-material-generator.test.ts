@@ -9,7 +9,16 @@ import {
   type GeneratedQuestion,
   type SourceNote,
 } from "../../../../src/domain/study-material";
-import { asMediaPocketsphinx, asPocketsphinx, hourLongNote, lectureNote, librivoxMediaNote, librivoxNote, mediaLectureNote, twoTopicNote } from "./fixtures/notes";
+import {
+  asMediaPocketsphinx,
+  asPocketsphinx,
+  hourLongNote,
+  lectureNote,
+  librivoxMediaNote,
+  librivoxNote,
+  mediaLectureNote,
+  twoTopicNote,
+} from "./fixtures/notes";
 import { comparable, generationInput, quotedSource, segmentOf, startsIn, transcriptSays } from "./helpers";
 
 const generator = new OfflineStudyMaterialGenerator();
@@ -28,7 +37,10 @@ function clozeParts(back: string): { answer: string; sentence: string } {
 }
 
 const FALSE_EXPLANATION = /^False\. The statement puts "(.+?)" where the notes say "(.+?)": "(.+)"$/;
-const withoutArticles = (text: string) => comparable(text).replace(/\b(?:a|an)\b/g, " ").replace(/\s+/g, " ");
+const withoutArticles = (text: string) =>
+  comparable(text)
+    .replace(/\b(?:a|an)\b/g, " ")
+    .replace(/\s+/g, " ");
 
 async function expectNotEnoughContent(notes: SourceNote[]) {
   for (const generate of [
@@ -77,7 +89,9 @@ describe("OfflineStudyMaterialGenerator", () => {
       // The definition spans two transcript segments: the card links to the first.
       const krebs = set.cards.find((card) => card.front === "What is the Krebs cycle (citric acid cycle)?");
       expect(krebs?.back).toBe("A series of eight reactions in the mitochondrial matrix that completely oxidizes acetyl CoA to carbon dioxide.");
-      expect(segmentOf(lecture, krebs?.source ?? null).text).toBe("The Krebs cycle, also known as the citric acid cycle, is a series of eight reactions in the mitochondrial matrix");
+      expect(segmentOf(lecture, krebs?.source ?? null).text).toBe(
+        "The Krebs cycle, also known as the citric acid cycle, is a series of eight reactions in the mitochondrial matrix",
+      );
     });
 
     it("blanks a key term out of a sentence the lecture says, and gives the term and the sentence on the back", async () => {
@@ -285,7 +299,9 @@ describe("OfflineStudyMaterialGenerator", () => {
       // The first economics section starts where the lecturer switches topic.
       expect(topics.find((section) => section.topic === "economics")?.start).toBe(switchTime);
       const defined = (topic: string) =>
-        guide.sections.filter((_, index) => topics[index].topic === topic).flatMap((section) => section.subsections.map((subsection) => subsection.title));
+        guide.sections
+          .filter((_, index) => topics[index].topic === topic)
+          .flatMap((section) => section.subsections.map((subsection) => subsection.title));
       expect(defined("geology")).toEqual(expect.arrayContaining(["Asthenosphere", "Transform boundary"]));
       expect(defined("economics")).toEqual(expect.arrayContaining(["Equilibrium price", "Surplus", "Shortage"]));
       // The overview covers both halves.
@@ -358,9 +374,7 @@ describe("OfflineStudyMaterialGenerator", () => {
       const guide = await generator.generateStudyGuide(input);
       return [
         // False items swap a term; the other words are as said.
-        ...quiz.questions
-          .filter((question) => question.type === "true_false")
-          .map((question) => quotedSource(question.explanation)),
+        ...quiz.questions.filter((question) => question.type === "true_false").map((question) => quotedSource(question.explanation)),
         ...cards.cards.filter((card) => card.front.includes(BLANK)).map((card) => clozeParts(card.back).sentence),
         ...guide.sections.flatMap((section) => section.content.split("\n").map((bullet) => bullet.slice(2).replace(/\*\*/g, ""))),
       ];
@@ -385,7 +399,9 @@ describe("OfflineStudyMaterialGenerator", () => {
     it("reads definitions across pauses and links everything to the start of a segment", async () => {
       const set = await generator.generateFlashcards({ ...generationInput([spoken], "EASY"), cardCount: 30 });
       const backOf = (front: string) => set.cards.find((card) => card.front === front)?.back;
-      expect(backOf("What is cellular respiration?")).toBe("The process by which cells break down glucose and use the energy stored in its bonds to make atp.");
+      expect(backOf("What is cellular respiration?")).toBe(
+        "The process by which cells break down glucose and use the energy stored in its bonds to make atp.",
+      );
       expect(backOf("What is atp synthase?")).toBe("An enzyme that uses the flow of protons to attach a phosphate group to adp.");
       for (const card of set.cards) {
         const segment = segmentOf(spoken, card.source);
@@ -414,7 +430,9 @@ describe("OfflineStudyMaterialGenerator", () => {
     const guide = await generator.generateStudyGuide(generationInput(notes));
     const noteOfSections = guide.sections.map((section) => section.source?.noteId);
     // Sections run note by note: all of the first note's, then the second's.
-    expect(noteOfSections).toEqual([...noteOfSections].sort((a, b) => notes.findIndex((note) => note.noteId === a) - notes.findIndex((note) => note.noteId === b)));
+    expect(noteOfSections).toEqual(
+      [...noteOfSections].sort((a, b) => notes.findIndex((note) => note.noteId === a) - notes.findIndex((note) => note.noteId === b)),
+    );
     expect(new Set(noteOfSections).size).toBe(2);
   });
 
@@ -435,7 +453,9 @@ describe("OfflineStudyMaterialGenerator", () => {
   describe("too little text", () => {
     it("refuses a note of two sentences with NOT_ENOUGH_CONTENT", async () => {
       const transcript = "Welcome back everyone. Today we talk about cells.";
-      await expectNotEnoughContent([{ noteId: "n", title: "Short", transcript, segments: [{ text: transcript, startTime: 0, endTime: 4 }], userNotes: [] }]);
+      await expectNotEnoughContent([
+        { noteId: "n", title: "Short", transcript, segments: [{ text: transcript, startTime: 0, endTime: 4 }], userNotes: [] },
+      ]);
     });
 
     it("refuses an empty transcript", async () => {
@@ -451,7 +471,9 @@ describe("OfflineStudyMaterialGenerator", () => {
     it("rejects at once when the signal is already aborted", async () => {
       const controller = new AbortController();
       controller.abort(new Error("client went away"));
-      await expect(generator.generateQuiz({ ...generationInput([lecture]), questionCount: 10 }, controller.signal)).rejects.toThrow("client went away");
+      await expect(generator.generateQuiz({ ...generationInput([lecture]), questionCount: 10 }, controller.signal)).rejects.toThrow(
+        "client went away",
+      );
     });
 
     it("stops between phases when the signal aborts while it works", async () => {
@@ -470,7 +492,11 @@ describe("OfflineStudyMaterialGenerator", () => {
 
   it.each([
     ["an hour-long lecture (9,000 words)", "words", () => hourLongNote()],
-    ["the same hour as media stores pocketsphinx output (fragments rejoined)", "words of media pocketsphinx text", () => asMediaPocketsphinx(hourLongNote())],
+    [
+      "the same hour as media stores pocketsphinx output (fragments rejoined)",
+      "words of media pocketsphinx text",
+      () => asMediaPocketsphinx(hourLongNote()),
+    ],
   ])("generates full material from %s (timings printed; speed is measured by figures, not asserted)", async (_case, wordsLabel, makeNote) => {
     const note = makeNote();
     expect(note.transcript.split(" ").length).toBeGreaterThanOrEqual(9000);

@@ -15,7 +15,13 @@ const FALSE_EXPLANATION = /^False\. The statement puts "(.+?)" where the notes s
 /** Sentences spoken one per segment, then stored the way media stores pocketsphinx output (full stops at pauses). */
 function spokenNote(noteId: string, sentences: string[]): SourceNote {
   const segments = timedSegments(sentences);
-  return asMediaPocketsphinx({ noteId, title: "Electron carriers", transcript: segments.map((segment) => segment.text).join(" "), segments, userNotes: [] });
+  return asMediaPocketsphinx({
+    noteId,
+    title: "Electron carriers",
+    transcript: segments.map((segment) => segment.text).join(" "),
+    segments,
+    userNotes: [],
+  });
 }
 
 /** NADH and FADH2 do the same job here: "FADH2 carries electrons to the electron transport chain" is no false statement. */
@@ -58,10 +64,16 @@ describe("false statements that are false", () => {
   });
 
   it("keys False only statements whose words no sentence of the notes says together", async () => {
-    for (const [note, questionCount] of [[carriers, 6], [mediaLectureNote(), 30], [lectureNote(), 30]] as const) {
+    for (const [note, questionCount] of [
+      [carriers, 6],
+      [mediaLectureNote(), 30],
+      [lectureNote(), 30],
+    ] as const) {
       const text = await analyseNotes([note]);
       const unitWords = text.contentWordsByUnit.map((words) => new Set(words));
-      const falseItems = (await quizzes(note, questionCount)).filter((question) => question.type === "true_false" && question.correctAnswer === "False");
+      const falseItems = (await quizzes(note, questionCount)).filter(
+        (question) => question.type === "true_false" && question.correctAnswer === "False",
+      );
       expect(falseItems.length).toBeGreaterThan(0);
       for (const question of falseItems) {
         const words = contentWords(question.question.replace(/^True or false: /, ""));
@@ -78,7 +90,9 @@ describe("options that agree in number", () => {
    */
   function numberOf(text: StudyText, option: string): "plural" | "singular" {
     const lower = option.toLowerCase();
-    const term = text.terms.find((candidate) => [candidate.display, candidate.pluralDisplay, optionForm(candidate, false)].some((form) => form?.toLowerCase() === lower));
+    const term = text.terms.find((candidate) =>
+      [candidate.display, candidate.pluralDisplay, optionForm(candidate, false)].some((form) => form?.toLowerCase() === lower),
+    );
     expect(term).toBeDefined();
     return term && writtenInPlural(term, option) ? "plural" : "singular";
   }

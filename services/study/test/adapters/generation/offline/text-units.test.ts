@@ -2,7 +2,14 @@ import { buildTextUnits } from "../../../../src/adapters/generation/offline/text
 import type { SourceNote } from "../../../../src/domain/study-material";
 import { asPocketsphinx, lectureNote, librivoxMediaNote, mediaLectureNote } from "./fixtures/notes";
 
-const note = (overrides: Partial<SourceNote>): SourceNote => ({ noteId: "n1", title: "T", transcript: "", segments: [], userNotes: [], ...overrides });
+const note = (overrides: Partial<SourceNote>): SourceNote => ({
+  noteId: "n1",
+  title: "T",
+  transcript: "",
+  segments: [],
+  userNotes: [],
+  ...overrides,
+});
 
 describe("buildTextUnits", () => {
   it("splits a punctuated transcript into sentences, each at the start of the segment it begins in", () => {
@@ -112,7 +119,9 @@ describe("buildTextUnits", () => {
       expect(pieces.filter((piece) => words(piece).length < 6).length).toBeGreaterThan(pieces.length / 3);
       expect(units.filter((unit) => words(unit.text).length < 6).length).toBeLessThan(units.length / 10);
       const said = (clause: string) => units.some((unit) => unit.statement.toLowerCase().includes(clause));
-      expect(said("cellular respiration is the process by which cells break down glucose and use the energy stored in its bonds to make atp.")).toBe(true);
+      expect(said("cellular respiration is the process by which cells break down glucose and use the energy stored in its bonds to make atp.")).toBe(
+        true,
+      );
       expect(said("atp synthase is an enzyme that uses the flow of protons to attach a phosphate group to adp.")).toBe(true);
       expect(said("pumping ions across a membrane it spends atp.")).toBe(true);
     });
@@ -166,7 +175,9 @@ describe("buildTextUnits", () => {
   });
 
   it("keeps a user note's own time when the note has no timed segments, and the first segment's for a note written before it", () => {
-    const untimed = buildTextUnits([note({ transcript: "Osmosis moves water.", userNotes: [{ timestamp: 12, content: "Water follows solutes.", contentType: "text" }] })]);
+    const untimed = buildTextUnits([
+      note({ transcript: "Osmosis moves water.", userNotes: [{ timestamp: 12, content: "Water follows solutes.", contentType: "text" }] }),
+    ]);
     expect(untimed.find((unit) => unit.text === "Water follows solutes.")?.startTime).toBe(12);
     const early = buildTextUnits([
       note({
@@ -179,7 +190,10 @@ describe("buildTextUnits", () => {
   });
 
   it("numbers units across notes and keeps each note's id", () => {
-    const units = buildTextUnits([note({ noteId: "a", transcript: "First note here." }), note({ noteId: "b", transcript: "Second note. Two sentences." })]);
+    const units = buildTextUnits([
+      note({ noteId: "a", transcript: "First note here." }),
+      note({ noteId: "b", transcript: "Second note. Two sentences." }),
+    ]);
     expect(units.map((unit) => [unit.id, unit.noteId, unit.noteIndex])).toEqual([
       [0, "a", 0],
       [1, "b", 1],

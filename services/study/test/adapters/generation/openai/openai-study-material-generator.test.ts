@@ -1,6 +1,12 @@
 import { createOpenAiClient } from "@study/ai";
 import { createLogger } from "@study/platform";
-import { openAiErrorBody, startOpenAiPeer, type OpenAiPeer, type PeerReply, type PeerRequest } from "../../../../../../libs/ai/test/support/openai-peer";
+import {
+  openAiErrorBody,
+  startOpenAiPeer,
+  type OpenAiPeer,
+  type PeerReply,
+  type PeerRequest,
+} from "../../../../../../libs/ai/test/support/openai-peer";
 import {
   flashcardSetAnswerSchema,
   quizAnswerSchema,
@@ -66,7 +72,11 @@ function completion(content: unknown, options: { finishReason?: string; refusal?
       choices: [
         {
           index: 0,
-          message: { role: "assistant", content: typeof content === "string" || content === null ? content : JSON.stringify(content), refusal: options.refusal ?? null },
+          message: {
+            role: "assistant",
+            content: typeof content === "string" || content === null ? content : JSON.stringify(content),
+            refusal: options.refusal ?? null,
+          },
           finish_reason: options.finishReason ?? "stop",
           logprobs: null,
         },
@@ -161,7 +171,10 @@ describe("OpenAiStudyMaterialGenerator", () => {
     expect(request.headers.authorization).toBe("Bearer sk-test");
     const { model, response_format, messages } = body(request);
     expect(model).toBe("llama-3.1-8b-instruct");
-    expect(response_format).toEqual({ type: "json_schema", json_schema: { name: "flashcard_set", strict: true, schema: strictJsonSchema(flashcardSetAnswerSchema) } });
+    expect(response_format).toEqual({
+      type: "json_schema",
+      json_schema: { name: "flashcard_set", strict: true, schema: strictJsonSchema(flashcardSetAnswerSchema) },
+    });
     const card = (response_format.json_schema.schema as { properties: { cards: { items: Record<string, unknown> } } }).properties.cards.items;
     expect(card).toMatchObject({
       type: "object",
@@ -354,7 +367,11 @@ describe("OpenAiStudyMaterialGenerator", () => {
   });
 
   it("reports rate limiting with the server's retry-after", async () => {
-    reply = () => ({ status: 429, headers: { "retry-after": "20" }, json: openAiErrorBody("Rate limit reached for gpt-4o-mini", "requests", "rate_limit_exceeded") });
+    reply = () => ({
+      status: 429,
+      headers: { "retry-after": "20" },
+      json: openAiErrorBody("Rate limit reached for gpt-4o-mini", "requests", "rate_limit_exceeded"),
+    });
     await expect(generator().generateQuiz({ ...INPUT, questionCount: 3 })).rejects.toMatchObject({
       kind: "rate_limited",
       code: "RATE_LIMITED",
@@ -383,7 +400,11 @@ describe("OpenAiStudyMaterialGenerator", () => {
   });
 
   it("sends evenly spaced passages of notes longer than the input budget", async () => {
-    const segments = Array.from({ length: 1000 }, (_, index) => ({ text: `Fact number ${index} of the long lecture.`, startTime: index * 6, endTime: index * 6 + 6 }));
+    const segments = Array.from({ length: 1000 }, (_, index) => ({
+      text: `Fact number ${index} of the long lecture.`,
+      startTime: index * 6,
+      endTime: index * 6 + 6,
+    }));
     const longLecture: SourceNote = { ...LECTURE, segments, userNotes: [] };
     reply = () => completion(FLASHCARD_ANSWER);
     await generator({ maxInputChars: 10_000 }).generateFlashcards({ ...INPUT, notes: [longLecture], cardCount: 5 });

@@ -102,7 +102,10 @@ describe("SourceIndex", () => {
     ]);
 
     it("takes the segment sharing the most words", () => {
-      expect(lecture.resolve("lecture", null, "Where does the Krebs cycle run? In the mitochondrial matrix.")).toEqual({ noteId: "lecture", startTime: 8 });
+      expect(lecture.resolve("lecture", null, "Where does the Krebs cycle run? In the mitochondrial matrix.")).toEqual({
+        noteId: "lecture",
+        startTime: 8,
+      });
       expect(lecture.resolve("no-such-note", 3, "What does glycolysis make from glucose? Pyruvate.")).toEqual({ noteId: "lecture", startTime: 0 });
       expect(lecture.resolve(null, null, "Which chain makes most of the ATP?")).toEqual({ noteId: "lecture", startTime: 15.5 });
     });
