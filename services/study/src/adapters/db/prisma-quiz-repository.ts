@@ -1,10 +1,22 @@
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import { isUuid } from "@study/platform";
 import type { MaterialFilter, QuizAttemptRepository, QuizRepository } from "../../application/ports/study-repositories.port";
-import type { Question, Quiz, QuizAttempt, QuestionResult } from "../../domain/quiz";
+import type { Question, Quiz, QuizAttempt } from "../../domain/quiz";
 import type { QuestionType } from "../../domain/study-material";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import { z } from "zod";
 import { materialWhere, NEWEST_FIRST, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
+
+/** The JSON column `quiz_attempt.results`, checked when read back (a column holds whatever was ever written to it). */
+const storedResults = z.array(
+  z.object({
+    questionId: z.string(),
+    userAnswer: z.string().nullable(),
+    correctAnswer: z.string(),
+    isCorrect: z.boolean(),
+    explanation: z.string().nullable(),
+  }),
+);
 
 const withQuestions = { questions: { orderBy: { order: "asc" as const } } };
 type QuizRow = Prisma.QuizGetPayload<{ include: typeof withQuestions }>;
@@ -103,8 +115,7 @@ export class PrismaQuizRepository implements QuizRepository, QuizAttemptReposito
         totalQuestions: attempt.totalQuestions,
         correctAnswers: attempt.correctAnswers,
         percentage: attempt.percentage,
-        // eslint-disable-next-line no-restricted-syntax -- QuestionResult[] is plain JSON data; Prisma types the column as its own JSON union
-        results: attempt.results as unknown as Prisma.InputJsonValue,
+        results: attempt.results.map((result) => ({ ...result })),
         submittedAt: attempt.submittedAt,
       },
     });
@@ -115,7 +126,6 @@ export class PrismaQuizRepository implements QuizRepository, QuizAttemptReposito
       where: { userId, quizId },
       orderBy: [{ submittedAt: "desc" }, { id: "asc" }],
     });
-    // eslint-disable-next-line no-restricted-syntax -- the column holds what create() above wrote: QuestionResult[]
-    return rows.map((row) => ({ ...row, results: row.results as unknown as QuestionResult[] }));
+    return rows.map((row) => ({ ...row, results: storedResults.parse(row.results) }));
   }
 }

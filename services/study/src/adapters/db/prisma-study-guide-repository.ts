@@ -2,11 +2,14 @@ import { enqueueEvents, type EventEnvelope } from "@study/events";
 import { isUuid } from "@study/platform";
 import type { MaterialFilter, StudyGuideRepository } from "../../application/ports/study-repositories.port";
 import type { StudyGuide } from "../../domain/study-guide";
-import type { GeneratedStudySubsection } from "../../domain/study-material";
+import { z } from "zod";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { materialWhere, NEWEST_FIRST, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
 
 const withSections = { sections: { orderBy: { order: "asc" as const } } };
+/** The JSON column `study_section.subsections`, checked when read back. */
+const storedSubsections = z.array(z.object({ title: z.string(), content: z.string() }));
+
 type GuideRow = Prisma.StudyGuideGetPayload<{ include: typeof withSections }>;
 
 const guideFromRow = ({ sections, ...row }: GuideRow): StudyGuide => ({
@@ -17,8 +20,7 @@ const guideFromRow = ({ sections, ...row }: GuideRow): StudyGuide => ({
     title: section.title,
     content: section.content,
     order: section.order,
-    // eslint-disable-next-line no-restricted-syntax -- the column holds what save() wrote: GeneratedStudySubsection[]
-    subsections: section.subsections as unknown as GeneratedStudySubsection[],
+    subsections: storedSubsections.parse(section.subsections),
     source: sourceFromColumns(section),
   })),
 });
@@ -57,8 +59,7 @@ export class PrismaStudyGuideRepository implements StudyGuideRepository {
           title: section.title,
           content: section.content,
           order: section.order,
-          // eslint-disable-next-line no-restricted-syntax -- subsections are plain JSON data; Prisma types the column as its own JSON union
-          subsections: section.subsections as unknown as Prisma.InputJsonValue,
+          subsections: section.subsections.map((subsection) => ({ ...subsection })),
           ...sourceColumns(section.source),
         })),
       });
