@@ -5,7 +5,7 @@ import type { GatewayConfig } from "../config";
 import { credentialRateLimit } from "../http/rate-limit";
 import { AccountDetails } from "./application/account-details";
 import { ConfirmEmail, RequestEmailVerification } from "./application/email-verification";
-import { systemClock, type Clock } from "./application/ports/clock.port";
+import { systemClock, type Clock } from "@study/platform/clock";
 import { GetProviderAccessToken } from "./application/provider-access-token";
 import { ResolveSession } from "./application/resolve-session";
 import { RevokeSession } from "./application/revoke-session";

@@ -1,6 +1,6 @@
 import { AppError } from "@study/platform/errors";
 import { relinkNeeded, usableAccessToken, type ProviderAccessToken } from "../domain/provider-token";
-import type { Clock } from "./ports/clock.port";
+import type { Clock } from "@study/platform/clock";
 import { ProviderRefreshFailed, type ProviderTokens } from "./ports/provider-tokens.port";
 
 /**

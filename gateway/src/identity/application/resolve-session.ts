@@ -1,6 +1,6 @@
 import { AppError } from "@study/platform/errors";
 import { sessionExpired, sessionStanding, type AuthState, type SessionTimings } from "../domain/session";
-import type { Clock } from "./ports/clock.port";
+import type { Clock } from "@study/platform/clock";
 import type { SessionAuthority, SessionRepository } from "./ports/sessions.port";
 
 /**

@@ -1,5 +1,5 @@
 import { accountLocked, activeLock, afterFailure, isInvalidCredentials, type LockoutPolicy } from "../domain/lockout";
-import type { Clock } from "./ports/clock.port";
+import type { Clock } from "@study/platform/clock";
 import type { SignInFailureRepository } from "./ports/sign-in-failures.port";
 
 /** Locks an e-mail address after repeated failed sign-ins (per address, whatever the client). */

@@ -4,20 +4,11 @@ import type { FailureState } from "../../../src/identity/domain/lockout";
 import type { ProviderAccessToken } from "../../../src/identity/domain/provider-token";
 import type { AuthState } from "../../../src/identity/domain/session";
 import type { AccountDirectory, AccountRepository, LockedAccounts } from "../../../src/identity/application/ports/accounts.port";
-import type { Clock } from "../../../src/identity/application/ports/clock.port";
+import type { Clock } from "@study/platform/clock";
 import type { EmailVerifier, VerificationTokenLedger } from "../../../src/identity/application/ports/email-verification.port";
 import { ProviderRefreshFailed, type ProviderTokens } from "../../../src/identity/application/ports/provider-tokens.port";
 import type { SessionAuthority, SessionRepository, SessionRevoker } from "../../../src/identity/application/ports/sessions.port";
 import type { SignInFailureRepository } from "../../../src/identity/application/ports/sign-in-failures.port";
-
-/** A clock the test moves by hand. */
-export class ManualClock implements Clock {
-  constructor(private current = new Date("2026-01-01T12:00:00.000Z")) {}
-  now = () => new Date(this.current);
-  advanceMinutes(minutes: number) {
-    this.current = new Date(this.current.getTime() + minutes * 60_000);
-  }
-}
 
 /**
  * Accounts per user, with the per-user lock a transaction on the user row gives: `withUserLocked` calls of one

@@ -1,3 +1,4 @@
+import { fixedClock, type FixedClock } from "@study/platform/clock";
 import { AppError } from "@study/platform";
 import { AccountDetails } from "../../../src/identity/application/account-details";
 import { ConfirmEmail, RequestEmailVerification } from "../../../src/identity/application/email-verification";
@@ -14,7 +15,6 @@ import {
   InMemoryProviderTokens,
   InMemorySessions,
   InMemorySignInFailures,
-  ManualClock,
   RecordingRevoker,
 } from "./in-memory-ports";
 import { refusal } from "./refusal";
@@ -131,11 +131,11 @@ describe("RevokeSession", () => {
 describe("SignInLockout", () => {
   const policy = { maxFailures: 3, lockMinutes: 15 };
   let failures: InMemorySignInFailures;
-  let clock: ManualClock;
+  let clock: FixedClock;
   let lockout: SignInLockout;
   beforeEach(() => {
     failures = new InMemorySignInFailures();
-    clock = new ManualClock(at(0));
+    clock = fixedClock(at(0));
     lockout = new SignInLockout(failures, policy, clock);
   });
   const wrongPassword = () => Promise.reject(invalidCredentials());
@@ -149,7 +149,7 @@ describe("SignInLockout", () => {
       code: "ACCOUNT_LOCKED",
       details: [{ field: "retryAfterSeconds", message: "900" }],
     });
-    clock.advanceMinutes(5);
+    clock.advance(5 * 60_000);
     const signIn = jest.fn(rightPassword);
     expect(await refusal(() => lockout.attempt("ada@example.com", signIn))).toEqual({
       kind: "forbidden",
@@ -162,7 +162,7 @@ describe("SignInLockout", () => {
 
   it("lets the user in once the lock ran out, and a success clears the count", async () => {
     for (let i = 0; i < 3; i++) await refusal(() => lockout.attempt("ada@example.com", wrongPassword));
-    clock.advanceMinutes(15);
+    clock.advance(15 * 60_000);
     expect(await lockout.attempt("ada@example.com", rightPassword)).toBe("signed in");
     expect(await failures.find("ada@example.com")).toBeNull();
   });
@@ -184,7 +184,7 @@ describe("SignInLockout", () => {
 
 describe("ResolveSession", () => {
   const timings = { expiresInSeconds: 30 * 24 * 3600, renewAfterSeconds: 24 * 3600 };
-  let clock: ManualClock;
+  let clock: FixedClock;
   let sessions: InMemorySessions;
   let resolve: ResolveSession;
   const store = (token: string, renewedMinutesAgo: number): AuthState => {
@@ -204,7 +204,7 @@ describe("ResolveSession", () => {
     return state;
   };
   beforeEach(() => {
-    clock = new ManualClock(at(0));
+    clock = fixedClock(at(0));
     sessions = new InMemorySessions(clock, timings.expiresInSeconds * 1000);
     resolve = new ResolveSession(sessions, sessions, timings, clock);
   });
@@ -236,10 +236,10 @@ describe("ResolveSession", () => {
 
 describe("GetProviderAccessToken", () => {
   let tokens: InMemoryProviderTokens;
-  let clock: ManualClock;
+  let clock: FixedClock;
   beforeEach(() => {
     tokens = new InMemoryProviderTokens();
-    clock = new ManualClock(at(0));
+    clock = fixedClock(at(0));
   });
   const relink = { kind: "precondition", code: "GOOGLE_CALENDAR_AUTH_ERROR", details: [] };
 
