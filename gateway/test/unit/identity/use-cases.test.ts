@@ -17,7 +17,7 @@ import {
   InMemorySignInFailures,
   RecordingRevoker,
 } from "./in-memory-ports";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 const minutes = (n: number) => n * 60_000;
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));

@@ -8,7 +8,7 @@ import { DEFAULT_PAGE_SIZE, ListCourses, MAX_PAGE_SIZE } from "../../src/applica
 import { UpdateCourse } from "../../src/application/update-course";
 import type { Course, CourseAttributes, OptionalCourseField } from "../../src/domain/course";
 import { InMemoryCourseRepository } from "./in-memory-course-repository";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const notFound = { kind: "not_found", code: "NOT_FOUND" };

@@ -4,7 +4,7 @@ import { MAX_TRANSITION_ATTEMPTS, transitionJob } from "../../src/application/jo
 import type { ImportJobRepository, JobTransition, JobWithNote } from "../../src/application/ports/import-job-repository.port";
 import { reportProgress } from "../../src/domain/import-job";
 import { aJob, aNote, later } from "./fixtures";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 /** A repository whose job another writer changes `conflicts` times before our write gets through. */
 function contendedRepository(initial: JobWithNote, conflicts: number) {

@@ -1,5 +1,5 @@
 import { ATTACHMENT_SIZE_LIMITS, assertAttachmentContent, attachmentTypeOf } from "../../src/domain/attachment-type";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04, 20, 0]);

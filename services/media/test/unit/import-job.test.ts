@@ -15,7 +15,7 @@ import {
   type JobStatus,
 } from "../../src/domain/import-job";
 import { aJob, at, later } from "./fixtures";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 const finished = { kind: "precondition", code: "JOB_ALREADY_FINISHED" };
 const notStarted = { kind: "precondition", code: "JOB_NOT_STARTED" };

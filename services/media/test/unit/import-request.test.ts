@@ -1,6 +1,6 @@
 import { createImport, MAX_AUDIO_FILE_SIZE, shortenFileName, supportedAudioMimeType, validateImportRequest } from "../../src/domain/import-request";
 import { at } from "./fixtures";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 const courseId = "0190f5c2-0000-7000-8000-000000000003";
 const ids = { noteId: "0190f5c2-0000-7000-8000-0000000000a1", jobId: "0190f5c2-0000-7000-8000-0000000000b1" };

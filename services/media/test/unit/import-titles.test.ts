@@ -1,5 +1,5 @@
 import { audioImportMimeType, defaultImportTitle, firstCharacters } from "../../src/domain/import-request";
-import { appErrorOf } from "./refusal";
+import { appErrorOf } from "@study/testkit/refusal";
 
 describe("firstCharacters (titles made from video titles and file names)", () => {
   it("keeps text of at most `max` characters whole", () => {

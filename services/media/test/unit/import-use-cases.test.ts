@@ -6,7 +6,7 @@ import { WatchImportJob } from "../../src/application/watch-import-job";
 import type { ImportJob } from "../../src/domain/import-job";
 import type { Note } from "../../src/domain/note";
 import { aJob } from "./fixtures";
-import { appErrorOf } from "./refusal";
+import { appErrorOf } from "@study/testkit/refusal";
 
 const OWN_COURSE = "0190f5c2-0000-7000-8000-000000000003";
 const FOREIGN_COURSE = "0190f5c2-0000-7000-8000-000000000004";

@@ -14,7 +14,7 @@ import {
   type TranscriptionStatus,
 } from "../../src/domain/note";
 import { aNote, later } from "./fixtures";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 describe("user notes", () => {
   it("are stored trimmed and sorted by timestamp; equal timestamps keep their order", () => {

@@ -10,7 +10,7 @@ import {
   retentionCutoff,
   welcomeMessage,
 } from "../../src/domain/notification";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 const now = new Date("2026-03-01T12:00:00Z");
 const DAY_MS = 24 * 60 * 60 * 1000;

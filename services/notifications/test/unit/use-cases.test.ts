@@ -18,7 +18,7 @@ import {
   type NotificationType,
 } from "../../src/domain/notification";
 import { InMemoryNotificationRepository } from "./in-memory-notification-repository";
-import { refusal } from "./refusal";
+import { refusal } from "@study/testkit/refusal";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const notFound = { kind: "not_found", code: "NOT_FOUND" };

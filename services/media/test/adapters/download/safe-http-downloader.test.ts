@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { eventually, startMediaServer, type LocalMediaServer } from "@study/testkit";
 import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { SafeHttpDownloader } from "../../../src/adapters/download/safe-http-downloader";
-import { appErrorOf as failure } from "../../unit/refusal";
+import { appErrorOf as failure } from "@study/testkit/refusal";
 
 /** A self-signed certificate for media.test / 127.0.0.1 (test fixture, not trusted by anything). */
 const SELF_SIGNED_KEY = `-----BEGIN PRIVATE KEY-----

@@ -6,7 +6,7 @@ import { librivoxClip, runFfmpeg, startMediaServer, type LocalMediaServer } from
 import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { OutboundPolicyProxy } from "../../../src/adapters/video/outbound-policy-proxy";
 import { YtDlpVideoSource } from "../../../src/adapters/video/yt-dlp-video-source";
-import { appErrorOf as failure } from "../../unit/refusal";
+import { appErrorOf as failure } from "@study/testkit/refusal";
 
 /**
  * yt-dlp resolves names and follows redirects itself; these tests show that every request it makes goes through

@@ -8,7 +8,7 @@ import { librivoxClip, runFfmpeg, startMediaServer, type LocalMediaServer } from
 import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { YtDlpVideoSource } from "../../../src/adapters/video/yt-dlp-video-source";
 import { detectAudioFormat } from "../../../src/domain/audio-format";
-import { appErrorOf as failure } from "../../unit/refusal";
+import { appErrorOf as failure } from "@study/testkit/refusal";
 
 const run = promisify(execFile);
 /** Real recorded speech shipped by Debian's pocketsphinx-testdata ("he was not an ill disposed young man"). */
