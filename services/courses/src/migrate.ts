@@ -1,5 +1,5 @@
 import { runMain } from "@study/platform";
-import { runMigrations } from "@study/runtime";
-import { coursesService } from "./service";
+import { runMigrations } from "@study/runtime/migrate";
+import { coursesMigrations } from "./migrations";
 
-runMain(() => runMigrations(coursesService));
+runMain(() => runMigrations(coursesMigrations));

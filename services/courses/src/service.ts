@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { courses as api } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition, ServiceConfig } from "@study/runtime";
@@ -11,11 +10,11 @@ import { GetCourse } from "./application/get-course";
 import { ListCourses } from "./application/list-courses";
 import { UpdateCourse } from "./application/update-course";
 import { PrismaClient } from "./generated/prisma/client";
+import { coursesMigrations } from "./migrations";
 
 /** The composition of the courses service: adapters → use cases → gRPC. */
 export const coursesService: ServiceDefinition<PrismaClient, ServiceConfig> = {
-  name: "courses",
-  migrationsDirectory: join(__dirname, "..", "prisma", "migrations"),
+  ...coursesMigrations,
   createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
   async compose({ db, logger }) {
     const repository = new PrismaCourseRepository(db);

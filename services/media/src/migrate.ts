@@ -1,5 +1,5 @@
 import { runMain } from "@study/platform";
-import { runMigrations } from "@study/runtime";
-import { mediaService } from "./service";
+import { runMigrations } from "@study/runtime/migrate";
+import { mediaMigrations } from "./migrations";
 
-runMain(() => runMigrations(mediaService));
+runMain(() => runMigrations(mediaMigrations));

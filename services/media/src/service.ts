@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { media as api } from "@study/contracts";
 import { queueNames } from "@study/events";
 import { prismaOptions } from "@study/db";
@@ -34,12 +33,12 @@ import { UpdateUserNotes } from "./application/update-user-notes";
 import { WatchImportJob } from "./application/watch-import-job";
 import { mediaConfigSchema, type MediaConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
+import { mediaMigrations } from "./migrations";
 
 /** The composition of the media service: adapters → use cases → gRPC, and the course-deletion consumer. */
 export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
-  name: "media",
+  ...mediaMigrations,
   configSchema: mediaConfigSchema,
-  migrationsDirectory: join(__dirname, "..", "prisma", "migrations"),
   createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
   async compose({ config, db, amqp, logger, lifecycle }) {
     const notes = new PrismaNoteRepository(db);

@@ -1,5 +1,5 @@
 import { runMain } from "@study/platform";
-import { runMigrations } from "@study/runtime";
-import { notificationsService } from "./service";
+import { runMigrations } from "@study/runtime/migrate";
+import { notificationsMigrations } from "./migrations";
 
-runMain(() => runMigrations(notificationsService));
+runMain(() => runMigrations(notificationsMigrations));

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { notifications as api } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition } from "@study/runtime";
@@ -15,12 +14,12 @@ import { MarkNotificationRead } from "./application/mark-notification-read";
 import { NotifyOnEvent } from "./application/notify-on-event";
 import { notificationsConfigSchema, type NotificationsConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
+import { notificationsMigrations } from "./migrations";
 
 /** The composition of the notifications service: adapters → use cases → gRPC, event consumer and cleanup schedule. */
 export const notificationsService: ServiceDefinition<PrismaClient, NotificationsConfig> = {
-  name: "notifications",
+  ...notificationsMigrations,
   configSchema: notificationsConfigSchema,
-  migrationsDirectory: join(__dirname, "..", "prisma", "migrations"),
   createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
   async compose({ config, db, amqp, logger, lifecycle }) {
     const repository = new PrismaNotificationRepository(db);

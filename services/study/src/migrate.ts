@@ -1,5 +1,5 @@
 import { runMain } from "@study/platform";
-import { runMigrations } from "@study/runtime";
-import { studyService } from "./service";
+import { runMigrations } from "@study/runtime/migrate";
+import { studyMigrations } from "./migrations";
 
-runMain(() => runMigrations(studyService));
+runMain(() => runMigrations(studyMigrations));

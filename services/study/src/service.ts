@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { study as api } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition } from "@study/runtime";
@@ -23,12 +22,12 @@ import { flashcardSetDeleted, quizDeleted, studyGuideDeleted } from "./applicati
 import { ListQuizAttempts, SubmitQuizAnswers } from "./application/submit-quiz-answers";
 import { studyConfigSchema, type StudyConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
+import { studyMigrations } from "./migrations";
 
 /** The composition of the study service: adapters → use cases → gRPC and the note/course event consumer. */
 export const studyService: ServiceDefinition<PrismaClient, StudyConfig> = {
-  name: "study",
+  ...studyMigrations,
   configSchema: studyConfigSchema,
-  migrationsDirectory: join(__dirname, "..", "prisma", "migrations"),
   createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
   async compose({ config, db, amqp, logger }) {
     const sets = new PrismaFlashcardSetRepository(db);
