@@ -211,7 +211,7 @@ export class ApiRegistry {
       if (spec.description) operation.description = spec.description;
       if (spec.body) operation.requestBody = { required: true, content: { "application/json": { schema: components.convert(spec.body, "input") } } };
       else if (spec.accepts) operation.requestBody = { required: true, content: { [spec.accepts]: { schema: { type: "object" } } } };
-      if (spec.auth) operation.security = [{ bearer: [] }, { sessionCookie: [] }];
+      if (spec.auth) operation.security = [{ bearer: [] }, { sessionCookie: [] }, { specSessionCookie: [] }];
       (paths[toOpenApiPath(spec.path)] ??= {})[spec.method] = operation;
     }
     return {
@@ -223,7 +223,13 @@ export class ApiRegistry {
         schemas: components.schemas,
         securitySchemes: {
           bearer: { type: "http", scheme: "bearer", description: "The session token (session.token of sign-in/sign-up)" },
-          sessionCookie: { type: "apiKey", in: "cookie", name: "better-auth.session_token" },
+          sessionCookie: { type: "apiKey", in: "cookie", name: "better-auth.session_token", description: "Set by sign-in (signed value)" },
+          specSessionCookie: {
+            type: "apiKey",
+            in: "cookie",
+            name: "session_token",
+            description: "The spec's name; a dotted name ending in `.session-token` is read too. The value is what Bearer takes.",
+          },
         },
       },
     };

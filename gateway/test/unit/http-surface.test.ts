@@ -104,7 +104,7 @@ describe("the gateway's HTTP surface", () => {
       additionalProperties: false,
     });
     expect(Object.keys(create.responses).sort()).toEqual(["201", "400", "401", "415", "500"]);
-    expect(create.security).toEqual([{ bearer: [] }, { sessionCookie: [] }]);
+    expect(create.security).toEqual([{ bearer: [] }, { sessionCookie: [] }, { specSessionCookie: [] }]);
     const list = document.paths["/api/notifications"].get;
     expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:includeRead"]);
     expect(document.paths["/api/courses/{id}"].get.parameters[0]).toMatchObject({ name: "id", in: "path", required: true });
