@@ -76,6 +76,8 @@ describe("AmqpConnection", () => {
     expect(amqp.isConnected).toBe(false);
     await expect(amqp.waitUntilConnected(200)).rejects.toThrow("RabbitMQ not reachable within 200 ms");
     await expect(amqp.confirmChannel()).rejects.toThrow("RabbitMQ connection is not available");
+    // Its retries would otherwise reach the next tests' spies on amqplib's connect.
+    await amqp.close();
   });
 
   it("leaves no connection behind when closed while still connecting", async () => {
