@@ -1,0 +1,43 @@
+/**
+ * What the search service indexes: one record of another service, as that service describes it (the
+ * `Searchable` of proto/study/search/v1/indexing.proto), in domain terms.
+ */
+
+/** The spec's result types, in the order the filters list them. */
+export const RECORD_TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event"] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+export const DIFFICULTIES = ["EASY", "MEDIUM", "HARD"] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number];
+
+export const STATUSES = ["COMPLETED", "PROCESSING", "FAILED"] as const;
+export type RecordStatus = (typeof STATUSES)[number];
+
+export interface RecordKey {
+  type: RecordType;
+  id: string;
+}
+
+export interface SearchRecord extends RecordKey {
+  userId: string;
+  courseId?: string;
+  title: string;
+  /** Ranked after the title: a course's code, professor, semester; a document's tags. */
+  keywords: string[];
+  description: string;
+  content: string;
+  difficulty?: Difficulty;
+  status?: RecordStatus;
+  metadata: Record<string, string>;
+  createdAt: Date;
+  /** The record's version: a change older than the one applied is ignored. */
+  updatedAt: Date;
+}
+
+export function isRecordType(value: string): value is RecordType {
+  return (RECORD_TYPES as readonly string[]).includes(value);
+}
+
+export function recordKeyString(key: RecordKey): string {
+  return `${key.type}:${key.id}`;
+}
