@@ -16,7 +16,7 @@ const common = {
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],
   transform: { "^.+\\.(ts|js|mjs|cjs)$": swc },
   // ESM-only dependencies are compiled to CommonJS for jest's module system.
-  transformIgnorePatterns: ["/node_modules/(?!(uuid|better-auth|@better-auth|better-call|jose|nanostores|@noble|defu|rou3|kysely)/)"],
+  transformIgnorePatterns: ["/node_modules/(?!(uuid|better-auth|@better-auth|better-call|jose|nanostores|@noble|defu|rou3|kysely|meilisearch)/)"],
   moduleNameMapper: {
     "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai)$": "<rootDir>/libs/$1/src",
     "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai)/(.*)$": "<rootDir>/libs/$1/src/$2",
