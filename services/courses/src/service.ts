@@ -1,13 +1,15 @@
-import { courses as api } from "@study/contracts";
+import { courses as api, indexing } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition, ServiceConfig } from "@study/runtime";
 import { PrismaCourseRepository } from "./adapters/db/prisma-course-repository";
 import { coursesGrpcService } from "./adapters/grpc/courses-grpc-service";
+import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { BatchGetCourses } from "./application/batch-get-courses";
 import { CreateCourse } from "./application/create-course";
 import { DeleteCourse } from "./application/delete-course";
 import { GetCourse } from "./application/get-course";
 import { ListCourses } from "./application/list-courses";
+import { ListSearchables } from "./application/list-searchables";
 import { UpdateCourse } from "./application/update-course";
 import { PrismaClient } from "./generated/prisma/client";
 import { coursesMigrations } from "./migrations";
@@ -30,6 +32,9 @@ export const coursesService: ServiceDefinition<PrismaClient, ServiceConfig> = {
       },
       logger,
     );
-    return [{ definition: api.CoursesServiceService, implementation }];
+    return [
+      { definition: api.CoursesServiceService, implementation },
+      { definition: indexing.SearchableSourceServiceService, implementation: searchableSourceGrpcService(new ListSearchables(repository), logger) },
+    ];
   },
 };

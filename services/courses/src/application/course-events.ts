@@ -1,5 +1,6 @@
 import { createEvent, type EventEnvelope } from "@study/events/envelope";
 import type { Course } from "../domain/course";
+import { toSearchable } from "./searchable";
 
 export const SOURCE = "courses";
 
@@ -18,13 +19,13 @@ export function courseSummary(course: Course) {
 export const courseCreated = (course: Course): EventEnvelope =>
   createEvent(SOURCE, course.userId, {
     $case: "courseCreated",
-    value: { course: courseSummary(course), description: course.description ?? undefined },
+    value: { course: courseSummary(course), description: course.description ?? undefined, searchable: toSearchable(course) },
   });
 
 export const courseUpdated = (course: Course): EventEnvelope =>
   createEvent(SOURCE, course.userId, {
     $case: "courseUpdated",
-    value: { course: courseSummary(course), description: course.description ?? undefined },
+    value: { course: courseSummary(course), description: course.description ?? undefined, searchable: toSearchable(course) },
   });
 
 export const courseDeleted = (course: Course): EventEnvelope =>

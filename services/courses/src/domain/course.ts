@@ -94,7 +94,15 @@ export function applyCourseChanges(course: Course, changes: CourseChanges, now: 
   for (const field of changes.clear) merged[field] = null;
   const normalised = normaliseAttributes(merged);
   validateCourseAttributes(normalised);
-  return { ...course, ...normalised, updatedAt: now };
+  return { ...course, ...normalised, updatedAt: nextVersion(course.updatedAt, now) };
+}
+
+/**
+ * A changed course's updatedAt: now, but always after the previous one (search keeps a record's newest
+ * version by updatedAt, so a change within the same millisecond, or after the clock stepped back, must still be newer).
+ */
+export function nextVersion(previous: Date, now: Date): Date {
+  return now.getTime() > previous.getTime() ? now : new Date(previous.getTime() + 1);
 }
 
 function pickAttributes(course: Course): CourseAttributes {

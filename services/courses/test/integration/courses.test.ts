@@ -1,4 +1,4 @@
-import { courses as api } from "@study/contracts";
+import { courses as api, indexing } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { AppError } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
@@ -8,6 +8,7 @@ import { coursesService } from "../../src/service";
 describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
   let service: Awaited<ReturnType<typeof startService>>;
   let client: ReturnType<typeof createClient<api.CoursesServiceClient>>;
+  let source: ReturnType<typeof createClient<indexing.SearchableSourceServiceClient>>;
   let capture: EventCapture;
 
   beforeAll(async () => {
@@ -19,10 +20,12 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
       env: { DATABASE_URL: databaseUrl, RABBITMQ_URL: testRabbitMqUrl(), GRPC_PORT: "0", EVENT_EXCHANGE: exchange, LOG_LEVEL: "silent" },
     });
     client = createClient(api.CoursesServiceClient, api.CoursesServiceService, `127.0.0.1:${service.grpcPort}`);
+    source = createClient(indexing.SearchableSourceServiceClient, indexing.SearchableSourceServiceService, `127.0.0.1:${service.grpcPort}`);
   });
 
   afterAll(async () => {
     client.close();
+    source.close();
     await service.lifecycle.stop();
     await capture.close();
   });
@@ -45,12 +48,20 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
       $case: "courseCreated",
       value: expect.objectContaining({ course: expect.objectContaining({ id: course!.id, name: "Cell Biology" }) }),
     });
+    expect(created.payload?.value).toMatchObject({
+      searchable: { type: indexing.SearchableType.SEARCHABLE_TYPE_COURSE, id: course!.id, title: "Cell Biology", updatedAt: course!.updatedAt },
+    });
 
     expect((await client.getCourse({ userId: "alice", courseId: course!.id })).course?.name).toBe("Cell Biology");
 
     const updated = await client.updateCourse({ userId: "alice", courseId: course!.id, name: "Cell Biology II", clearFields: ["semester"] });
     expect(updated.course).toMatchObject({ name: "Cell Biology II", code: "BIO201", semester: undefined });
-    expect((await capture.next("courses.course.updated.v1")).payload).toMatchObject({ value: { course: { name: "Cell Biology II" } } });
+    const updatedEvent = await capture.next("courses.course.updated.v1");
+    expect(updatedEvent.payload).toMatchObject({ value: { course: { name: "Cell Biology II" } } });
+    expect(updatedEvent.payload?.value).toMatchObject({
+      searchable: { title: "Cell Biology II", keywords: ["BIO201"], metadata: { code: "BIO201", color: "#22c55e" }, updatedAt: updated.course!.updatedAt },
+    });
+    expect(updated.course!.updatedAt!.getTime()).toBeGreaterThan(course!.updatedAt!.getTime());
 
     const list = await client.listCourses({ userId: "alice", page: { limit: 10, offset: 0 } });
     expect(list.courses.map((c) => c.id)).toEqual([course!.id]);
@@ -120,5 +131,45 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(spring.courses.map((c) => c.name)).toEqual(["Spring one"]);
     expect(spring.page.total).toBe(1);
     expect(await refusal(client.listCourses({ userId: "erin", page: { limit: 101, offset: 0 } }))).toMatchObject({ code: "VALIDATION_ERROR" });
+  });
+
+  it("lists searchables over SearchableSourceService: paged in id order, all users or one, another user's never in one's", async () => {
+    const owner = `owner-${uniqueSuffix()}`;
+    const other = `other-${uniqueSuffix()}`;
+    const mine: string[] = [];
+    for (const name of ["Algebra", "Botany", "Chemistry", "Drama", "Economics"]) {
+      mine.push((await client.createCourse({ userId: owner, name, code: `${name.slice(0, 3).toUpperCase()}101` })).course!.id);
+    }
+    const theirs = (await client.createCourse({ userId: other, name: "Forestry" })).course!.id;
+
+    const pages: indexing.Searchable[][] = [];
+    let pageToken = "";
+    do {
+      const page = await source.listSearchables({ userId: owner, pageToken, pageSize: 2 });
+      pages.push(page.searchables);
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    const listed = pages.flat();
+    expect(listed.map((s) => s.id)).toEqual([...mine].sort());
+    expect(listed.every((s) => s.userId === owner && s.type === indexing.SearchableType.SEARCHABLE_TYPE_COURSE)).toBe(true);
+    expect(listed.find((s) => s.title === "Botany")).toMatchObject({ courseId: mine[1], keywords: ["BOT101"], metadata: { code: "BOT101" } });
+    expect(listed.map((s) => s.id)).not.toContain(theirs);
+
+    // Without a user: everyone's courses, this test's among them, in id order across pages.
+    const everyone: indexing.Searchable[] = [];
+    pageToken = "";
+    do {
+      const page = await source.listSearchables({ pageToken, pageSize: 3 });
+      everyone.push(...page.searchables);
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    const ids = everyone.map((s) => s.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining([...mine, theirs]));
+
+    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
+    expect(await refusal(source.listSearchables({ pageToken: "", pageSize: 1001 }))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
   });
 });

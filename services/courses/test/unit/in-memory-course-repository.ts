@@ -53,4 +53,13 @@ export class InMemoryCourseRepository implements CourseRepository {
     this.outbox.push(...events);
     return true;
   }
+
+  async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<Course[]> {
+    const { userId, afterId } = query;
+    return [...this.rows.values()]
+      .filter((course) => (userId === undefined || course.userId === userId) && (afterId === null || course.id > afterId))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(0, query.limit)
+      .map((course) => ({ ...course }));
+  }
 }

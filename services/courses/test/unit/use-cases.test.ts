@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { indexing } from "@study/contracts";
 import { EVENT_TYPES, type EventEnvelope } from "@study/events/envelope";
 import { BatchGetCourses, MAX_BATCH } from "../../src/application/batch-get-courses";
 import { CreateCourse } from "../../src/application/create-course";
 import { DeleteCourse } from "../../src/application/delete-course";
 import { GetCourse } from "../../src/application/get-course";
 import { DEFAULT_PAGE_SIZE, ListCourses, MAX_PAGE_SIZE } from "../../src/application/list-courses";
+import { ListSearchables } from "../../src/application/list-searchables";
+import { DEFAULT_SEARCHABLE_PAGE_SIZE, encodePageToken } from "../../src/application/searchable-page";
 import { UpdateCourse } from "../../src/application/update-course";
 import type { Course, CourseAttributes, OptionalCourseField } from "../../src/domain/course";
 import { InMemoryCourseRepository } from "./in-memory-course-repository";
@@ -89,6 +92,19 @@ describe("CreateCourse", () => {
           semester: "Fall 2026",
         },
         description: "Cells",
+        searchable: {
+          type: indexing.SearchableType.SEARCHABLE_TYPE_COURSE,
+          id: course.id,
+          userId: "alice",
+          courseId: course.id,
+          title: "Cell Biology",
+          keywords: ["BIO101", "Fall 2026"],
+          description: "Cells",
+          content: "",
+          metadata: { code: "BIO101", semester: "Fall 2026" },
+          createdAt: course.createdAt,
+          updatedAt: course.createdAt,
+        },
       },
     });
   });
@@ -237,8 +253,34 @@ describe("UpdateCourse", () => {
           semester: "Spring 2027",
         },
         description: "Cells",
+        // The course after the change, at its new version.
+        searchable: {
+          type: indexing.SearchableType.SEARCHABLE_TYPE_COURSE,
+          id: course.id,
+          userId: "alice",
+          courseId: course.id,
+          title: "Molecular Biology",
+          keywords: ["BIO101", "Spring 2027"],
+          description: "Cells",
+          content: "",
+          metadata: { code: "BIO101", semester: "Spring 2027" },
+          createdAt: course.createdAt,
+          updatedAt: updated.updatedAt,
+        },
       },
     });
+  });
+
+  it("moves updatedAt past the previous version even within the same millisecond", async () => {
+    const course = await create("alice");
+    const first = await useCases.updateCourse.execute("alice", course.id, { set: { name: "One" }, clear: [] });
+    const second = await useCases.updateCourse.execute("alice", course.id, { set: { name: "Two" }, clear: [] });
+    expect(first.updatedAt.getTime()).toBeGreaterThan(course.updatedAt.getTime());
+    expect(second.updatedAt.getTime()).toBeGreaterThan(first.updatedAt.getTime());
+    const versions = repository.outbox.flatMap(({ payload }) =>
+      payload?.$case === "courseUpdated" ? [payload.value.searchable?.updatedAt?.getTime()] : [],
+    );
+    expect(versions).toEqual([first.updatedAt.getTime(), second.updatedAt.getTime()]);
   });
 
   it("answers NOT_FOUND for another user's course and leaves it as it was, without an event", async () => {
@@ -356,5 +398,46 @@ describe("BatchGetCourses", () => {
 
   it("refuses a missing user id", async () => {
     expect(await refusal(() => useCases.batchGetCourses.execute("", [randomUUID()]))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
+  });
+});
+
+describe("ListSearchables", () => {
+  const list = (query: { userId?: string; pageToken?: string; pageSize?: number }) =>
+    new ListSearchables(repository).execute({ pageToken: "", pageSize: 0, ...query });
+
+  it("pages through every course in id order, each page's token leading to the next, the last with none", async () => {
+    const created = [await create("alice", { name: "A" }), await create("bob", { name: "B" }), await create("alice", { name: "C" })];
+    const first = await list({ pageSize: 2 });
+    expect(first.searchables.map((s) => s.title)).toEqual(["A", "B"]);
+    expect(first.nextPageToken).not.toBe("");
+    const second = await list({ pageSize: 2, pageToken: first.nextPageToken });
+    expect(second).toEqual({ searchables: [expect.objectContaining({ id: created[2].id, title: "C", userId: "alice" })], nextPageToken: "" });
+    // A page that ends exactly at the last course says so: no empty page to fetch.
+    expect((await list({ pageSize: 3 })).nextPageToken).toBe("");
+  });
+
+  it("lists one user's courses when user_id is given", async () => {
+    await create("alice", { name: "Mine" });
+    await create("bob", { name: "Theirs" });
+    const page = await list({ userId: "bob" });
+    expect(page.searchables.map((s) => [s.userId, s.title])).toEqual([["bob", "Theirs"]]);
+  });
+
+  it(`reads ${DEFAULT_SEARCHABLE_PAGE_SIZE} per page when no size is given`, async () => {
+    const listPageAfter = jest.spyOn(repository, "listPageAfter");
+    await list({});
+    expect(listPageAfter).toHaveBeenCalledWith({ userId: undefined, afterId: null, limit: DEFAULT_SEARCHABLE_PAGE_SIZE + 1 });
+  });
+
+  it("refuses a page size outside 1-1000, a token it did not make and an empty user id", async () => {
+    const invalid = { kind: "validation", code: "VALIDATION_ERROR" };
+    for (const pageSize of [-1, 1001]) {
+      expect(await refusal(() => list({ pageSize }))).toMatchObject({ ...invalid, details: [{ field: "pageSize", message: "must be between 1 and 1000" }] });
+    }
+    for (const pageToken of ["garbage!", encodePageToken("not-a-uuid"), `${encodePageToken(randomUUID())}=`]) {
+      expect(await refusal(() => list({ pageToken }))).toMatchObject({ ...invalid, details: [{ field: "pageToken", message: "is not a token of a previous page" }] });
+    }
+    expect(await refusal(() => list({ userId: "" }))).toMatchObject(invalid);
+    expect((await list({ pageSize: 1000 })).searchables).toEqual([]);
   });
 });

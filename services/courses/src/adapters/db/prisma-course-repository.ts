@@ -57,4 +57,12 @@ export class PrismaCourseRepository implements CourseRepository {
       return true;
     });
   }
+
+  listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<Course[]> {
+    return this.prisma.course.findMany({
+      where: { ...(query.userId === undefined ? {} : { userId: query.userId }), ...(query.afterId === null ? {} : { id: { gt: query.afterId } }) },
+      orderBy: { id: "asc" },
+      take: query.limit,
+    });
+  }
 }

@@ -19,4 +19,6 @@ export interface CourseRepository {
   update(course: Course, events: EventEnvelope[]): Promise<void>;
   /** Deletes the user's course; false when there was none. */
   deleteOwned(userId: string, courseId: string, events: EventEnvelope[]): Promise<boolean>;
+  /** Up to `limit` courses (of one user, or of all when userId is absent) with ids after `afterId`, in id order. */
+  listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<Course[]>;
 }
