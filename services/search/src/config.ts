@@ -1,0 +1,64 @@
+import { ConfigError, port } from "@study/platform";
+import { CATALOGUE } from "@study/platform/catalogue";
+import { processConfigSchema, serviceConfigSchema } from "@study/runtime";
+import { z } from "zod";
+import type { SourceAddress } from "./adapters/sources/grpc-searchable-sources";
+import type { RecordType } from "./domain/search-record";
+
+/**
+ * The services that own searchable records and the types each serves through SearchableSourceService (the
+ * reindex reads them; a type no listed source serves is never removed by a reindex). Documents and calendar
+ * events join here when their services exist.
+ */
+export const SOURCE_TYPES: Readonly<Record<string, readonly RecordType[]>> = {
+  courses: ["course"],
+  media: ["note"],
+  study: ["flashcard_set", "quiz", "study_guide"],
+};
+
+/** Where each source answers: the catalogue's address setting of the service (COURSES_GRPC_ADDRESS, …). */
+const SOURCE_ENTRIES = CATALOGUE.filter((entry) => entry.name in SOURCE_TYPES);
+
+const grpcAddress = () => z.string().regex(/^[\w.-]+:\d+$/, "must be host:port");
+
+const engineSettings = {
+  /** embedded: full-text search in search's own PostgreSQL (the default); meilisearch: a Meilisearch server. */
+  SEARCH_ENGINE: z.enum(["embedded", "meilisearch"]).default("embedded"),
+  MEILISEARCH_URL: z.url().optional(),
+  MEILISEARCH_API_KEY: z.string().min(1).optional(),
+  /** The Meilisearch index holding the records. */
+  MEILISEARCH_INDEX: z.string().regex(/^[\w-]+$/, "letters, digits, - and _ only").default("search_records"),
+};
+
+/** The source addresses: optional for the service (only the reindex calls the sources). */
+const sourceAddressSettings = Object.fromEntries(SOURCE_ENTRIES.map((entry) => [entry.grpcAddressVariable, grpcAddress().optional()]));
+
+type EngineConfig = { SEARCH_ENGINE: "embedded" | "meilisearch"; MEILISEARCH_URL?: string; MEILISEARCH_API_KEY?: string };
+
+/** Meilisearch needs its URL and key: refused at start-up with the variable named instead of failing on the first call. */
+function requireMeilisearchSettings(config: EngineConfig, context: z.RefinementCtx): void {
+  if (config.SEARCH_ENGINE !== "meilisearch") return;
+  for (const variable of ["MEILISEARCH_URL", "MEILISEARCH_API_KEY"] as const) {
+    if (!config[variable]) context.addIssue({ code: "custom", path: [variable], message: "is required when SEARCH_ENGINE=meilisearch" });
+  }
+}
+
+export const searchConfigSchema = serviceConfigSchema
+  .extend({ GRPC_PORT: port(50055), ...engineSettings, ...sourceAddressSettings })
+  .superRefine(requireMeilisearchSettings);
+export type SearchConfig = z.infer<typeof searchConfigSchema>;
+
+/** The reindex command: the database, the engine and every source's address (all required). */
+export const reindexConfigSchema = processConfigSchema
+  .extend({ ...engineSettings, ...Object.fromEntries(SOURCE_ENTRIES.map((entry) => [entry.grpcAddressVariable, grpcAddress()])) })
+  .superRefine(requireMeilisearchSettings);
+export type ReindexConfig = z.infer<typeof reindexConfigSchema>;
+
+/** The sources with their addresses, from the catalogue's address settings. */
+export function sourceAddresses(env: Record<string, unknown>): SourceAddress[] {
+  return SOURCE_ENTRIES.map((entry) => {
+    const address = env[entry.grpcAddressVariable];
+    if (typeof address !== "string" || address === "") throw new ConfigError(`Invalid configuration: ${entry.grpcAddressVariable}: is required but not set`);
+    return { name: entry.name, types: SOURCE_TYPES[entry.name], address };
+  });
+}
