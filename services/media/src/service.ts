@@ -1,4 +1,4 @@
-import { media as api } from "@study/contracts";
+import { indexing, media as api } from "@study/contracts";
 import { queueNames } from "@study/events";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition } from "@study/runtime";
@@ -8,6 +8,7 @@ import { PgJobProgressFeed } from "./adapters/db/job-progress-notifications";
 import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
 import { WORKER_CONSUMER_NAME } from "./adapters/events/import-worker-consumer";
 import { mediaGrpcService } from "./adapters/grpc/media-grpc-service";
+import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { GrpcCourseDirectory } from "./adapters/grpc/courses-directory";
 import { fileDownloadRoute } from "./adapters/http/file-route";
 import { startInternalHttpServer } from "./adapters/http/internal-http-server";
@@ -28,6 +29,7 @@ import { GetNote } from "./application/get-note";
 import { GetNoteFile } from "./application/get-note-file";
 import { ListJobs } from "./application/list-jobs";
 import { ListNotes } from "./application/list-notes";
+import { ListSearchables } from "./application/list-searchables";
 import { RenameNote } from "./application/rename-note";
 import { UpdateUserNotes } from "./application/update-user-notes";
 import { WatchImportJob } from "./application/watch-import-job";
@@ -101,6 +103,9 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
       });
       logger.info({ port: internalHttp.port }, "internal HTTP endpoint (uploads, files) listening");
     }
-    return [{ definition: api.MediaServiceService, implementation }];
+    return [
+      { definition: api.MediaServiceService, implementation },
+      { definition: indexing.SearchableSourceServiceService, implementation: searchableSourceGrpcService(new ListSearchables(notes), logger) },
+    ];
   },
 };

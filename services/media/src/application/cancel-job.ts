@@ -3,18 +3,19 @@ import { isUuid, requireUserId } from "@study/platform/ids";
 import { systemClock, type Clock } from "@study/platform/clock";
 import { cancelJob } from "../domain/import-job";
 import { moveTranscription } from "../domain/note";
-import { transitionJob } from "./job-transitions";
+import { transitionJob, type JobTransitionStore } from "./job-transitions";
+import { noteUpdated } from "./media-events";
 import type { GetJob } from "./get-job";
-import type { ImportJobRepository, JobView } from "./ports/import-job-repository.port";
+import type { JobView } from "./ports/import-job-repository.port";
 
 /**
  * Cancels the user's PENDING or IN_PROGRESS job: the job becomes CANCELLED with errorMessage "Cancelled by
- * user", its note FAILED (a note has no cancelled state). A completed, failed or cancelled job is refused
+ * user", its note FAILED (a note has no cancelled state), announced by NoteUpdated. A completed, failed or cancelled job is refused
  * with JOB_ALREADY_FINISHED. A worker busy with the job sees CANCELLED at its next progress report and stops.
  */
 export class CancelJob {
   constructor(
-    private readonly jobs: ImportJobRepository,
+    private readonly jobs: JobTransitionStore,
     private readonly getJob: GetJob,
     private readonly clock: Clock = systemClock,
   ) {}
@@ -31,7 +32,9 @@ export class CancelJob {
       ({ job, note }) => {
         const now = this.clock.now();
         const cancelled = cancelJob(job, now);
-        return { job: cancelled, note: note ? moveTranscription(note, "FAILED", now) : null, events: [] };
+        const failedNote = note ? moveTranscription(note, "FAILED", now) : null;
+        // The note's new status reaches search (NoteImportFailed would alert the user of a failure they chose).
+        return { job: cancelled, note: failedNote, events: [], noteEvents: (saved) => [noteUpdated(saved)] };
       },
     );
     return this.getJob.execute(userId, jobId);

@@ -38,7 +38,7 @@ export class CompleteJob {
           endTime: segment.endTime,
           speaker: segment.speaker ?? null,
         }));
-        return { job: completed, note: transcribed, segments, events: [noteTranscribed(transcribed, completed, segments)] };
+        return { job: completed, note: transcribed, segments, events: [], noteEvents: (saved) => [noteTranscribed(saved, completed, segments)] };
       },
     );
   }

@@ -27,7 +27,7 @@ export class FailJob {
         const now = this.clock.now();
         const failed = failJob(job, errorMessage, now);
         const failedNote = note ? moveTranscription(note, "FAILED", now) : null;
-        return { job: failed, note: failedNote, events: failedNote ? [noteImportFailed(failedNote, failed)] : [] };
+        return { job: failed, note: failedNote, events: [], noteEvents: (saved) => [noteImportFailed(saved, failed)] };
       },
     );
   }

@@ -4,7 +4,7 @@ import type { Note, NoteDetails } from "../domain/note";
 import type { NoteRepository } from "./ports/note-repository.port";
 
 export class GetNote {
-  constructor(private readonly notes: NoteRepository) {}
+  constructor(private readonly notes: Pick<NoteRepository, "findOwned" | "findOwnedDetails">) {}
 
   /** The user's note with segments and attachments; another user's note or an unknown id is NOT_FOUND alike. */
   async execute(userId: string, noteId: string): Promise<NoteDetails> {

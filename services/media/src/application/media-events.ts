@@ -1,6 +1,7 @@
 import { createEvent, type EventEnvelope } from "@study/events/envelope";
 import type { ImportJob, ImportType } from "../domain/import-job";
 import type { Note, TranscriptSegment } from "../domain/note";
+import { toSearchable } from "./searchable";
 
 export const SOURCE = "media";
 
@@ -27,7 +28,14 @@ export const importRequested = (job: ImportJob): EventEnvelope =>
 export const noteImportStarted = (note: Note, job: ImportJob): EventEnvelope =>
   createEvent(SOURCE, note.userId, {
     $case: "noteImportStarted",
-    value: { noteId: note.id, jobId: job.id, courseId: note.courseId, title: note.title, importType: importTypeName(job.type) },
+    value: {
+      noteId: note.id,
+      jobId: job.id,
+      courseId: note.courseId,
+      title: note.title,
+      importType: importTypeName(job.type),
+      searchable: toSearchable(note),
+    },
   });
 
 export const noteTranscribed = (note: Note, job: ImportJob, segments: TranscriptSegment[]): EventEnvelope =>
@@ -43,13 +51,21 @@ export const noteTranscribed = (note: Note, job: ImportJob, segments: Transcript
       segments: segments.map((s) => ({ text: s.text, startTime: s.startTime, endTime: s.endTime, speaker: s.speaker ?? undefined })),
       duration: note.metadata.duration ?? 0,
       language: note.metadata.language ?? "",
+      searchable: toSearchable(note),
     },
   });
 
 export const noteImportFailed = (note: Note, job: ImportJob): EventEnvelope =>
   createEvent(SOURCE, note.userId, {
     $case: "noteImportFailed",
-    value: { noteId: note.id, jobId: job.id, courseId: note.courseId, title: note.title, errorMessage: job.errorMessage ?? "" },
+    value: {
+      noteId: note.id,
+      jobId: job.id,
+      courseId: note.courseId,
+      title: note.title,
+      errorMessage: job.errorMessage ?? "",
+      searchable: toSearchable(note),
+    },
   });
 
 export const noteUpdated = (note: Note): EventEnvelope =>
@@ -61,6 +77,7 @@ export const noteUpdated = (note: Note): EventEnvelope =>
       title: note.title,
       transcriptionStatus: note.transcriptionStatus,
       userNotes: note.userNotes.map((u) => ({ timestamp: u.timestamp, content: u.content, contentType: u.contentType })),
+      searchable: toSearchable(note),
     },
   });
 

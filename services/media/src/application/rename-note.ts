@@ -6,14 +6,14 @@ import type { NoteRepository } from "./ports/note-repository.port";
 
 export class RenameNote {
   constructor(
-    private readonly notes: NoteRepository,
+    private readonly notes: Pick<NoteRepository, "saveEdits">,
     private readonly getNote: GetNote,
   ) {}
 
   async execute(userId: string, noteId: string, title: string): Promise<Note> {
     const current = await this.getNote.summary(userId, noteId);
-    const renamed = renameNote(current, title, new Date());
-    if (!(await this.notes.saveEdits(renamed, [noteUpdated(renamed)]))) throw AppError.notFound("Note");
-    return renamed;
+    const saved = await this.notes.saveEdits(renameNote(current, title, new Date()), (note) => [noteUpdated(note)]);
+    if (!saved) throw AppError.notFound("Note");
+    return saved;
   }
 }

@@ -6,15 +6,15 @@ import type { NoteRepository } from "./ports/note-repository.port";
 
 export class UpdateUserNotes {
   constructor(
-    private readonly notes: NoteRepository,
+    private readonly notes: Pick<NoteRepository, "saveEdits">,
     private readonly getNote: GetNote,
   ) {}
 
   /** Replaces the note's user notes with the given list, stored sorted by timestamp. */
   async execute(userId: string, noteId: string, drafts: UserNoteDraft[]): Promise<Note> {
     const current = await this.getNote.summary(userId, noteId);
-    const updated = replaceUserNotes(current, drafts, new Date());
-    if (!(await this.notes.saveEdits(updated, [noteUpdated(updated)]))) throw AppError.notFound("Note");
-    return updated;
+    const saved = await this.notes.saveEdits(replaceUserNotes(current, drafts, new Date()), (note) => [noteUpdated(note)]);
+    if (!saved) throw AppError.notFound("Note");
+    return saved;
   }
 }

@@ -141,12 +141,20 @@ export function validateUserNotes(drafts: UserNoteDraft[]): UserNote[] {
   return [...notes].sort((a, b) => a.timestamp - b.timestamp);
 }
 
+/**
+ * A changed note's updatedAt: now, but always after the previous one (search keeps a note's newest version by
+ * updatedAt, so a change within the same millisecond, or after the clock stepped back, must still be newer).
+ */
+export function nextVersion(previous: Date, now: Date): Date {
+  return now.getTime() > previous.getTime() ? now : new Date(previous.getTime() + 1);
+}
+
 export function replaceUserNotes(note: Note, drafts: UserNoteDraft[], now: Date): Note {
-  return { ...note, userNotes: validateUserNotes(drafts), updatedAt: now };
+  return { ...note, userNotes: validateUserNotes(drafts), updatedAt: nextVersion(note.updatedAt, now) };
 }
 
 export function renameNote(note: Note, title: string, now: Date): Note {
-  return { ...note, title: normaliseTitle(title), updatedAt: now };
+  return { ...note, title: normaliseTitle(title), updatedAt: nextVersion(note.updatedAt, now) };
 }
 
 /**
@@ -170,7 +178,7 @@ export function moveTranscription(note: Note, to: TranscriptionStatus, now: Date
   if (!canMoveTranscription(note.transcriptionStatus, to)) {
     throw new AppError("precondition", "INVALID_NOTE_TRANSITION", `A ${note.transcriptionStatus} note cannot become ${to}`);
   }
-  return { ...note, transcriptionStatus: to, updatedAt: now };
+  return { ...note, transcriptionStatus: to, updatedAt: nextVersion(note.updatedAt, now) };
 }
 
 /** What a completed import puts into its note. */

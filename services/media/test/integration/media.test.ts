@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { media as api } from "@study/contracts";
+import { indexing, media as api } from "@study/contracts";
 import { AmqpConnection, createEvent, EventPublisher } from "@study/events";
 import { createClient } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
@@ -23,6 +23,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
   /** A course the fake courses service says belongs to someone else. */
   const foreignCourse = randomUUID();
   let client: ReturnType<typeof createClient<api.MediaServiceClient>>;
+  let source: ReturnType<typeof createClient<indexing.SearchableSourceServiceClient>>;
   let capture: EventCapture;
   let exchange: string;
   let pipeline: { start: StartJob; progress: ReportProgress; complete: CompleteJob; fail: FailJob };
@@ -45,6 +46,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       },
     });
     client = createClient(api.MediaServiceClient, api.MediaServiceService, `127.0.0.1:${service.grpcPort}`);
+    source = createClient(indexing.SearchableSourceServiceClient, indexing.SearchableSourceServiceService, `127.0.0.1:${service.grpcPort}`);
     // The pipeline's use cases, as the media worker will run them (not exposed over gRPC).
     const jobs = new PrismaImportJobRepository(service.db);
     pipeline = { start: new StartJob(jobs), progress: new ReportProgress(jobs), complete: new CompleteJob(jobs), fail: new FailJob(jobs) };
@@ -52,6 +54,7 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
 
   afterAll(async () => {
     client.close();
+    source.close();
     await service.lifecycle.stop();
     await capture.close();
     await courses?.close();
@@ -153,7 +156,28 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const started = await eventFor("media.note.import_started.v1", (p) => p.noteId === note.id);
     expect(started.payload).toEqual({
       $case: "noteImportStarted",
-      value: { noteId: note.id, jobId: job.id, courseId, title: "Recording 12", importType: "audio_upload" },
+      value: {
+        noteId: note.id,
+        jobId: job.id,
+        courseId,
+        title: "Recording 12",
+        importType: "audio_upload",
+        searchable: {
+          type: indexing.SearchableType.SEARCHABLE_TYPE_NOTE,
+          id: note.id,
+          userId,
+          courseId,
+          title: "Recording 12",
+          keywords: [],
+          description: "",
+          content: "",
+          status: "PROCESSING",
+          difficulty: undefined,
+          metadata: { transcriptionStatus: "PENDING", sourceType: "upload" },
+          createdAt: note.createdAt,
+          updatedAt: note.updatedAt,
+        },
+      },
     });
   });
 
@@ -295,7 +319,12 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(await refusal(client.renameNote({ userId, noteId: note.id, title: "x".repeat(256) }))).toMatchObject({
       details: [{ field: "title", message: "must be at most 255 characters" }],
     });
-    await eventFor("media.note.updated.v1", (p) => p.noteId === note.id && p.title === "Lecture 1: Enzymes");
+    const renamedEvent = await eventFor("media.note.updated.v1", (p) => p.noteId === note.id && p.title === "Lecture 1: Enzymes");
+    // Search sees the note after the rename, at a version later than the user notes' change.
+    const searchableOf = (event: typeof renamedEvent) => (event.payload?.value as { searchable: indexing.Searchable }).searchable;
+    expect(searchableOf(updatedEvent)).toMatchObject({ title: "Lecture 1", content: "https://example.com/slides\nKey formula", status: "PROCESSING" });
+    expect(searchableOf(renamedEvent)).toMatchObject({ title: "Lecture 1: Enzymes", content: "https://example.com/slides\nKey formula", updatedAt: renamed!.updatedAt });
+    expect(searchableOf(renamedEvent).updatedAt!.getTime()).toBeGreaterThan(searchableOf(updatedEvent).updatedAt!.getTime());
   });
 
   it("answers NOT_FOUND for another user's notes and jobs, for every operation", async () => {
@@ -473,8 +502,21 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
         ],
         duration: 5.25,
         language: "en",
+        searchable: expect.objectContaining({
+          type: indexing.SearchableType.SEARCHABLE_TYPE_NOTE,
+          id: note.id,
+          title: "Enzymes",
+          description: transcription.summary,
+          content: transcription.transcript,
+          status: "COMPLETED",
+          metadata: { transcriptionStatus: "COMPLETED", duration: "5.25", sourceType: "video" },
+          createdAt: note.createdAt,
+        }),
       },
     });
+    const transcribedVersion = (transcribed.payload?.value as { searchable: indexing.Searchable }).searchable.updatedAt!;
+    expect(transcribedVersion.getTime()).toBeGreaterThan(note.updatedAt!.getTime());
+    expect(transcribedVersion).toEqual((await client.getNote({ userId, noteId: note.id })).note!.updatedAt);
 
     // Finished: no second completion, no failure, no cancellation; a redelivered start is dropped.
     // One at a time: a refusal started early could reject before anything listens (an unhandled rejection).
@@ -508,7 +550,14 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const event = await eventFor("media.note.import_failed.v1", (p) => p.noteId === note.id);
     expect(event.payload).toEqual({
       $case: "noteImportFailed",
-      value: { noteId: note.id, jobId: job.id, courseId: note.courseId, title: "Private video", errorMessage: "The video is private or unavailable" },
+      value: {
+        noteId: note.id,
+        jobId: job.id,
+        courseId: note.courseId,
+        title: "Private video",
+        errorMessage: "The video is private or unavailable",
+        searchable: expect.objectContaining({ id: note.id, title: "Private video", status: "FAILED", metadata: { transcriptionStatus: "FAILED", sourceType: "video" } }),
+      },
     });
   });
 
@@ -536,6 +585,12 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
       TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED,
     );
     expect(await refusal(client.cancelJob({ userId, jobId: pending.job.id }))).toMatchObject({ kind: "precondition", code: "JOB_ALREADY_FINISHED" });
+
+    // Search learns the notes' new status.
+    for (const { note } of [pending, running]) {
+      const cancelledEvent = await eventFor("media.note.updated.v1", (p) => p.noteId === note.id);
+      expect(cancelledEvent.payload?.value).toMatchObject({ transcriptionStatus: "FAILED", searchable: { id: note.id, status: "FAILED" } });
+    }
 
     // The worker learns of the cancellation at its next progress report, and a queued job is never started.
     expect(await refusal(pipeline.progress.execute(running.job.id, "TRANSCRIPTION", 40))).toMatchObject({ code: "JOB_ALREADY_FINISHED" });
@@ -715,5 +770,45 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     await eventually(async () => (await client.listNotes({ userId, courseId })).page?.total === 0);
     expect((await client.listNotes({ userId })).notes.map((n) => n.id)).toEqual([kept.note.id]);
     for (const { note } of gone) await eventFor("media.note.deleted.v1", (p) => p.noteId === note.id);
+  });
+
+  it("lists searchables over SearchableSourceService: paged in id order, all users or one, another user's never in one's", async () => {
+    const owner = user();
+    const other = user();
+    const mine: string[] = [];
+    for (const title of ["One", "Two", "Three", "Four", "Five"]) mine.push((await importVideo(owner, title)).note.id);
+    const theirs = (await importVideo(other, "Theirs")).note.id;
+    await client.renameNote({ userId: owner, noteId: mine[0], title: "One, renamed" });
+
+    const pages: indexing.Searchable[][] = [];
+    let pageToken = "";
+    do {
+      const page = await source.listSearchables({ userId: owner, pageToken, pageSize: 2 });
+      pages.push(page.searchables);
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    const listed = pages.flat();
+    expect(listed.map((s) => s.id)).toEqual([...mine].sort());
+    expect(listed.every((s) => s.userId === owner && s.type === indexing.SearchableType.SEARCHABLE_TYPE_NOTE)).toBe(true);
+    expect(listed.map((s) => s.id)).not.toContain(theirs);
+    const stored = (await client.getNote({ userId: owner, noteId: mine[0] })).note!;
+    expect(listed.find((s) => s.id === mine[0])).toMatchObject({ title: "One, renamed", status: "PROCESSING", updatedAt: stored.updatedAt });
+
+    // Without a user: everyone's notes, this test's among them, in id order across pages.
+    const everyone: indexing.Searchable[] = [];
+    pageToken = "";
+    do {
+      const page = await source.listSearchables({ pageToken, pageSize: 7 });
+      everyone.push(...page.searchables);
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    const ids = everyone.map((s) => s.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining([...mine, theirs]));
+
+    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
+    expect(await refusal(source.listSearchables({ pageToken: "", pageSize: 1001 }))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
   });
 });

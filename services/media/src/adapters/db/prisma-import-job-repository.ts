@@ -9,10 +9,10 @@ import type {
   JobWithNote,
 } from "../../application/ports/import-job-repository.port";
 import { FINISHED_STATUSES, JOB_STATUSES, type ImportJob, type JobStatus } from "../../domain/import-job";
-import type { Note } from "../../domain/note";
+import { nextVersion, type Note } from "../../domain/note";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { notifyJobProgress } from "./job-progress-notifications";
-import { jobStateData, metadataFromJson, noteData, noteProcessingData, toJob, toNote, type ImportJobRow } from "./rows";
+import { jobStateData, lockNote, metadataFromJson, noteData, noteProcessingData, toJob, toNote, type ImportJobRow } from "./rows";
 
 /** The note columns a job listing embeds. */
 const NOTE_SUMMARY = {
@@ -114,12 +114,17 @@ export class PrismaImportJobRepository implements ImportJobRepository {
       const { count } = await tx.importJob.updateMany({ where: { id: job.id, version: expectedVersion }, data: jobStateData(job) });
       if (count === 0) return false;
       await notifyJobProgress(tx, job);
-      if (note) await tx.note.updateMany({ where: { id: note.id }, data: noteProcessingData(note) });
-      if (note && segments) {
-        await tx.transcriptSegment.deleteMany({ where: { noteId: note.id } });
-        await tx.transcriptSegment.createMany({
-          data: segments.map((segment, position) => ({ ...segment, noteId: note.id, position })),
-        });
+      // The note as stored after the write: the user may have renamed it or edited its user notes meanwhile.
+      const stored = note && (await lockNote(tx, note.id));
+      if (note && stored) {
+        const row = await tx.note.update({ where: { id: note.id }, data: { ...noteProcessingData(note), updatedAt: nextVersion(stored.updatedAt, note.updatedAt) } });
+        if (segments) {
+          await tx.transcriptSegment.deleteMany({ where: { noteId: note.id } });
+          await tx.transcriptSegment.createMany({
+            data: segments.map((segment, position) => ({ ...segment, noteId: note.id, position })),
+          });
+        }
+        await enqueueEvents(tx, transition.noteEvents?.(toNote(row)) ?? []);
       }
       await enqueueEvents(tx, events);
       return true;

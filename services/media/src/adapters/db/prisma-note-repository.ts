@@ -1,10 +1,19 @@
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import type { NoteDeletion, NoteDeletionPlan, NotePage, NoteRepository } from "../../application/ports/note-repository.port";
 import { ACTIVE_STATUSES } from "../../domain/import-job";
-import { attachmentFileOf, audioFileOf, storageKeysOf, type Attachment, type Note, type NoteDetails, type NoteFile } from "../../domain/note";
+import {
+  attachmentFileOf,
+  audioFileOf,
+  nextVersion,
+  storageKeysOf,
+  type Attachment,
+  type Note,
+  type NoteDetails,
+  type NoteFile,
+} from "../../domain/note";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { notifyJobProgress } from "./job-progress-notifications";
-import { jobStateData, toAttachment, toJob, toNote, toSegment, userNotesToJson } from "./rows";
+import { jobStateData, lockNote, toAttachment, toJob, toNote, toSegment, userNotesToJson } from "./rows";
 
 const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] as const satisfies Prisma.NoteOrderByWithRelationInput[];
 
@@ -35,15 +44,17 @@ export class PrismaNoteRepository implements NoteRepository {
     return { ...toNote(note), segments: segments.map(toSegment), attachments: attachments.map(toAttachment) };
   }
 
-  async saveEdits(note: Note, events: EventEnvelope[]): Promise<boolean> {
+  async saveEdits(note: Note, events: (saved: Note) => EventEnvelope[]): Promise<Note | null> {
     return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.note.updateMany({
-        where: { id: note.id, userId: note.userId },
-        data: { title: note.title, userNotes: userNotesToJson(note.userNotes), updatedAt: note.updatedAt },
+      const stored = await lockNote(tx, note.id, note.userId);
+      if (!stored) return null;
+      const row = await tx.note.update({
+        where: { id: note.id },
+        data: { title: note.title, userNotes: userNotesToJson(note.userNotes), updatedAt: nextVersion(stored.updatedAt, note.updatedAt) },
       });
-      if (count === 0) return false;
-      await enqueueEvents(tx, events);
-      return true;
+      const saved = toNote(row);
+      await enqueueEvents(tx, events(saved));
+      return saved;
     });
   }
 
@@ -99,5 +110,14 @@ export class PrismaNoteRepository implements NoteRepository {
   async listIdsOfCourse(userId: string, courseId: string): Promise<string[]> {
     const rows = await this.prisma.note.findMany({ where: { userId, courseId }, select: { id: true }, orderBy: { createdAt: "asc" } });
     return rows.map((row) => row.id);
+  }
+
+  async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<Note[]> {
+    const rows = await this.prisma.note.findMany({
+      where: { ...(query.userId === undefined ? {} : { userId: query.userId }), ...(query.afterId === null ? {} : { id: { gt: query.afterId } }) },
+      orderBy: { id: "asc" },
+      take: query.limit,
+    });
+    return rows.map(toNote);
   }
 }

@@ -124,3 +124,16 @@ export function noteProcessingData(note: Note): Prisma.NoteUncheckedUpdateManyIn
     updatedAt: note.updatedAt,
   };
 }
+
+/**
+ * Locks the note's row for the rest of the transaction and reads its version (updatedAt); null when there is no
+ * such note (of that user, when one is named). Writers of a note take this lock first, so each builds its events
+ * from the note as the previous writer left it.
+ */
+export async function lockNote(tx: Prisma.TransactionClient, noteId: string, userId?: string): Promise<{ updatedAt: Date } | null> {
+  const rows = await tx.$queryRaw<{ updatedAt: Date }[]>`
+    SELECT updated_at AS "updatedAt" FROM note
+    WHERE id = ${noteId}::uuid AND (${userId ?? null}::text IS NULL OR user_id = ${userId ?? null}::text)
+    FOR UPDATE`;
+  return rows[0] ?? null;
+}

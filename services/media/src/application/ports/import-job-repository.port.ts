@@ -58,6 +58,11 @@ export interface JobTransition {
   /** Replaces the note's transcript segments, when given. */
   segments?: TranscriptSegment[];
   events: EventEnvelope[];
+  /**
+   * Events about the note, built from it as stored after the transition (its title and user notes may have been
+   * edited since it was read); not called when the note is gone.
+   */
+  noteEvents?: (saved: Note) => EventEnvelope[];
 }
 
 /** Persistence of import jobs; a job is created together with its note. */

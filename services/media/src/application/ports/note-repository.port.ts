@@ -34,8 +34,12 @@ export interface NoteRepository {
   findOwned(userId: string, noteId: string): Promise<Note | null>;
   /** The note with its transcript segments (in order) and attachments (oldest first). */
   findOwnedDetails(userId: string, noteId: string): Promise<NoteDetails | null>;
-  /** Stores what the user edits (title, user notes) and updatedAt; false when the note no longer exists. */
-  saveEdits(note: Note, events: EventEnvelope[]): Promise<boolean>;
+  /**
+   * Stores what the user edits (title, user notes) with a new updatedAt (the note's, or just after the stored one
+   * if that is not older), and the events `events` builds from the note as stored, which may hold the pipeline's
+   * changes made since `note` was read. Returns the stored note; null when the note no longer exists.
+   */
+  saveEdits(note: Note, events: (saved: Note) => EventEnvelope[]): Promise<Note | null>;
   /**
    * Deletes the user's note with its segments and attachments in one transaction: locks its active jobs and
    * the note, lets `plan` decide the job changes and events from what goes, stores them, deletes. Null when
@@ -48,4 +52,6 @@ export interface NoteRepository {
   findOwnedFile(userId: string, storageKey: string): Promise<NoteFile | null>;
   /** The user's notes of a course, for deleting them when the course goes. */
   listIdsOfCourse(userId: string, courseId: string): Promise<string[]>;
+  /** Up to `limit` notes (of one user, or of all when userId is absent) with ids after `afterId`, in id order. */
+  listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<Note[]>;
 }
