@@ -12,6 +12,7 @@ export * from "./e2e-helpers";
 export * from "./peers/smtp-server";
 export * from "./peers/oidc-provider";
 export * from "./peers/s3-server";
+export * from "./meilisearch";
 export * from "./peers/media-server";
 export * from "./peers/fake-courses";
 export * from "./browser";

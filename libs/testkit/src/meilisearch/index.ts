@@ -1,0 +1,1 @@
+export { startMeilisearchStandIn, type MeilisearchRequestRecord, type MeilisearchStandIn, type MeilisearchStandInOptions } from "./stand-in";
