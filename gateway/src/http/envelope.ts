@@ -21,13 +21,17 @@ export interface ErrorBody {
 /** Refusals of the HTTP layer itself: they never cross gRPC, so the error kinds have no status of their own. */
 const HTTP_ONLY_STATUS: Record<string, number> = { UNSUPPORTED_MEDIA_TYPE: 415 };
 
-/** The spec's error envelope for an AppError; internal errors never reveal their message. */
+/**
+ * The spec's error envelope for an AppError. Internal errors never reveal their message; they keep their code,
+ * which is INTERNAL_ERROR unless a service chose one that names what failed (the spec's SEARCH_FAILED, …): an
+ * unexpected error is always turned into INTERNAL_ERROR where it is caught (errorHandler, gRPC's toServiceError).
+ */
 export function errorBody(error: AppError): { status: number; body: ErrorBody } {
   const status = (error.kind === "validation" && HTTP_ONLY_STATUS[error.code]) || HTTP_STATUS_BY_KIND[error.kind];
   const body: ErrorBody = {
     success: false,
     error: error.kind === "internal" ? "An unexpected error occurred" : error.message,
-    code: error.kind === "internal" ? "INTERNAL_ERROR" : error.code,
+    code: error.code,
   };
   if (error.details.length > 0) body.details = error.details;
   if (error.action) body.action = error.action;
