@@ -22,6 +22,9 @@ import {
  *
  * Writes wait for their Meilisearch task, so a caller that upserted can search its own write at once.
  *
+ * Queries are the user's words only (see queryWords), with matchingStrategy "all": every word must match, the last
+ * one also as a prefix, with Meilisearch's typo tolerance (1 typo from 5 letters, 2 from 9).
+ *
  * relevanceScore is Meilisearch's `_rankingScore` (showRankingScore): already 0-1, computed from the ranking rules
  * in order (words matched, typos, proximity, attribute — title before keywords, description, content —, exactness),
  * the earlier rule weighing more; a perfect title match scores 1. minRelevance is passed as `rankingScoreThreshold`,
@@ -46,8 +49,12 @@ const MAX_TOTAL_HITS = MEILISEARCH_INDEX_SETTINGS.pagination.maxTotalHits;
 
 const DEFAULT_INDEX_NAME = "search_records";
 const PRIMARY_KEY = "key";
-const HIGHLIGHT_PRE_TAG = "<mark>";
-const HIGHLIGHT_POST_TAG = "</mark>";
+/**
+ * Meilisearch does not escape the text around its highlight tags, so it is asked for private-use characters as tags:
+ * the snippet is HTML-escaped, then they become `<mark>`/`</mark>` (only those are markup in a snippet).
+ */
+const HIGHLIGHT_PRE_TAG = "\uE000";
+const HIGHLIGHT_POST_TAG = "\uE001";
 /** Words around the match in a snippet. */
 const SNIPPET_WORDS = 30;
 /** Polling of a task: a write usually finishes within a few milliseconds. */
@@ -201,7 +208,29 @@ function pageFor(offset: number, limit: number): { page: number; hitsPerPage: nu
   return { page: 1, hitsPerPage: offset + limit, skip: offset };
 }
 
-const MARKED = new RegExp(`([\\p{L}\\p{N}]*)${HIGHLIGHT_PRE_TAG}(.*?)${HIGHLIGHT_POST_TAG}([\\p{L}\\p{N}]*)`, "gu");
+const MARKED = new RegExp(`([\\p{L}\\p{N}]*)${HIGHLIGHT_PRE_TAG}([^${HIGHLIGHT_PRE_TAG}${HIGHLIGHT_POST_TAG}]*)${HIGHLIGHT_POST_TAG}([\\p{L}\\p{N}]*)`, "gu");
+const MARK_PAIR = new RegExp(`${HIGHLIGHT_PRE_TAG}([^${HIGHLIGHT_PRE_TAG}${HIGHLIGHT_POST_TAG}]*)${HIGHLIGHT_POST_TAG}`, "gu");
+const STRAY_MARK = new RegExp(`[${HIGHLIGHT_PRE_TAG}${HIGHLIGHT_POST_TAG}]`, "gu");
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** A formatted text as HTML: the record's text escaped, Meilisearch's matches marked with `<mark>`. */
+function snippetHtml(formatted: string): string {
+  return formatted
+    .replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char)
+    .replace(MARK_PAIR, "<mark>$1</mark>")
+    .replace(STRAY_MARK, "");
+}
+
+/**
+ * The words of the user's query, space-separated; undefined when there are none. Meilisearch gives quotes (phrases)
+ * and a leading `-` (exclusion) a meaning, and searches everything for a query without words: here a query is
+ * only its words, and a query without any finds nothing.
+ */
+function queryWords(text: string): string | undefined {
+  const words = text.match(/[\p{L}\p{N}]+/gu);
+  return words ? words.join(" ") : undefined;
+}
 
 /** The words of a highlighted text that contain a match, whole (a prefix match `<mark>alg</mark>ebra` gives "algebra"). */
 function markedWords(formatted: string): string[] {
@@ -273,12 +302,16 @@ export class MeilisearchSearchIndex implements SearchIndex {
   }
 
   async search(query: IndexQuery): Promise<IndexPage> {
+    const words = queryWords(query.text);
+    if (words === undefined) return { hits: [], total: 0, byType: {} };
     const { page, hitsPerPage, skip } = pageFor(query.offset, query.limit);
     const response = await meilisearchCall(() =>
-      this.index.search(query.text, {
+      this.index.search(words, {
         filter: meilisearchFilter(searchConditions(query)),
         page,
         hitsPerPage,
+        // every word must match (Meilisearch's default, "last", drops words from the end when too few match)
+        matchingStrategy: "all",
         facets: ["type"],
         showRankingScore: true,
         rankingScoreThreshold: query.minRelevance,
@@ -302,10 +335,13 @@ export class MeilisearchSearchIndex implements SearchIndex {
    * the titles of the matching records, then the matching keywords.
    */
   async suggest(userId: string, prefix: string, limit: number): Promise<string[]> {
+    const words = queryWords(prefix);
+    if (words === undefined) return [];
     const response = await meilisearchCall(() =>
-      this.index.search(prefix, {
+      this.index.search(words, {
         filter: meilisearchFilter([{ field: "userId", operator: "=", value: userId }]),
         attributesToSearchOn: ["title", "keywords"],
+        matchingStrategy: "all",
         attributesToRetrieve: ["title", "keywords"],
         attributesToHighlight: ["title", "keywords"],
         highlightPreTag: HIGHLIGHT_PRE_TAG,
@@ -335,12 +371,9 @@ function toHit(hit: SearchHit): IndexHit {
   // The snippet comes from the most informative field that matched: the content, else the description, else the title.
   const [titleTexts, keywordTexts, descriptionTexts, contentTexts] = fields;
   const matched = (texts: string[]) => texts.find((text) => text.includes(HIGHLIGHT_PRE_TAG));
-  const snippet =
-    matched(contentTexts) ??
-    matched(descriptionTexts) ??
-    matched(titleTexts) ??
-    matched(keywordTexts) ??
-    (descriptionTexts[0] || contentTexts[0] || titleTexts[0] || "");
+  const snippet = snippetHtml(
+    matched(contentTexts) ?? matched(descriptionTexts) ?? matched(titleTexts) ?? matched(keywordTexts) ?? (descriptionTexts[0] || contentTexts[0] || titleTexts[0] || ""),
+  );
   return { record: toRecord(hit), relevanceScore: clampScore(hit._rankingScore), snippet, highlights };
 }
 
