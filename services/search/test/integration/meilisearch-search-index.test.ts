@@ -275,6 +275,12 @@ describe("MeilisearchSearchIndex", () => {
     await new Meilisearch({ host: server.url, apiKey: server.apiKey }).deleteIndex("doomed").waitTask();
     await expect(doomed.search(query({ text: "anything" }))).rejects.toMatchObject({ name: "MeilisearchIndexError", code: "index_not_found" });
 
+    // An index made by someone else with another primary key is not taken over.
+    await new Meilisearch({ host: server.url, apiKey: server.apiKey }).createIndex("foreign", { primaryKey: "id" }).waitTask();
+    await expect(MeilisearchSearchIndex.open({ url: server.url, apiKey: server.apiKey, indexName: "foreign" }, logger)).rejects.toMatchObject({
+      code: "index_primary_key_mismatch",
+    });
+
     const unreachable = MeilisearchSearchIndex.open({ url: "http://127.0.0.1:9", apiKey: "x" }, logger);
     await expect(unreachable).rejects.toMatchObject({ code: "request_failed" });
   });

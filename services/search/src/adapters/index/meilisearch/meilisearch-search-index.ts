@@ -1,5 +1,14 @@
 import type { Logger } from "@study/platform";
-import { Meilisearch, MeilisearchApiError, MeilisearchRequestError, type EnqueuedTaskPromise, type Index, type SearchResponse } from "meilisearch";
+import {
+  Meilisearch,
+  MeilisearchApiError,
+  MeilisearchRequestError,
+  MeilisearchTaskTimeOutError,
+  type EnqueuedTaskPromise,
+  type Index,
+  type SearchResponse,
+  type WaitOptions,
+} from "meilisearch";
 import type { IndexHit, IndexPage, IndexQuery, SearchIndex } from "../../../application/ports/search-index.port";
 import {
   DIFFICULTIES,
@@ -58,7 +67,9 @@ const HIGHLIGHT_POST_TAG = "\uE001";
 /** Words around the match in a snippet. */
 const SNIPPET_WORDS = 30;
 /** Polling of a task: a write usually finishes within a few milliseconds. */
-const TASK_WAIT = { timeout: 30_000, interval: 10 };
+const TASK_WAIT: WaitOptions = { timeout: 30_000, interval: 10 };
+/** A settings change re-indexes every document: on a large index that takes minutes. */
+const SETTINGS_WAIT: WaitOptions = { timeout: 600_000, interval: 100 };
 
 /** A record as stored in Meilisearch: dates as unix milliseconds (filterable with `>=`/`<`), absent values null. */
 export interface SearchDocument {
@@ -279,7 +290,7 @@ export class MeilisearchSearchIndex implements SearchIndex {
         throw new MeilisearchIndexError("index_primary_key_mismatch", `index ${indexName} has primary key ${existing.primaryKey}, expected ${PRIMARY_KEY}`);
       }
       const index = client.index<SearchDocument>(indexName);
-      await completed(index.updateSettings(MEILISEARCH_INDEX_SETTINGS));
+      await completed(index.updateSettings(MEILISEARCH_INDEX_SETTINGS), [], SETTINGS_WAIT);
     });
     return new MeilisearchSearchIndex(client.index<SearchDocument>(indexName), logger);
   }
@@ -385,8 +396,8 @@ function clampScore(score: number | undefined): number {
  * Waits for the task behind a write; a task that failed becomes a MeilisearchIndexError with its code (unless the
  * code is one the caller accepts, such as an index that already exists).
  */
-async function completed(enqueued: EnqueuedTaskPromise, acceptedErrorCodes: string[] = []): Promise<void> {
-  const task = await enqueued.waitTask(TASK_WAIT);
+async function completed(enqueued: EnqueuedTaskPromise, acceptedErrorCodes: string[] = [], wait: WaitOptions = TASK_WAIT): Promise<void> {
+  const task = await enqueued.waitTask(wait);
   if (task.status === "succeeded") return;
   const code = task.error?.code ?? `task_${task.status}`;
   if (task.status === "failed" && acceptedErrorCodes.includes(code)) return;
@@ -404,8 +415,7 @@ async function meilisearchCall<T>(call: () => Promise<T>): Promise<T> {
       throw new MeilisearchIndexError(code, error.cause?.message ?? error.message, { cause: error });
     }
     if (error instanceof MeilisearchRequestError) throw new MeilisearchIndexError("request_failed", error.message, { cause: error });
-    const message = error instanceof Error ? error.message : String(error);
-    const code = error instanceof Error && error.name === "MeilisearchTaskTimeOutError" ? "task_timeout" : "client_error";
-    throw new MeilisearchIndexError(code, message, { cause: error });
+    if (error instanceof MeilisearchTaskTimeOutError) throw new MeilisearchIndexError("task_timeout", error.message, { cause: error });
+    throw new MeilisearchIndexError("client_error", error instanceof Error ? error.message : String(error), { cause: error });
   }
 }
