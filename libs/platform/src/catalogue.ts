@@ -49,6 +49,7 @@ export const CATALOGUE = [
     http: [{ portVariable: "MEDIA_HTTP_PORT", defaultPort: 50063, gatewayUrlVariable: "MEDIA_UPLOAD_URL" }],
   },
   { name: "study", directory: "services/study", grpcAddressVariable: "STUDY_GRPC_ADDRESS", grpcPort: 50054 },
+  { name: "search", directory: "services/search", grpcAddressVariable: "SEARCH_GRPC_ADDRESS", grpcPort: 50055 },
 ] as const satisfies Catalogue;
 
 export type ServiceName = (typeof CATALOGUE)[number]["name"];

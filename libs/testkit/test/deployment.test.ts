@@ -609,24 +609,25 @@ describe("the service catalogue (libs/platform/src/catalogue.ts)", () => {
   });
 
   it("bites: a catalogue entry without deployment files is reported, for compose and for k8s", () => {
-    const withSearch: Catalogue = [
+    // A service that is not (yet) in the catalogue, with a worker.
+    const withCalendar: Catalogue = [
       ...CATALOGUE,
       {
-        name: "search",
-        directory: "services/search",
-        grpcAddressVariable: "SEARCH_GRPC_ADDRESS",
-        grpcPort: 50055,
-        extraProcesses: [{ name: "search-indexer", script: "dist/indexer.js", healthPortVariable: "SEARCH_INDEXER_HEALTH_PORT" }],
+        name: "calendar",
+        directory: "services/calendar",
+        grpcAddressVariable: "CALENDAR_GRPC_ADDRESS",
+        grpcPort: 50056,
+        extraProcesses: [{ name: "calendar-sync", script: "dist/sync.js", healthPortVariable: "CALENDAR_SYNC_HEALTH_PORT" }],
       },
     ];
-    expect(catalogueDisagreements(withSearch, files)).toEqual([
-      "search: no compose service",
-      "search: no k8s Deployment",
-      "search-indexer: no compose service",
-      "search-indexer: no k8s Deployment",
-      "search (k8s): no Service port grpc 50055",
-      "gateway (compose): SEARCH_GRPC_ADDRESS is unset, the catalogue says search:50055",
-      "gateway (k8s): SEARCH_GRPC_ADDRESS is unset, the catalogue says search:50055",
+    expect(catalogueDisagreements(withCalendar, files)).toEqual([
+      "calendar: no compose service",
+      "calendar: no k8s Deployment",
+      "calendar-sync: no compose service",
+      "calendar-sync: no k8s Deployment",
+      "calendar (k8s): no Service port grpc 50056",
+      "gateway (compose): CALENDAR_GRPC_ADDRESS is unset, the catalogue says calendar:50056",
+      "gateway (k8s): CALENDAR_GRPC_ADDRESS is unset, the catalogue says calendar:50056",
     ]);
   });
 

@@ -27,7 +27,10 @@ const engineSettings = {
   MEILISEARCH_URL: z.url().optional(),
   MEILISEARCH_API_KEY: z.string().min(1).optional(),
   /** The Meilisearch index holding the records. */
-  MEILISEARCH_INDEX: z.string().regex(/^[\w-]+$/, "letters, digits, - and _ only").default("search_records"),
+  MEILISEARCH_INDEX: z
+    .string()
+    .regex(/^[\w-]+$/, "letters, digits, - and _ only")
+    .default("search_records"),
 };
 
 /** The source addresses: optional for the service (only the reindex calls the sources). */
@@ -58,7 +61,8 @@ export type ReindexConfig = z.infer<typeof reindexConfigSchema>;
 export function sourceAddresses(env: Record<string, unknown>): SourceAddress[] {
   return SOURCE_ENTRIES.map((entry) => {
     const address = env[entry.grpcAddressVariable];
-    if (typeof address !== "string" || address === "") throw new ConfigError(`Invalid configuration: ${entry.grpcAddressVariable}: is required but not set`);
+    if (typeof address !== "string" || address === "")
+      throw new ConfigError(`Invalid configuration: ${entry.grpcAddressVariable}: is required but not set`);
     return { name: entry.name, types: SOURCE_TYPES[entry.name], address };
   });
 }

@@ -84,7 +84,13 @@ function calendarDate(field: string, raw: string | undefined): Date | undefined 
   const match = ISO_DATE.exec(raw.trim());
   const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : null;
   // Date.UTC rolls 2025-02-30 over to March 2: a real date reads back as written.
-  if (!match || !date || date.getUTCFullYear() !== Number(match[1]) || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
+  if (
+    !match ||
+    !date ||
+    date.getUTCFullYear() !== Number(match[1]) ||
+    date.getUTCMonth() !== Number(match[2]) - 1 ||
+    date.getUTCDate() !== Number(match[3])
+  ) {
     throw validation(field, "must be a date written YYYY-MM-DD");
   }
   return date;

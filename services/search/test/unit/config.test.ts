@@ -14,7 +14,12 @@ describe("search configuration", () => {
       "Invalid configuration: MEILISEARCH_URL: is required when SEARCH_ENGINE=meilisearch; MEILISEARCH_API_KEY: is required when SEARCH_ENGINE=meilisearch",
     );
     expect(
-      loadConfig(searchConfigSchema, { ...base, SEARCH_ENGINE: "meilisearch", MEILISEARCH_URL: "http://meilisearch:7700", MEILISEARCH_API_KEY: "key" }),
+      loadConfig(searchConfigSchema, {
+        ...base,
+        SEARCH_ENGINE: "meilisearch",
+        MEILISEARCH_URL: "http://meilisearch:7700",
+        MEILISEARCH_API_KEY: "key",
+      }),
     ).toMatchObject({ SEARCH_ENGINE: "meilisearch", MEILISEARCH_URL: "http://meilisearch:7700" });
     expect(() => loadConfig(searchConfigSchema, { ...base, SEARCH_ENGINE: "elastic" })).toThrow(/SEARCH_ENGINE/);
   });

@@ -66,7 +66,9 @@ describe("fromSearchable (indexing contract → domain record)", () => {
   });
 
   it("leaves out a difficulty or status it does not know, and refuses what it cannot index", () => {
-    expect(fromSearchable(searchable({ difficulty: "EXTREME", status: "PENDING" }))).toMatchObject({ record: { difficulty: undefined, status: undefined } });
+    expect(fromSearchable(searchable({ difficulty: "EXTREME", status: "PENDING" }))).toMatchObject({
+      record: { difficulty: undefined, status: undefined },
+    });
     expect(fromSearchable(searchable({ type: SearchableType.SEARCHABLE_TYPE_UNSPECIFIED }))).toEqual({ problem: "unknown searchable type 0" });
     expect(fromSearchable(searchable({ id: "" }))).toEqual({ problem: "flashcard_set without an id" });
     expect(fromSearchable(searchable({ userId: "" }))).toEqual({ problem: "flashcard_set f1 without a user id" });

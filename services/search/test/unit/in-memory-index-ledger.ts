@@ -83,7 +83,10 @@ export class InMemoryIndexLedger implements TransactionalIndexLedger<InMemoryTx>
   async liveKeys(query: { userId?: string; types: readonly RecordType[]; before: Date }): Promise<RecordKey[]> {
     this.failIfDown();
     return [...this.entries.values()]
-      .filter((e) => (query.userId === undefined || e.userId === query.userId) && query.types.includes(e.type) && !e.deletedAt && e.updatedAt < query.before)
+      .filter(
+        (e) =>
+          (query.userId === undefined || e.userId === query.userId) && query.types.includes(e.type) && !e.deletedAt && e.updatedAt < query.before,
+      )
       .map(({ type, id }) => ({ type, id }));
   }
 

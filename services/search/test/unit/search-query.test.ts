@@ -61,7 +61,9 @@ describe("parseSearchQuery", () => {
   it("refuses a missing, blank or over-long query with VALIDATION_ERROR on query", async () => {
     expect(await refusal(() => parseSearchQuery({}))).toEqual(field("VALIDATION_ERROR", "query", "is required"));
     expect(await refusal(() => parseSearchQuery({ query: "   " }))).toEqual(field("VALIDATION_ERROR", "query", "is required"));
-    expect(await refusal(() => parseSearchQuery({ query: "a".repeat(501) }))).toEqual(field("VALIDATION_ERROR", "query", "must be at most 500 characters"));
+    expect(await refusal(() => parseSearchQuery({ query: "a".repeat(501) }))).toEqual(
+      field("VALIDATION_ERROR", "query", "must be at most 500 characters"),
+    );
     expect(parseSearchQuery({ query: ` ${"a".repeat(500)} ` }).text).toHaveLength(500);
   });
 
@@ -81,11 +83,15 @@ describe("parseSearchQuery", () => {
   });
 
   it.each(["0", "101", "-1", "1.5", "ten", "1e2"])("refuses limit %s with INVALID_LIMIT", async (limit) => {
-    expect(await refusal(() => parseSearchQuery({ query: "x", limit }))).toEqual(field("INVALID_LIMIT", "limit", "must be an integer between 1 and 100"));
+    expect(await refusal(() => parseSearchQuery({ query: "x", limit }))).toEqual(
+      field("INVALID_LIMIT", "limit", "must be an integer between 1 and 100"),
+    );
   });
 
   it.each(["-1", "2.5", "abc"])("refuses offset %s with INVALID_OFFSET", async (offset) => {
-    expect(await refusal(() => parseSearchQuery({ query: "x", offset }))).toEqual(field("INVALID_OFFSET", "offset", "must be an integer of 0 or more"));
+    expect(await refusal(() => parseSearchQuery({ query: "x", offset }))).toEqual(
+      field("INVALID_OFFSET", "offset", "must be an integer of 0 or more"),
+    );
   });
 
   it.each(["-0.1", "1.01", "2", "high", "0.5.1"])("refuses minRelevance %s with INVALID_MIN_RELEVANCE", async (minRelevance) => {
@@ -101,7 +107,9 @@ describe("parseSearchQuery", () => {
     ["endDate", "2025-13-01"],
     ["endDate", "2025-01-01T00:00:00Z"],
   ])("refuses %s %s with VALIDATION_ERROR", async (name, value) => {
-    expect(await refusal(() => parseSearchQuery({ query: "x", [name]: value }))).toEqual(field("VALIDATION_ERROR", name, "must be a date written YYYY-MM-DD"));
+    expect(await refusal(() => parseSearchQuery({ query: "x", [name]: value }))).toEqual(
+      field("VALIDATION_ERROR", name, "must be a date written YYYY-MM-DD"),
+    );
   });
 
   it("refuses a start after the end with INVALID_DATE_RANGE; the same day is a range", async () => {

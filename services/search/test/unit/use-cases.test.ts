@@ -184,7 +184,9 @@ describe("Search", () => {
 
   it("passes the filters to the index and pages with hasMore", async () => {
     const { search } = await indexed();
-    expect((await search.execute(ALICE, { query: "photosynthesis", types: "quiz", difficulty: "HARD" })).results.map((r) => r.record.id)).toEqual(["q1"]);
+    expect((await search.execute(ALICE, { query: "photosynthesis", types: "quiz", difficulty: "HARD" })).results.map((r) => r.record.id)).toEqual([
+      "q1",
+    ]);
     expect((await search.execute(ALICE, { query: "photosynthesis", courseId: "c1" })).results.map((r) => r.record.id)).toEqual(["n1"]);
     expect((await search.execute(ALICE, { query: "photosynthesis", status: "COMPLETED" })).results.map((r) => r.record.id)).toEqual(["n1"]);
     expect((await search.execute(ALICE, { query: "photosynthesis", minRelevance: "0.9" })).totalCount).toBe(2);
@@ -216,8 +218,18 @@ describe("Search", () => {
     const { index, ledger, search, lines } = await indexed();
     index.failure = new Error("connection refused at 10.0.0.7");
     const error = await appErrorOf(search.execute(ALICE, { query: "photosynthesis" }));
-    expect({ kind: error.kind, code: error.code, message: error.message }).toEqual({ kind: "internal", code: "SEARCH_FAILED", message: "Search failed" });
-    expect(lines).toEqual([expect.objectContaining({ msg: "Search failed", code: "SEARCH_FAILED", err: expect.objectContaining({ message: "connection refused at 10.0.0.7" }) })]);
+    expect({ kind: error.kind, code: error.code, message: error.message }).toEqual({
+      kind: "internal",
+      code: "SEARCH_FAILED",
+      message: "Search failed",
+    });
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: "Search failed",
+        code: "SEARCH_FAILED",
+        err: expect.objectContaining({ message: "connection refused at 10.0.0.7" }),
+      }),
+    ]);
     index.failure = undefined;
     ledger.failure = new Error("database down");
     expect(await refusal(() => search.execute(ALICE, { query: "photosynthesis" }))).toMatchObject({ kind: "internal", code: "SEARCH_FAILED" });

@@ -94,7 +94,11 @@ class PrismaLedgerStatements implements IndexLedger {
   }
 
   listCourses(userId: string): Promise<CourseName[]> {
-    return this.db.courseName.findMany({ where: { userId }, select: { id: true, name: true, semester: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
+    return this.db.courseName.findMany({
+      where: { userId },
+      select: { id: true, name: true, semester: true },
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+    });
   }
 }
 

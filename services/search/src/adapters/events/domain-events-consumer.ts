@@ -18,6 +18,11 @@ export interface DomainEventsConsumerOptions {
   db: PrismaClient;
   exchange: string;
   logger: Logger;
+  /**
+   * Events handled at once. Each holds a database connection for its inbox transaction while the embedded index
+   * writes through another one: at most half the pool, so that handlers never wait for each other's connections.
+   */
+  prefetch: number;
   indexRecords: IndexRecords<Tx>;
   removeRecords: RemoveRecords<Tx>;
 }
@@ -44,7 +49,10 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
       return;
     }
     if (mapped.record.userId !== envelope.userId) {
-      logger.error({ ...where, owner: mapped.record.userId, eventUser: envelope.userId }, "searchable owned by another user than the event's; skipped");
+      logger.error(
+        { ...where, owner: mapped.record.userId, eventUser: envelope.userId },
+        "searchable owned by another user than the event's; skipped",
+      );
       return;
     }
     await indexRecords.execute(mapped.record, tx);
@@ -60,6 +68,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger,
+    prefetch: options.prefetch,
     handlers: {
       courseCreated: (event, envelope, tx) => index(event.searchable, envelope, tx),
       courseUpdated: (event, envelope, tx) => index(event.searchable, envelope, tx),

@@ -26,7 +26,9 @@ export class GrpcSearchableSources implements SearchableSources {
     for (const source of addresses) {
       this.clients.set(
         source.name,
-        createClient(indexing.SearchableSourceServiceClient, indexing.SearchableSourceServiceService, source.address, { deadlineMs: LIST_DEADLINE_MS }),
+        createClient(indexing.SearchableSourceServiceClient, indexing.SearchableSourceServiceService, source.address, {
+          deadlineMs: LIST_DEADLINE_MS,
+        }),
       );
     }
   }
