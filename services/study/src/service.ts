@@ -1,4 +1,4 @@
-import { study as api } from "@study/contracts";
+import { indexing, study as api } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition } from "@study/runtime";
 import { PrismaFlashcardSetRepository } from "./adapters/db/prisma-flashcard-set-repository";
@@ -9,6 +9,7 @@ import { startDomainEventsConsumer } from "./adapters/events/domain-events-consu
 import { ApkgFlashcardExporter } from "./adapters/export/apkg-flashcard-exporter";
 import { CsvFlashcardExporter } from "./adapters/export/csv-flashcard-exporter";
 import { createStudyMaterialGenerator } from "./adapters/generation/create-generator";
+import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { studyGrpcService } from "./adapters/grpc/study-grpc-service";
 import { ExportFlashcardSet } from "./application/export-flashcard-set";
 import { FollowSourceNotes } from "./application/follow-source-notes";
@@ -16,6 +17,7 @@ import { GenerateFlashcards } from "./application/generate-flashcards";
 import { GenerateQuiz } from "./application/generate-quiz";
 import { GenerateStudyGuide } from "./application/generate-study-guide";
 import { ListDueCards } from "./application/list-due-cards";
+import { ListSearchables } from "./application/list-searchables";
 import { MaterialCatalog } from "./application/read-material";
 import { ReviewCard } from "./application/review-card";
 import { flashcardSetDeleted, quizDeleted, studyGuideDeleted } from "./application/study-events";
@@ -62,6 +64,12 @@ export const studyService: ServiceDefinition<PrismaClient, StudyConfig> = {
       },
       logger,
     );
-    return [{ definition: api.StudyServiceService, implementation }];
+    return [
+      { definition: api.StudyServiceService, implementation },
+      {
+        definition: indexing.SearchableSourceServiceService,
+        implementation: searchableSourceGrpcService(new ListSearchables({ sets, quizzes, guides }), logger),
+      },
+    ];
   },
 };

@@ -2,6 +2,7 @@ import { createEvent, type EventEnvelope } from "@study/events/envelope";
 import type { FlashcardSet } from "../domain/flashcard-set";
 import type { Quiz } from "../domain/quiz";
 import type { StudyGuide } from "../domain/study-guide";
+import { flashcardSetToSearchable, quizToSearchable, studyGuideToSearchable } from "./searchable";
 
 export const SOURCE = "study";
 
@@ -17,6 +18,7 @@ export const flashcardSetCreated = (set: FlashcardSet): EventEnvelope =>
       difficulty: set.difficulty,
       cardCount: set.flashcards.length,
       cardTexts: set.flashcards.map((card) => `${card.front} — ${card.back}`),
+      searchable: flashcardSetToSearchable(set),
     },
   });
 
@@ -35,6 +37,7 @@ export const quizCreated = (quiz: Quiz): EventEnvelope =>
       difficulty: quiz.difficulty,
       questionCount: quiz.questions.length,
       questionTexts: quiz.questions.map((question) => question.question),
+      searchable: quizToSearchable(quiz),
     },
   });
 
@@ -53,6 +56,7 @@ export const studyGuideCreated = (guide: StudyGuide): EventEnvelope =>
       difficulty: guide.difficulty,
       sectionCount: guide.sections.length,
       content: guide.markdown,
+      searchable: studyGuideToSearchable(guide),
     },
   });
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { study as api } from "@study/contracts";
+import { indexing, study as api } from "@study/contracts";
 import { AmqpConnection, createEvent, EventPublisher } from "@study/events";
 import { createClient } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
@@ -37,6 +37,7 @@ function sourceNote(noteId: string, sentences = LECTURE): api.SourceNote {
 describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
   let service: Awaited<ReturnType<typeof startService>>;
   let client: ReturnType<typeof createClient<api.StudyServiceClient>>;
+  let source: ReturnType<typeof createClient<indexing.SearchableSourceServiceClient>>;
   let capture: EventCapture;
   let publisherConnection: AmqpConnection;
   let publisher: EventPublisher;
@@ -51,6 +52,7 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
       env: { DATABASE_URL: databaseUrl, RABBITMQ_URL: testRabbitMqUrl(), GRPC_PORT: "0", EVENT_EXCHANGE: exchange, LOG_LEVEL: "silent" },
     });
     client = createClient(api.StudyServiceClient, api.StudyServiceService, `127.0.0.1:${service.grpcPort}`, { deadlineMs: 30_000 });
+    source = createClient(indexing.SearchableSourceServiceClient, indexing.SearchableSourceServiceService, `127.0.0.1:${service.grpcPort}`);
     publisherConnection = new AmqpConnection(testRabbitMqUrl(), createLogger("test", "silent"));
     await publisherConnection.start(5_000);
     publisher = new EventPublisher(publisherConnection, exchange);
@@ -58,6 +60,7 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
 
   afterAll(async () => {
     client.close();
+    source.close();
     await service.lifecycle.stop();
     await capture.close();
     await publisherConnection.close();
@@ -101,6 +104,20 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
       $case: "flashcardSetCreated",
       value: { flashcardSetId: set.id, courseId, noteIds: [noteId], cardCount: 6 },
     });
+    expect(created.payload?.value).toMatchObject({
+      searchable: {
+        type: indexing.SearchableType.SEARCHABLE_TYPE_FLASHCARD_SET,
+        id: set.id,
+        userId,
+        courseId,
+        title: set.title,
+        content: set.flashcards.map((card) => `${card.front} — ${card.back}`).join("\n"),
+        difficulty: "MEDIUM",
+        metadata: { cardCount: "6" },
+        createdAt: set.createdAt,
+        updatedAt: set.updatedAt,
+      },
+    });
 
     const second = await client.generateFlashcards(request);
     expect(second).toMatchObject({ created: false, flashcardSet: { id: set.id } });
@@ -112,12 +129,25 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
 
     const quiz = await client.generateQuiz({ generation: request.generation, questionCount: 5 });
     expect(quiz.quiz!.questions).toHaveLength(5);
-    expect((await capture.next("study.quiz.created.v1")).payload).toMatchObject({ value: { quizId: quiz.quiz!.id, questionCount: 5 } });
+    const quizCreated = await capture.next("study.quiz.created.v1");
+    expect(quizCreated.payload).toMatchObject({ value: { quizId: quiz.quiz!.id, questionCount: 5 } });
+    expect(quizCreated.payload?.value).toMatchObject({
+      searchable: { type: indexing.SearchableType.SEARCHABLE_TYPE_QUIZ, id: quiz.quiz!.id, title: quiz.quiz!.title, metadata: { questionCount: "5" } },
+    });
 
     const guide = await client.generateStudyGuide({ generation: request.generation });
     expect(guide.studyGuide!.markdown).toContain("## Overview");
-    expect((await capture.next("study.study_guide.created.v1")).payload).toMatchObject({
+    const guideCreated = await capture.next("study.study_guide.created.v1");
+    expect(guideCreated.payload).toMatchObject({
       value: { studyGuideId: guide.studyGuide!.id, sectionCount: guide.studyGuide!.sections.length, content: guide.studyGuide!.markdown },
+    });
+    expect(guideCreated.payload?.value).toMatchObject({
+      searchable: {
+        type: indexing.SearchableType.SEARCHABLE_TYPE_STUDY_GUIDE,
+        id: guide.studyGuide!.id,
+        content: guide.studyGuide!.markdown,
+        metadata: { sectionCount: String(guide.studyGuide!.sections.length) },
+      },
     });
   });
 
@@ -214,5 +244,63 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
       });
     await eventually(async () => deletedIds().length === 3, 10_000);
     expect(deletedIds().sort()).toEqual([flashcardSet!.id, quiz!.id, studyGuide!.id].sort());
+  });
+
+  it("lists searchables over SearchableSourceService: the three kinds in turn, paged, all users or one, another user's never in one's", async () => {
+    const owner = `user-${randomUUID()}`;
+    const other = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const request = (userId: string, sentences = LECTURE) => generation(userId, courseId, [sourceNote(randomUUID(), sentences)]);
+    const sets = [
+      (await client.generateFlashcards({ generation: request(owner), cardCount: 3 })).flashcardSet!.id,
+      (await client.generateFlashcards({ generation: request(owner, LECTURE.slice(0, 8)), cardCount: 3 })).flashcardSet!.id,
+    ];
+    const quiz = (await client.generateQuiz({ generation: request(owner), questionCount: 3 })).quiz!.id;
+    const guide = (await client.generateStudyGuide({ generation: request(owner) })).studyGuide!.id;
+    const theirs = (await client.generateQuiz({ generation: request(other), questionCount: 3 })).quiz!.id;
+
+    const pages: indexing.Searchable[][] = [];
+    let pageToken = "";
+    do {
+      const page = await source.listSearchables({ userId: owner, pageToken, pageSize: 3 });
+      pages.push(page.searchables);
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    expect(pages.map((page) => page.length)).toEqual([3, 1]);
+    const listed = pages.flat();
+    expect(listed.map((s) => s.id)).toEqual([...[...sets].sort(), quiz, guide]);
+    expect(listed.map((s) => s.type)).toEqual([
+      indexing.SearchableType.SEARCHABLE_TYPE_FLASHCARD_SET,
+      indexing.SearchableType.SEARCHABLE_TYPE_FLASHCARD_SET,
+      indexing.SearchableType.SEARCHABLE_TYPE_QUIZ,
+      indexing.SearchableType.SEARCHABLE_TYPE_STUDY_GUIDE,
+    ]);
+    expect(listed.every((s) => s.userId === owner && s.courseId === courseId && s.difficulty === "MEDIUM")).toBe(true);
+    expect(listed.map((s) => s.id)).not.toContain(theirs);
+    const { quiz: stored } = await client.getQuiz({ userId: owner, quizId: quiz });
+    expect(listed[2]).toMatchObject({ title: stored!.title, metadata: { questionCount: "3" }, content: expect.stringContaining(stored!.questions[0].question) });
+
+    // Without a user: everyone's material, this test's among them, kind by kind, each in id order.
+    const everyone: indexing.Searchable[] = [];
+    pageToken = "";
+    do {
+      const page = await source.listSearchables({ pageToken, pageSize: 2 });
+      everyone.push(...page.searchables);
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    const ids = everyone.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(expect.arrayContaining([...sets, quiz, guide, theirs]));
+    const { SEARCHABLE_TYPE_FLASHCARD_SET, SEARCHABLE_TYPE_QUIZ, SEARCHABLE_TYPE_STUDY_GUIDE } = indexing.SearchableType;
+    const tableOrder: indexing.SearchableType[] = [SEARCHABLE_TYPE_FLASHCARD_SET, SEARCHABLE_TYPE_QUIZ, SEARCHABLE_TYPE_STUDY_GUIDE];
+    const types = everyone.map((s) => s.type);
+    expect(types).toEqual([...types].sort((a, b) => tableOrder.indexOf(a) - tableOrder.indexOf(b)));
+    for (const type of tableOrder) {
+      const ofType = everyone.filter((s) => s.type === type).map((s) => s.id);
+      expect(ofType).toEqual([...ofType].sort());
+    }
+
+    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toEqual({ kind: "validation", code: "VALIDATION_ERROR" });
+    expect(await refusal(source.listSearchables({ pageToken: "", pageSize: 1001 }))).toEqual({ kind: "validation", code: "VALIDATION_ERROR" });
   });
 });

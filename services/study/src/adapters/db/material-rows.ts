@@ -40,4 +40,9 @@ export function materialWhere(userId: string, filter: MaterialFilter) {
   };
 }
 
+/** The where-clause of a ListSearchables page: one user's or everyone's, after the previous page's last id. */
+export function pageAfterWhere(query: { userId?: string; afterId: string | null }) {
+  return { ...(query.userId === undefined ? {} : { userId: query.userId }), ...(query.afterId === null ? {} : { id: { gt: query.afterId } }) };
+}
+
 export const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "asc" as const }];

@@ -5,7 +5,7 @@ import type { FlashcardSetRepository, MaterialFilter } from "../../application/p
 import type { CardSchedule, ReviewLogEntry, ReviewRating } from "../../domain/card-schedule";
 import type { Flashcard, FlashcardSet } from "../../domain/flashcard-set";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
-import { materialWhere, NEWEST_FIRST, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
+import { materialWhere, NEWEST_FIRST, pageAfterWhere, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
 
 const withCards = { flashcards: { orderBy: { order: "asc" as const } } };
 type SetRow = Prisma.FlashcardSetGetPayload<{ include: typeof withCards }>;
@@ -104,6 +104,11 @@ export class PrismaFlashcardSetRepository implements FlashcardSetRepository {
       await enqueueEvents(tx, events(setFromRow(row)));
       return true;
     });
+  }
+
+  async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<FlashcardSet[]> {
+    const rows = await this.prisma.flashcardSet.findMany({ where: pageAfterWhere(query), include: withCards, orderBy: { id: "asc" }, take: query.limit });
+    return rows.map(setFromRow);
   }
 
   async deleteCourse(userId: string, courseId: string, events: (set: FlashcardSet) => EventEnvelope[]): Promise<FlashcardSet[]> {

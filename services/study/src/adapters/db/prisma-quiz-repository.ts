@@ -5,7 +5,7 @@ import type { Question, Quiz, QuizAttempt } from "../../domain/quiz";
 import type { QuestionType } from "../../domain/study-material";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { z } from "zod";
-import { materialWhere, NEWEST_FIRST, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
+import { materialWhere, NEWEST_FIRST, pageAfterWhere, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
 
 /** The JSON column `quiz_attempt.results`, checked when read back (a column holds whatever was ever written to it). */
 const storedResults = z.array(
@@ -93,6 +93,11 @@ export class PrismaQuizRepository implements QuizRepository, QuizAttemptReposito
       await enqueueEvents(tx, events(quizFromRow(row)));
       return true;
     });
+  }
+
+  async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<Quiz[]> {
+    const rows = await this.prisma.quiz.findMany({ where: pageAfterWhere(query), include: withQuestions, orderBy: { id: "asc" }, take: query.limit });
+    return rows.map(quizFromRow);
   }
 
   async deleteCourse(userId: string, courseId: string, events: (quiz: Quiz) => EventEnvelope[]): Promise<Quiz[]> {

@@ -4,7 +4,7 @@ import type { MaterialFilter, StudyGuideRepository } from "../../application/por
 import type { StudyGuide } from "../../domain/study-guide";
 import { z } from "zod";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
-import { materialWhere, NEWEST_FIRST, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
+import { materialWhere, NEWEST_FIRST, pageAfterWhere, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
 
 const withSections = { sections: { orderBy: { order: "asc" as const } } };
 /** The JSON column `study_section.subsections`, checked when read back. */
@@ -92,6 +92,11 @@ export class PrismaStudyGuideRepository implements StudyGuideRepository {
       await enqueueEvents(tx, events(guideFromRow(row)));
       return true;
     });
+  }
+
+  async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<StudyGuide[]> {
+    const rows = await this.prisma.studyGuide.findMany({ where: pageAfterWhere(query), include: withSections, orderBy: { id: "asc" }, take: query.limit });
+    return rows.map(guideFromRow);
   }
 
   async deleteCourse(userId: string, courseId: string, events: (guide: StudyGuide) => EventEnvelope[]): Promise<StudyGuide[]> {

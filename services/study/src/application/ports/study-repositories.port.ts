@@ -30,6 +30,8 @@ export interface MaterialRepository<M> {
   deleteOwned(userId: string, id: string, events: (material: M) => EventEnvelope[]): Promise<boolean>;
   /** Deletes all the user's material of a course; returns what was deleted. */
   deleteCourse(userId: string, courseId: string, events: (material: M) => EventEnvelope[]): Promise<M[]>;
+  /** Up to `limit` of this kind (of one user, or of all when userId is absent) with ids after `afterId`, in id order. */
+  listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<M[]>;
 }
 
 export interface CardRepository {
