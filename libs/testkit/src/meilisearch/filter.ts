@@ -290,9 +290,9 @@ export function filterFields(node: FilterNode): { field: string; column: number 
   }
 }
 
-/** Meilisearch compares strings case-insensitively and without accents (its facet values are normalised). */
+/** Meilisearch compares facet strings normalised: trimmed, NFKD-decomposed, lower-cased (milli's normalize_facet). */
 export function normaliseFacet(value: string): string {
-  return value.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+  return value.trim().normalize("NFKD").toLowerCase();
 }
 
 function asNumber(text: string): number | undefined {

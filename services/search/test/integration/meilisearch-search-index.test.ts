@@ -164,6 +164,19 @@ describe("MeilisearchSearchIndex", () => {
     await index.removeUser("user-3\\");
   });
 
+  it("keeps user ids that differ only by escapes apart: backslashes are escaped, not decoded", async () => {
+    // Meilisearch decodes Rust escapes (`\\`, `\u{41}`, `\n`) inside quoted filter values: an unescaped backslash would
+    // turn `case\u{41}` into `caseA`, another user.
+    const users = ["case\\u{41}", "caseA", "case\\n", "case\n", 'case\\"', "case\\"];
+    await index.upsert(users.map((userId, position) => record({ id: `esc-${position}`, userId, title: "Escaped identity" })));
+    for (const [position, userId] of users.entries()) {
+      const page = await index.search(query({ userId, text: "escaped identity" }));
+      expect(page.hits.map((hit) => hit.record.id)).toEqual([`esc-${position}`]);
+    }
+    for (const userId of users) await index.removeUser(userId);
+    expect(server.documents("records").filter((document) => String(document.id).startsWith("esc-"))).toEqual([]);
+  });
+
   it("maps hits: relevanceScore from _rankingScore, snippet and highlights from _formatted, totals and byType", async () => {
     const user = "user-map";
     await index.upsert([
