@@ -22,6 +22,7 @@ import { notificationRoutes } from "./routes/notifications";
 import { flashcardRoutes } from "./routes/flashcards";
 import { quizRoutes } from "./routes/quizzes";
 import { studyGuideRoutes } from "./routes/study-guides";
+import { searchRoutes } from "./routes/search";
 
 export interface GatewayDependencies {
   config: GatewayConfig;
@@ -56,6 +57,7 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
     ...studyGuideRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
     ...quizRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
     ...flashcardRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
+    ...searchRoutes(deps.clients),
   );
   registry.add(
     route({

@@ -109,6 +109,17 @@ describe("the gateway's HTTP surface", () => {
     const list = document.paths["/api/notifications"].get;
     expect(list.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(["query:limit", "query:includeRead"]);
     expect(document.paths["/api/courses/{id}"].get.parameters[0]).toMatchObject({ name: "id", in: "path", required: true });
+    // Search forwards its parameters as the client wrote them (the search service checks them): strings, documented.
+    const searchOperation = document.paths["/api/search"].get;
+    const searchParameters = ["query", "types", "courseId", "limit", "offset", "minRelevance", "startDate", "endDate", "difficulty", "status"];
+    expect(
+      searchOperation.parameters.map((p: { name: string; in: string; schema: { type: string } }) => `${p.in}:${p.name}:${p.schema.type}`),
+    ).toEqual(searchParameters.map((name) => `query:${name}:string`));
+    expect(Object.keys(searchOperation.responses).sort()).toEqual(["200", "400", "401", "500"]);
+    expect(searchOperation.responses["400"].description).toMatch(/INVALID_LIMIT.*INVALID_OFFSET.*INVALID_MIN_RELEVANCE.*INVALID_DATE_RANGE/);
+    expect(searchOperation.responses["500"].description).toMatch(/SEARCH_FAILED/);
+    expect(Object.keys(document.paths["/api/search/filters"].get.responses).sort()).toEqual(["200", "401", "500"]);
+    expect(document.paths["/api/search/suggestions"].get.responses["400"].description).toMatch(/QUERY_TOO_SHORT/);
     expect(document.paths["/api/auth/signin"].post.responses["403"].description).toMatch(/ACCOUNT_LOCKED/);
   });
 
