@@ -159,6 +159,33 @@ describe("Meilisearch stand-in", () => {
     expect(await apiError(client.index("missing").search("x"))).toMatchObject({ status: 404, body: { code: "index_not_found", message: "Index `missing` not found." } });
   });
 
+  it("refuses wrong types and unknown fields on the other routes too", async () => {
+    const index = client.index("records");
+    expect(await apiError(index.updateSettings({ searchableAttributes: "title" } as never))).toMatchObject({
+      status: 400,
+      body: { code: "invalid_settings_searchable_attributes", message: 'Invalid value type at `.searchableAttributes`: expected an array, but found a string: `"title"`' },
+    });
+    expect(await apiError(index.updateSettings({ typoTolerance: { enabled: true, typos: 1 } } as never))).toMatchObject({
+      body: { code: "bad_request", message: expect.stringMatching(/^Unknown field `typos` inside `\.typoTolerance`: expected one of `enabled`/) },
+    });
+    expect(await apiError(client.httpRequest.post({ path: "indexes", body: { uid: "x", doggo: true } }))).toMatchObject({
+      body: { code: "bad_request", message: "Unknown field `doggo`: expected one of `uid`, `primaryKey`" },
+    });
+    expect(await apiError(client.httpRequest.post({ path: "indexes/records/documents/delete", body: {} }))).toMatchObject({
+      body: { code: "missing_document_filter" },
+    });
+    expect(await apiError(client.httpRequest.post({ path: "indexes/records/documents", params: { primaryKeyy: "id" }, body: [] }))).toMatchObject({
+      body: { code: "bad_request", message: expect.stringContaining("Unknown parameter `primaryKeyy`") },
+    });
+    expect(await apiError(index.search("x", { filter: 'kind = "bad \\q escape"' }))).toMatchObject({ body: { code: "invalid_search_filter" } });
+    expect(await apiError(index.search("x", { filter: 'kind = "bad \\q escape"' }))).toMatchObject({ body: { message: expect.stringContaining("Malformed value") } });
+    expect(await apiError(index.search("x", { matchingStrategy: "some" } as never))).toMatchObject({ body: { code: "invalid_search_matching_strategy" } });
+    expect(await apiError(index.search("x", { rankingScoreThreshold: 1.5 }))).toMatchObject({ body: { code: "invalid_search_ranking_score_threshold" } });
+    expect(await apiError(index.search("x", { facets: ["title"] }))).toMatchObject({ body: { code: "invalid_search_facets" } });
+    // Known to Meilisearch but not evaluated here: refused rather than ignored.
+    expect(await apiError(index.search("x", { sort: ["createdAt:asc"] }))).toMatchObject({ body: { code: "invalid_search_sort", message: expect.stringContaining("stand-in") } });
+  });
+
   it("fails a task whose documents have invalid ids, storing none of them", async () => {
     const task = await client
       .index("records")

@@ -12,6 +12,8 @@
  *   rules tie);
  * - `_formatted`: matches wrapped in the highlight tags (only the matched prefix of a word for a prefix match),
  *   crops of `cropLength` words around the best group of matches with the crop marker where text was cut.
+ * Not modelled: phrase search (`"…"`) and exclusion (`-word`) in `q` — quotes and minus signs are separators here —,
+ * stop words, synonyms, the `sort` rule.
  */
 
 export interface TypoToleranceSettings {
