@@ -27,7 +27,8 @@ import {
  * One index (`search_records` unless named) holds every user's records; each document carries its `userId` and
  * every search, suggestion and user-wide delete is filtered on it (tenant isolation is the filter, so it is never
  * optional). Filters are built by `meilisearchFilter` only: values are always quoted and escaped, field names come
- * from a fixed list.
+ * from a fixed list. (Meilisearch compares filter strings trimmed and lower-cased: user ids are UUIDs, which that
+ * never merges.)
  *
  * Writes wait for their Meilisearch task, so a caller that upserted can search its own write at once.
  *
