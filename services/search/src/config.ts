@@ -1,6 +1,6 @@
-import { ConfigError, port } from "@study/platform";
+import { baseConfigSchema, ConfigError, port, postgresUrl } from "@study/platform";
 import { CATALOGUE } from "@study/platform/catalogue";
-import { processConfigSchema, serviceConfigSchema } from "@study/runtime";
+import { serviceConfigSchema } from "@study/runtime";
 import { z } from "zod";
 import type { SourceAddress } from "./adapters/sources/grpc-searchable-sources";
 import type { RecordType } from "./domain/search-record";
@@ -51,9 +51,13 @@ export const searchConfigSchema = serviceConfigSchema
   .superRefine(requireMeilisearchSettings);
 export type SearchConfig = z.infer<typeof searchConfigSchema>;
 
-/** The reindex command: the database, the engine and every source's address (all required). */
-export const reindexConfigSchema = processConfigSchema
-  .extend({ ...engineSettings, ...Object.fromEntries(SOURCE_ENTRIES.map((entry) => [entry.grpcAddressVariable, grpcAddress()])) })
+/** The reindex command: the database, the engine and every source's address (all required); no broker. */
+export const reindexConfigSchema = baseConfigSchema
+  .extend({
+    DATABASE_URL: postgresUrl(),
+    ...engineSettings,
+    ...Object.fromEntries(SOURCE_ENTRIES.map((entry) => [entry.grpcAddressVariable, grpcAddress()])),
+  })
   .superRefine(requireMeilisearchSettings);
 export type ReindexConfig = z.infer<typeof reindexConfigSchema>;
 

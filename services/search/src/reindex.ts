@@ -48,6 +48,11 @@ runMain(async () => {
       `reindex done: ${report.listed} listed, ${report.applied} indexed, ${report.skipped} skipped, ${report.removed} removed ` +
         `in ${seconds} s (${perSecond(report.listed, report.elapsedMs)} items/s)\n`,
     );
+  } catch (error) {
+    // The stack goes to the log; the operator's terminal gets one line, and the exit code says it failed.
+    logger.error({ err: error }, "reindex failed");
+    process.stderr.write(`reindex failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
   } finally {
     sources.close();
     await db.$disconnect();

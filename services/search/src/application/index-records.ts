@@ -26,14 +26,13 @@ export async function applyRecords(ledger: IndexLedger, index: SearchIndex, reco
   const candidates = [...newest.values()];
   if (candidates.length === 0) return { applied: 0, skipped: records.length };
   const held = new Map((await ledger.lock(candidates)).map((entry) => [recordKeyString(entry), entry]));
-  const applied: SearchRecord[] = [];
-  for (const record of candidates) {
-    if (!shouldApply(held.get(recordKeyString(record)), record.updatedAt)) continue;
-    if (!(await ledger.recordApplied(record))) continue;
+  const newer = candidates.filter((record) => shouldApply(held.get(recordKeyString(record)), record.updatedAt));
+  const written = new Set(newer.length > 0 ? (await ledger.recordApplied(newer)).map(recordKeyString) : []);
+  const applied = newer.filter((record) => written.has(recordKeyString(record)));
+  for (const record of applied) {
     if (record.type === "course") {
       await ledger.saveCourseName(record.userId, { id: record.id, name: record.title, semester: record.metadata.semester ?? null });
     }
-    applied.push(record);
   }
   if (applied.length > 0) await index.upsert(applied);
   return { applied: applied.length, skipped: records.length - applied.length };

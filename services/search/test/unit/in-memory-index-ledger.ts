@@ -38,19 +38,23 @@ export class InMemoryIndexLedger implements TransactionalIndexLedger<InMemoryTx>
     });
   }
 
-  async recordApplied(record: SearchRecord): Promise<boolean> {
+  async recordApplied(records: SearchRecord[]): Promise<RecordKey[]> {
     this.failIfDown();
-    const held = this.entries.get(recordKeyString(record));
-    if (held && (held.deletedAt || held.updatedAt > record.updatedAt)) return false;
-    this.entries.set(recordKeyString(record), {
-      type: record.type,
-      id: record.id,
-      userId: record.userId,
-      courseId: record.courseId ?? null,
-      updatedAt: record.updatedAt,
-      deletedAt: null,
-    });
-    return true;
+    const written: RecordKey[] = [];
+    for (const record of records) {
+      const held = this.entries.get(recordKeyString(record));
+      if (held && (held.deletedAt || held.updatedAt > record.updatedAt)) continue;
+      this.entries.set(recordKeyString(record), {
+        type: record.type,
+        id: record.id,
+        userId: record.userId,
+        courseId: record.courseId ?? null,
+        updatedAt: record.updatedAt,
+        deletedAt: null,
+      });
+      written.push({ type: record.type, id: record.id });
+    }
+    return written;
   }
 
   async recordDeleted(entry: { type: RecordType; id: string; userId: string; courseId?: string }, at: Date): Promise<void> {

@@ -35,17 +35,26 @@ class PrismaLedgerStatements implements IndexLedger {
     return rows.flatMap((row) => (isRecordType(row.type) ? [{ ...row, type: row.type }] : []));
   }
 
-  async recordApplied(record: SearchRecord): Promise<boolean> {
-    const courseId = record.courseId ?? null;
-    // The WHERE of the conflict branch repeats the ordering rule for the one race the lock cannot cover: two
-    // first versions of a record that had no row to lock.
-    const written = await this.db.$executeRaw`
+  async recordApplied(records: SearchRecord[]): Promise<RecordKey[]> {
+    if (records.length === 0) return [];
+    const rows = records.map((record) => ({
+      type: record.type,
+      id: record.id,
+      user_id: record.userId,
+      course_id: record.courseId ?? null,
+      updated_at: record.updatedAt.toISOString(),
+    }));
+    // One statement per batch (a reindex page is 500 records). The WHERE of the conflict branch repeats the
+    // ordering rule for the one race the lock cannot cover: two first versions of a record that had no row to lock.
+    const written = await this.db.$queryRaw<{ type: string; id: string }[]>`
       INSERT INTO indexed_record (type, id, user_id, course_id, updated_at)
-      VALUES (${record.type}, ${record.id}, ${record.userId}, ${courseId}, ${record.updatedAt})
+      SELECT type, id, user_id, course_id, updated_at
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(type text, id text, user_id text, course_id text, updated_at timestamptz)
       ON CONFLICT (type, id) DO UPDATE
         SET user_id = EXCLUDED.user_id, course_id = EXCLUDED.course_id, updated_at = EXCLUDED.updated_at
-        WHERE indexed_record.deleted_at IS NULL AND indexed_record.updated_at <= EXCLUDED.updated_at`;
-    return written > 0;
+        WHERE indexed_record.deleted_at IS NULL AND indexed_record.updated_at <= EXCLUDED.updated_at
+      RETURNING type, id`;
+    return toKeys(written);
   }
 
   async recordDeleted(entry: { type: RecordType; id: string; userId: string; courseId?: string }, at: Date): Promise<void> {

@@ -36,7 +36,11 @@ export class GrpcSearchableSources implements SearchableSources {
   async list(source: string, query: { userId?: string; pageToken?: string; pageSize: number }): Promise<SearchablePage> {
     const client = this.clients.get(source);
     if (!client) throw new Error(`unknown searchable source ${source}`);
-    const response = await client.listSearchables({ userId: query.userId, pageToken: query.pageToken ?? "", pageSize: query.pageSize });
+    const response = await client
+      .listSearchables({ userId: query.userId, pageToken: query.pageToken ?? "", pageSize: query.pageSize })
+      .catch((error: unknown) => {
+        throw new Error(`listing the searchables of ${source} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      });
     const records: SearchRecord[] = [];
     for (const searchable of response.searchables) {
       const mapped = fromSearchable(searchable);

@@ -23,10 +23,10 @@ export interface IndexLedger {
   /** The entries of these records, locked until the transaction ends (`SELECT … FOR UPDATE`); absent when unknown. */
   lock(keys: RecordKey[]): Promise<LedgerEntry[]>;
   /**
-   * Records the version applied, unless meanwhile a newer version or a tombstone was written (two first versions
-   * racing on a record without an entry yet to lock); false when it was not written.
+   * Records the versions applied (one per record), except where meanwhile a newer version or a tombstone was
+   * written (two first versions racing on a record without an entry yet to lock); returns the keys written.
    */
-  recordApplied(record: SearchRecord): Promise<boolean>;
+  recordApplied(records: SearchRecord[]): Promise<RecordKey[]>;
   /** Tombstones the record (creating its entry if unknown, so that a create arriving later stays out). */
   recordDeleted(entry: { type: RecordType; id: string; userId: string; courseId?: string }, at: Date): Promise<void>;
   /** Tombstones every live record of the user's course; returns their keys. */
