@@ -1,3 +1,4 @@
+import { AppError } from "@study/platform/errors";
 import { applyCourseChanges, type Course, type CourseChanges } from "../domain/course";
 import { courseUpdated } from "./course-events";
 import type { GetCourse } from "./get-course";
@@ -11,8 +12,9 @@ export class UpdateCourse {
 
   async execute(userId: string, courseId: string, changes: CourseChanges): Promise<Course> {
     const current = await this.getCourse.execute(userId, courseId);
-    const updated = applyCourseChanges(current, changes, new Date());
-    await this.courses.update(updated, [courseUpdated(updated)]);
-    return updated;
+    const saved = await this.courses.update(applyCourseChanges(current, changes, new Date()), (course) => [courseUpdated(course)]);
+    // Deleted concurrently between the read and the write: same answer as never having existed.
+    if (!saved) throw AppError.notFound("Course");
+    return saved;
   }
 }

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from "@study/events/envelope";
 import type { CoursePage, CourseRepository } from "../../src/application/ports/course-repository.port";
-import type { Course } from "../../src/domain/course";
+import { nextVersion, type Course } from "../../src/domain/course";
 
 /** Newest first, then by id: the order of PrismaCourseRepository.listOwned. */
 const newestFirst = (a: Course, b: Course) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -39,11 +39,14 @@ export class InMemoryCourseRepository implements CourseRepository {
     return this.all().filter((course) => course.userId === userId && wanted.has(course.id));
   }
 
-  async update(course: Course, events: EventEnvelope[]): Promise<void> {
+  async update(course: Course, events: (saved: Course) => EventEnvelope[]): Promise<Course | null> {
     const stored = this.rows.get(course.id);
-    // As the adapter's `updateMany where {id, userId}`: a course that is gone or not the user's stays untouched.
-    if (stored && stored.userId === course.userId) this.rows.set(course.id, { ...course, createdAt: stored.createdAt });
-    this.outbox.push(...events);
+    // As the adapter's locked read: a course that is gone or not the user's stays untouched, and nothing is announced.
+    if (!stored || stored.userId !== course.userId) return null;
+    const saved = { ...course, createdAt: stored.createdAt, updatedAt: nextVersion(stored.updatedAt, course.updatedAt) };
+    this.rows.set(course.id, saved);
+    this.outbox.push(...events({ ...saved }));
+    return { ...saved };
   }
 
   async deleteOwned(userId: string, courseId: string, events: EventEnvelope[]): Promise<boolean> {

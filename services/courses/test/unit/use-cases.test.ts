@@ -283,6 +283,39 @@ describe("UpdateCourse", () => {
     expect(versions).toEqual([first.updatedAt.getTime(), second.updatedAt.getTime()]);
   });
 
+  it("gives a change based on an older read a version after the stored one, and announces that version", async () => {
+    const course = await create("alice");
+    const staleRead = await useCases.getCourse.execute("alice", course.id);
+    // Another instance, its clock a minute ahead, changed the course meanwhile.
+    const ahead = new Date(Date.now() + 60_000);
+    await repository.update({ ...course, name: "Elsewhere", updatedAt: ahead }, () => []);
+    class StaleRead extends GetCourse {
+      override async execute(): Promise<Course> {
+        return staleRead;
+      }
+    }
+    repository.outbox.length = 0;
+    const saved = await new UpdateCourse(repository, new StaleRead(repository)).execute("alice", course.id, { set: { name: "Here" }, clear: [] });
+    expect(saved.updatedAt.getTime()).toBe(ahead.getTime() + 1);
+    expect(await useCases.getCourse.execute("alice", course.id)).toEqual(saved);
+    expect(eventOf(repository.outbox[0], "courseUpdated").value).toMatchObject({ searchable: { title: "Here", updatedAt: saved.updatedAt } });
+  });
+
+  it("answers NOT_FOUND when the course is deleted between the read and the write, announcing nothing", async () => {
+    const course = await create("alice");
+    repository.outbox.length = 0;
+    class ReadThenDeletedElsewhere extends GetCourse {
+      override async execute(userId: string, courseId: string): Promise<Course> {
+        const read = await super.execute(userId, courseId);
+        await repository.deleteOwned(userId, courseId, []);
+        return read;
+      }
+    }
+    const racing = new UpdateCourse(repository, new ReadThenDeletedElsewhere(repository));
+    expect(await refusal(() => racing.execute("alice", course.id, { set: { name: "Too late" }, clear: [] }))).toMatchObject(notFound);
+    expect(repository.outbox).toEqual([]);
+  });
+
   it("answers NOT_FOUND for another user's course and leaves it as it was, without an event", async () => {
     const course = await create("alice");
     repository.outbox.length = 0;

@@ -3,6 +3,7 @@ import { indexing, media as api } from "@study/contracts";
 import { AmqpConnection, createEvent, EventPublisher } from "@study/events";
 import { createClient } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
+import { fixedClock } from "@study/platform/clock";
 import { migrationSources, startService } from "@study/runtime";
 import { captureEvents, createTestDatabase, eventually, startFakeCourses, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
 import { PrismaImportJobRepository } from "../../src/adapters/db/prisma-import-job-repository";
@@ -529,6 +530,28 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     ]) {
       expect(await refusal(attempt())).toMatchObject({ kind: "precondition", code: "JOB_ALREADY_FINISHED" });
     }
+  });
+
+  it("builds a note's events from the note as stored: a rename while the import ran reaches NoteTranscribed, at a later version", async () => {
+    const userId = user();
+    const { note, job } = await importVideo(userId, "Before");
+    await pipeline.start.execute(job.id);
+    const jobs = new PrismaImportJobRepository(service.db);
+    // The worker read the job and its note, then the user renamed the note before the worker finished.
+    const workersRead = (await jobs.findWithNote(job.id))!;
+    const { note: renamed } = await client.renameNote({ userId, noteId: note.id, title: "After" });
+    // The worker's clock is behind the rename's.
+    const behind = fixedClock(workersRead.note!.updatedAt.toISOString());
+    await new CompleteJob({ findWithNote: async () => workersRead, saveTransition: (t, v) => jobs.saveTransition(t, v) }, behind).execute(job.id, transcription);
+
+    const { note: stored } = await client.getNote({ userId, noteId: note.id });
+    expect(stored).toMatchObject({ title: "After", content: transcription.transcript, transcriptionStatus: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED });
+    expect(stored!.updatedAt!.getTime()).toBeGreaterThan(renamed!.updatedAt!.getTime());
+    const transcribed = await eventFor("media.note.transcribed.v1", (p) => p.noteId === note.id);
+    expect(transcribed.payload?.value).toMatchObject({
+      title: "After",
+      searchable: { title: "After", content: transcription.transcript, status: "COMPLETED", updatedAt: stored!.updatedAt },
+    });
   });
 
   it("fails an import: job FAILED with the error, note FAILED, NoteImportFailed for the user", async () => {

@@ -1,6 +1,6 @@
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import type { CoursePage, CourseRepository } from "../../application/ports/course-repository.port";
-import type { Course } from "../../domain/course";
+import { nextVersion, type Course } from "../../domain/course";
 import type { PrismaClient } from "../../generated/prisma/client";
 
 export class PrismaCourseRepository implements CourseRepository {
@@ -41,11 +41,15 @@ export class PrismaCourseRepository implements CourseRepository {
     return this.prisma.course.findMany({ where: { userId, id: { in: courseIds } } });
   }
 
-  async update(course: Course, events: EventEnvelope[]): Promise<void> {
+  async update(course: Course, events: (saved: Course) => EventEnvelope[]): Promise<Course | null> {
     const { id, userId, createdAt: _createdAt, ...changes } = course;
-    await this.prisma.$transaction(async (tx) => {
-      await tx.course.updateMany({ where: { id, userId }, data: changes });
-      await enqueueEvents(tx, events);
+    return this.prisma.$transaction(async (tx) => {
+      const [stored] = await tx.$queryRaw<{ updatedAt: Date }[]>`
+        SELECT updated_at AS "updatedAt" FROM course WHERE id = ${id}::uuid AND user_id = ${userId} FOR UPDATE`;
+      if (!stored) return null;
+      const saved = await tx.course.update({ where: { id }, data: { ...changes, updatedAt: nextVersion(stored.updatedAt, course.updatedAt) } });
+      await enqueueEvents(tx, events(saved));
+      return saved;
     });
   }
 

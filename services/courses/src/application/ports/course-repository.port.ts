@@ -16,7 +16,12 @@ export interface CourseRepository {
   findOwned(userId: string, courseId: string): Promise<Course | null>;
   listOwned(userId: string, query: { limit: number; offset: number; semester?: string }): Promise<CoursePage>;
   findManyOwned(userId: string, courseIds: string[]): Promise<Course[]>;
-  update(course: Course, events: EventEnvelope[]): Promise<void>;
+  /**
+   * Stores the changed course with a new updatedAt (the course's, or just after the stored one if that is not
+   * older, so that concurrent changes keep their order) and the events `events` builds from the course as stored.
+   * Returns the stored course; null when the user's course no longer exists.
+   */
+  update(course: Course, events: (saved: Course) => EventEnvelope[]): Promise<Course | null>;
   /** Deletes the user's course; false when there was none. */
   deleteOwned(userId: string, courseId: string, events: EventEnvelope[]): Promise<boolean>;
   /** Up to `limit` courses (of one user, or of all when userId is absent) with ids after `afterId`, in id order. */

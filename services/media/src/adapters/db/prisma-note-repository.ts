@@ -60,12 +60,11 @@ export class PrismaNoteRepository implements NoteRepository {
 
   async addAttachment(userId: string, attachment: Attachment): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<
-        { id: string }[]
-      >`SELECT id FROM note WHERE id = ${attachment.noteId}::uuid AND user_id = ${userId} FOR UPDATE`;
-      if (locked.length === 0) return false;
+      const stored = await lockNote(tx, attachment.noteId, userId);
+      if (!stored) return false;
       await tx.attachment.create({ data: attachment });
-      await tx.note.update({ where: { id: attachment.noteId }, data: { updatedAt: attachment.uploadedAt } });
+      // Never back in time: updatedAt is the version search keeps of the note.
+      await tx.note.update({ where: { id: attachment.noteId }, data: { updatedAt: nextVersion(stored.updatedAt, attachment.uploadedAt) } });
       return true;
     });
   }
