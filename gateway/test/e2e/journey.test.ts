@@ -334,7 +334,7 @@ describe("end to end through the gateway", () => {
     expect(health.body).toMatchObject({
       status: "ok",
       gateway: { status: "SERVING", database: "SERVING" },
-      services: { courses: "SERVING", notifications: "SERVING", media: "SERVING", study: "SERVING" },
+      services: { courses: "SERVING", notifications: "SERVING", media: "SERVING", study: "SERVING", search: "SERVING" },
     });
     const root = await api("GET", "/");
     expect(root.status).toBe(302);
@@ -344,7 +344,13 @@ describe("end to end through the gateway", () => {
     await stack.stop("courses");
     const degraded = await api("GET", "/health");
     expect(degraded.status).toBe(503);
-    expect(degraded.body.services).toEqual({ courses: "UNREACHABLE", notifications: "SERVING", media: "SERVING", study: "SERVING" });
+    expect(degraded.body.services).toEqual({
+      courses: "UNREACHABLE",
+      notifications: "SERVING",
+      media: "SERVING",
+      study: "SERVING",
+      search: "SERVING",
+    });
     const { token } = await signUp("Ivy");
     const unavailable = await api("GET", "/api/courses", { token });
     expect(unavailable.status).toBe(503);
