@@ -130,7 +130,7 @@ describe("universal search through the gateway: every type found, filtered, page
 
     // A recorded clip uploaded and transcribed, with the student's text notes: the note the material is generated from.
     const upload = await uploadNote(owner.token, course.id, NOTE_TITLE);
-    expect((await waitForJob(api, owner.token, upload.jobId, { timeoutMs: 60_000, intervalMs: 200 })).status).toBe("COMPLETED");
+    expect((await waitForJob(api, owner.token, upload.jobId, { timeoutMs: 90_000, intervalMs: 200 })).status).toBe("COMPLETED");
     const edited = await api("PUT", `/api/notes/${upload.noteId}/user-notes`, { token: owner.token, body: { userNotes: USER_NOTES } });
     expect(edited.status).toBe(200);
     note = { id: upload.noteId, title: NOTE_TITLE, contentWord: "Norland", createdAt: upload.createdAt };
@@ -154,7 +154,7 @@ describe("universal search through the gateway: every type found, filtered, page
       return [note, flashcardSet, quiz, studyGuide].every(({ id }) => found.includes(id));
     }, 20_000);
     await eventually(async () => ids(await search(stranger.token, { query: "Barton" })).includes(strangerCourse.id), 20_000);
-  }, 150_000);
+  }, 180_000);
 
   it("finds each type by words of its title and of its content, with the course's name on every result of the course", async () => {
     const cases: [string, string, string][] = [
@@ -374,7 +374,7 @@ describe("universal search through the gateway: every type found, filtered, page
 
   it("finds a renamed note by its new title and no longer by the old one", async () => {
     const upload = await uploadNote(owner.token, course.id, "Kellynch Hall memo");
-    expect((await waitForJob(api, owner.token, upload.jobId, { timeoutMs: 60_000, intervalMs: 200 })).status).toBe("COMPLETED");
+    expect((await waitForJob(api, owner.token, upload.jobId, { timeoutMs: 90_000, intervalMs: 200 })).status).toBe("COMPLETED");
     await eventually(async () => ids(await search(owner.token, { query: "Kellynch" })).includes(upload.noteId), 15_000);
 
     const renamed = await api("PATCH", `/api/notes/${upload.noteId}`, { token: owner.token, body: { title: "Uppercross Cottage memo" } });
@@ -389,7 +389,7 @@ describe("universal search through the gateway: every type found, filtered, page
     // Deleted: gone from results and counts.
     expect((await api("DELETE", `/api/notes/${upload.noteId}`, { token: owner.token })).status).toBe(200);
     await eventually(async () => (await search(owner.token, { query: "Uppercross" })).totalCount === 0, 15_000);
-  });
+  }, 150_000);
 
   it("forgets deleted records: a course and a flashcard set", async () => {
     const temporary = await createCourse(owner.token, { name: "Lyme Regis Excursion" });
