@@ -26,7 +26,7 @@ function userOption(argv: string[]): string | undefined {
 const perSecond = (items: number, ms: number) => (ms > 0 ? Math.round((items * 1000) / ms) : items);
 
 function progressLine(progress: ReindexProgress): string {
-  const rate = perSecond(progress.listed, progress.elapsedMs);
+  const rate = perSecond(progress.listed, progress.sourceElapsedMs);
   const state = progress.done ? "done" : "…";
   return `${progress.source}: ${progress.listed} listed, ${progress.applied} indexed, ${progress.skipped} skipped (${rate} items/s) ${state}`;
 }

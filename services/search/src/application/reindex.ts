@@ -20,6 +20,8 @@ export interface ReindexProgress {
   skipped: number;
   /** Milliseconds since the reindex started. */
   elapsedMs: number;
+  /** Milliseconds since this source's first page was asked for (its rate: listed / sourceElapsedMs). */
+  sourceElapsedMs: number;
   /** The source's last page. */
   done: boolean;
 }
@@ -58,6 +60,7 @@ export class Reindex<Tx> {
 
     for (const source of this.sources.sources) {
       const counts = { source: source.name, listed: 0, applied: 0, skipped: 0 };
+      const sourceStart = elapsed();
       let pageToken: string | undefined;
       do {
         const page = await this.sources.list(source.name, { userId: options.userId, pageToken, pageSize: this.pageSize });
@@ -67,7 +70,8 @@ export class Reindex<Tx> {
         counts.applied += result.applied;
         counts.skipped += result.skipped;
         pageToken = page.nextPageToken || undefined;
-        onProgress({ ...counts, elapsedMs: elapsed(), done: pageToken === undefined });
+        const elapsedMs = elapsed();
+        onProgress({ ...counts, elapsedMs, sourceElapsedMs: elapsedMs - sourceStart, done: pageToken === undefined });
       } while (pageToken !== undefined);
       report.sources.push(counts);
       report.listed += counts.listed;

@@ -8,6 +8,8 @@ import type { SearchRecord } from "../../src/domain/search-record";
 export class InMemorySearchableSources implements SearchableSources {
   readonly sources: readonly SearchableSource[];
   failing?: string;
+  /** Called on every list call (e.g. to move a test's clock as if the call took time). */
+  onList?: () => void;
   readonly calls: { source: string; userId?: string; pageToken?: string }[] = [];
   closed = false;
 
@@ -17,6 +19,7 @@ export class InMemorySearchableSources implements SearchableSources {
 
   async list(source: string, query: { userId?: string; pageToken?: string; pageSize: number }): Promise<SearchablePage> {
     this.calls.push({ source, userId: query.userId, pageToken: query.pageToken });
+    this.onList?.();
     if (this.failing === source) throw new Error(`${source} is unavailable`);
     const all = (this.bySource[source]?.records ?? []).filter((record) => query.userId === undefined || record.userId === query.userId);
     const start = Number(query.pageToken ?? "0");

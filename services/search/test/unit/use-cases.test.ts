@@ -296,6 +296,8 @@ describe("Reindex", () => {
       media: { types: ["note"], records: sourceRecords.media ?? [] },
       study: { types: ["flashcard_set", "quiz", "study_guide"], records: sourceRecords.study ?? [] },
     });
+    // Each page of a source takes a second.
+    sources.onList = () => clock.advance(1_000);
     const progress: ReindexProgress[] = [];
     const reindex = new Reindex<InMemoryTx>(context.ledger, context.index, sources, clock, 2);
     return { ...context, clock, sources, progress, run: (userId?: string) => reindex.execute({ userId }, (p) => progress.push(p)) };
@@ -320,16 +322,17 @@ describe("Reindex", () => {
       applied: 4,
       skipped: 1,
       removed: 0,
-      elapsedMs: 0,
+      elapsedMs: 4_000,
     });
     expect(context.index.all().map((r) => `${r.type}:${r.id}`)).toEqual(["course:c1", "note:n1", "note:n2", "note:n3", "quiz:q1"]);
     expect(context.index.get({ type: "note", id: "n2" })?.title).toBe("Newer than the source");
     expect(await context.ledger.listCourses(ALICE)).toEqual([{ id: "c1", name: "Biology", semester: null }]);
-    expect(context.progress.map((p) => [p.source, p.listed, p.done])).toEqual([
-      ["courses", 1, true],
-      ["media", 2, false],
-      ["media", 3, true],
-      ["study", 1, true],
+    // Elapsed since the start, and since the source's first page (its rate).
+    expect(context.progress.map((p) => [p.source, p.listed, p.done, p.elapsedMs, p.sourceElapsedMs])).toEqual([
+      ["courses", 1, true, 1_000, 1_000],
+      ["media", 2, false, 2_000, 1_000],
+      ["media", 3, true, 3_000, 2_000],
+      ["study", 1, true, 4_000, 1_000],
     ]);
     expect(context.sources.calls.filter((c) => c.source === "media").map((c) => c.pageToken)).toEqual([undefined, "2"]);
   });
