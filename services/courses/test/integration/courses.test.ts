@@ -59,7 +59,12 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const updatedEvent = await capture.next("courses.course.updated.v1");
     expect(updatedEvent.payload).toMatchObject({ value: { course: { name: "Cell Biology II" } } });
     expect(updatedEvent.payload?.value).toMatchObject({
-      searchable: { title: "Cell Biology II", keywords: ["BIO201"], metadata: { code: "BIO201", color: "#22c55e" }, updatedAt: updated.course!.updatedAt },
+      searchable: {
+        title: "Cell Biology II",
+        keywords: ["BIO201"],
+        metadata: { code: "BIO201", color: "#22c55e" },
+        updatedAt: updated.course!.updatedAt,
+      },
     });
     expect(updated.course!.updatedAt!.getTime()).toBeGreaterThan(course!.updatedAt!.getTime());
 
@@ -169,7 +174,10 @@ describe("courses service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expect.arrayContaining([...mine, theirs]));
 
-    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
+    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toMatchObject({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+    });
     expect(await refusal(source.listSearchables({ pageToken: "", pageSize: 1001 }))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
   });
 });

@@ -465,10 +465,16 @@ describe("ListSearchables", () => {
   it("refuses a page size outside 1-1000, a token it did not make and an empty user id", async () => {
     const invalid = { kind: "validation", code: "VALIDATION_ERROR" };
     for (const pageSize of [-1, 1001]) {
-      expect(await refusal(() => list({ pageSize }))).toMatchObject({ ...invalid, details: [{ field: "pageSize", message: "must be between 1 and 1000" }] });
+      expect(await refusal(() => list({ pageSize }))).toMatchObject({
+        ...invalid,
+        details: [{ field: "pageSize", message: "must be between 1 and 1000" }],
+      });
     }
     for (const pageToken of ["garbage!", encodePageToken("not-a-uuid"), `${encodePageToken(randomUUID())}=`]) {
-      expect(await refusal(() => list({ pageToken }))).toMatchObject({ ...invalid, details: [{ field: "pageToken", message: "is not a token of a previous page" }] });
+      expect(await refusal(() => list({ pageToken }))).toMatchObject({
+        ...invalid,
+        details: [{ field: "pageToken", message: "is not a token of a previous page" }],
+      });
     }
     expect(await refusal(() => list({ userId: "" }))).toMatchObject(invalid);
     expect((await list({ pageSize: 1000 })).searchables).toEqual([]);

@@ -323,8 +323,16 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const renamedEvent = await eventFor("media.note.updated.v1", (p) => p.noteId === note.id && p.title === "Lecture 1: Enzymes");
     // Search sees the note after the rename, at a version later than the user notes' change.
     const searchableOf = (event: typeof renamedEvent) => (event.payload?.value as { searchable: indexing.Searchable }).searchable;
-    expect(searchableOf(updatedEvent)).toMatchObject({ title: "Lecture 1", content: "https://example.com/slides\nKey formula", status: "PROCESSING" });
-    expect(searchableOf(renamedEvent)).toMatchObject({ title: "Lecture 1: Enzymes", content: "https://example.com/slides\nKey formula", updatedAt: renamed!.updatedAt });
+    expect(searchableOf(updatedEvent)).toMatchObject({
+      title: "Lecture 1",
+      content: "https://example.com/slides\nKey formula",
+      status: "PROCESSING",
+    });
+    expect(searchableOf(renamedEvent)).toMatchObject({
+      title: "Lecture 1: Enzymes",
+      content: "https://example.com/slides\nKey formula",
+      updatedAt: renamed!.updatedAt,
+    });
     expect(searchableOf(renamedEvent).updatedAt!.getTime()).toBeGreaterThan(searchableOf(updatedEvent).updatedAt!.getTime());
   });
 
@@ -542,10 +550,17 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const { note: renamed } = await client.renameNote({ userId, noteId: note.id, title: "After" });
     // The worker's clock is behind the rename's.
     const behind = fixedClock(workersRead.note!.updatedAt.toISOString());
-    await new CompleteJob({ findWithNote: async () => workersRead, saveTransition: (t, v) => jobs.saveTransition(t, v) }, behind).execute(job.id, transcription);
+    await new CompleteJob({ findWithNote: async () => workersRead, saveTransition: (t, v) => jobs.saveTransition(t, v) }, behind).execute(
+      job.id,
+      transcription,
+    );
 
     const { note: stored } = await client.getNote({ userId, noteId: note.id });
-    expect(stored).toMatchObject({ title: "After", content: transcription.transcript, transcriptionStatus: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED });
+    expect(stored).toMatchObject({
+      title: "After",
+      content: transcription.transcript,
+      transcriptionStatus: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED,
+    });
     expect(stored!.updatedAt!.getTime()).toBeGreaterThan(renamed!.updatedAt!.getTime());
     const transcribed = await eventFor("media.note.transcribed.v1", (p) => p.noteId === note.id);
     expect(transcribed.payload?.value).toMatchObject({
@@ -579,7 +594,12 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
         courseId: note.courseId,
         title: "Private video",
         errorMessage: "The video is private or unavailable",
-        searchable: expect.objectContaining({ id: note.id, title: "Private video", status: "FAILED", metadata: { transcriptionStatus: "FAILED", sourceType: "video" } }),
+        searchable: expect.objectContaining({
+          id: note.id,
+          title: "Private video",
+          status: "FAILED",
+          metadata: { transcriptionStatus: "FAILED", sourceType: "video" },
+        }),
       },
     });
   });
@@ -831,7 +851,10 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expect.arrayContaining([...mine, theirs]));
 
-    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
+    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toMatchObject({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+    });
     expect(await refusal(source.listSearchables({ pageToken: "", pageSize: 1001 }))).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
   });
 });

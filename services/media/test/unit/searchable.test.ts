@@ -54,8 +54,17 @@ describe("a note as search indexes it", () => {
 
   it("is PROCESSING until the import finished, FAILED when it failed; without a transcript, the user notes alone", () => {
     const pending = aNote("PENDING", { metadata: {}, userNotes: [{ timestamp: 1, content: "Read chapter 2", contentType: "text" }] });
-    expect(toSearchable(pending)).toMatchObject({ status: "PROCESSING", description: "", content: "Read chapter 2", metadata: { transcriptionStatus: "PENDING" } });
-    expect(toSearchable(aNote("PROCESSING"))).toMatchObject({ status: "PROCESSING", content: "", metadata: { transcriptionStatus: "PROCESSING", sourceType: "video" } });
+    expect(toSearchable(pending)).toMatchObject({
+      status: "PROCESSING",
+      description: "",
+      content: "Read chapter 2",
+      metadata: { transcriptionStatus: "PENDING" },
+    });
+    expect(toSearchable(aNote("PROCESSING"))).toMatchObject({
+      status: "PROCESSING",
+      content: "",
+      metadata: { transcriptionStatus: "PROCESSING", sourceType: "video" },
+    });
     expect(toSearchable(aNote("FAILED"))).toMatchObject({ status: "FAILED" });
   });
 
@@ -97,7 +106,11 @@ describe("the note's events carry it as stored after the change", () => {
     expect(written[0].events).toHaveLength(1);
     expect(written[0].events[0].type).toBe("media.note.updated.v1");
     expect(searchableOf(written[0].events[0])).toEqual(toSearchable(renamed));
-    expect(searchableOf(written[0].events[0])).toMatchObject({ title: "Enzymes", status: "COMPLETED", content: expect.stringContaining("Enzymes lower") });
+    expect(searchableOf(written[0].events[0])).toMatchObject({
+      title: "Enzymes",
+      status: "COMPLETED",
+      content: expect.stringContaining("Enzymes lower"),
+    });
   });
 
   it("UpdateUserNotes: NoteUpdated with the new user notes in the content", async () => {
@@ -134,7 +147,13 @@ describe("the note's events carry it as stored after the change", () => {
 
   it("CompleteJob: NoteTranscribed with the transcript, the summary and the title as stored", async () => {
     const { store, events, saved } = transitions({ job: aJob("IN_PROGRESS", { attempts: 1 }), note: aNote("PROCESSING") });
-    await new CompleteJob(store, clock).execute(aJob().id, { transcript: "Cells divide.", summary: "Mitosis.", segments: [], duration: 2, language: "en" });
+    await new CompleteJob(store, clock).execute(aJob().id, {
+      transcript: "Cells divide.",
+      summary: "Mitosis.",
+      segments: [],
+      duration: 2,
+      language: "en",
+    });
     expect(saved[0].events).toEqual([]);
     expect(events.map((event) => event.type)).toEqual(["media.note.transcribed.v1"]);
     expect(searchableOf(events[0])).toMatchObject({
@@ -171,7 +190,9 @@ describe("ListSearchables", () => {
   const notes = ids.map((id, index) => aNote("PENDING", { id, userId: index % 2 === 0 ? "alice" : "bob", title: `Note ${index}` }));
   const repository = {
     async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }) {
-      return notes.filter((note) => (query.userId === undefined || note.userId === query.userId) && (query.afterId === null || note.id > query.afterId)).slice(0, query.limit);
+      return notes
+        .filter((note) => (query.userId === undefined || note.userId === query.userId) && (query.afterId === null || note.id > query.afterId))
+        .slice(0, query.limit);
     },
   };
   const list = (query: { userId?: string; pageToken?: string; pageSize?: number }) =>

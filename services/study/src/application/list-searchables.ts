@@ -18,7 +18,11 @@ interface Source {
   read(query: { userId?: string; afterId: string | null; limit: number }): Promise<Searchable[]>;
 }
 
-function source<M extends MaterialOrigin>(table: Table, repository: Pick<MaterialRepository<M>, "listPageAfter">, toSearchable: (material: M) => Searchable): Source {
+function source<M extends MaterialOrigin>(
+  table: Table,
+  repository: Pick<MaterialRepository<M>, "listPageAfter">,
+  toSearchable: (material: M) => Searchable,
+): Source {
   return { table, read: async (query) => (await repository.listPageAfter(query)).map(toSearchable) };
 }
 

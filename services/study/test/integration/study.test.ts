@@ -132,7 +132,12 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const quizCreated = await capture.next("study.quiz.created.v1");
     expect(quizCreated.payload).toMatchObject({ value: { quizId: quiz.quiz!.id, questionCount: 5 } });
     expect(quizCreated.payload?.value).toMatchObject({
-      searchable: { type: indexing.SearchableType.SEARCHABLE_TYPE_QUIZ, id: quiz.quiz!.id, title: quiz.quiz!.title, metadata: { questionCount: "5" } },
+      searchable: {
+        type: indexing.SearchableType.SEARCHABLE_TYPE_QUIZ,
+        id: quiz.quiz!.id,
+        title: quiz.quiz!.title,
+        metadata: { questionCount: "5" },
+      },
     });
 
     const guide = await client.generateStudyGuide({ generation: request.generation });
@@ -278,7 +283,11 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(listed.every((s) => s.userId === owner && s.courseId === courseId && s.difficulty === "MEDIUM")).toBe(true);
     expect(listed.map((s) => s.id)).not.toContain(theirs);
     const { quiz: stored } = await client.getQuiz({ userId: owner, quizId: quiz });
-    expect(listed[2]).toMatchObject({ title: stored!.title, metadata: { questionCount: "3" }, content: expect.stringContaining(stored!.questions[0].question) });
+    expect(listed[2]).toMatchObject({
+      title: stored!.title,
+      metadata: { questionCount: "3" },
+      content: expect.stringContaining(stored!.questions[0].question),
+    });
 
     // Without a user: everyone's material, this test's among them, kind by kind, each in id order.
     const everyone: indexing.Searchable[] = [];
@@ -300,7 +309,10 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
       expect(ofType).toEqual([...ofType].sort());
     }
 
-    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toEqual({ kind: "validation", code: "VALIDATION_ERROR" });
+    expect(await refusal(source.listSearchables({ pageToken: "not a token", pageSize: 0 }))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+    });
     expect(await refusal(source.listSearchables({ pageToken: "", pageSize: 1001 }))).toEqual({ kind: "validation", code: "VALIDATION_ERROR" });
   });
 });

@@ -45,7 +45,15 @@ const set: FlashcardSet = {
   ...origin(SET_ID),
   flashcards: [
     { id: "c2", flashcardSetId: SET_ID, front: "Osmosis", back: "Diffusion of water", order: 1, source: null, schedule: newCardSchedule(createdAt) },
-    { id: "c1", flashcardSetId: SET_ID, front: "Diffusion", back: "High to low concentration", order: 0, source: null, schedule: newCardSchedule(createdAt) },
+    {
+      id: "c1",
+      flashcardSetId: SET_ID,
+      front: "Diffusion",
+      back: "High to low concentration",
+      order: 0,
+      source: null,
+      schedule: newCardSchedule(createdAt),
+    },
   ],
 };
 const QUIZ_ID = "0190a5f4-0000-7000-8000-000000000002";

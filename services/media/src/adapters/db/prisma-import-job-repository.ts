@@ -117,7 +117,10 @@ export class PrismaImportJobRepository implements ImportJobRepository {
       // The note as stored after the write: the user may have renamed it or edited its user notes meanwhile.
       const stored = note && (await lockNote(tx, note.id));
       if (note && stored) {
-        const row = await tx.note.update({ where: { id: note.id }, data: { ...noteProcessingData(note), updatedAt: nextVersion(stored.updatedAt, note.updatedAt) } });
+        const row = await tx.note.update({
+          where: { id: note.id },
+          data: { ...noteProcessingData(note), updatedAt: nextVersion(stored.updatedAt, note.updatedAt) },
+        });
         if (segments) {
           await tx.transcriptSegment.deleteMany({ where: { noteId: note.id } });
           await tx.transcriptSegment.createMany({

@@ -107,7 +107,12 @@ export class PrismaFlashcardSetRepository implements FlashcardSetRepository {
   }
 
   async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<FlashcardSet[]> {
-    const rows = await this.prisma.flashcardSet.findMany({ where: pageAfterWhere(query), include: withCards, orderBy: { id: "asc" }, take: query.limit });
+    const rows = await this.prisma.flashcardSet.findMany({
+      where: pageAfterWhere(query),
+      include: withCards,
+      orderBy: { id: "asc" },
+      take: query.limit,
+    });
     return rows.map(setFromRow);
   }
 

@@ -95,7 +95,12 @@ export class PrismaStudyGuideRepository implements StudyGuideRepository {
   }
 
   async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }): Promise<StudyGuide[]> {
-    const rows = await this.prisma.studyGuide.findMany({ where: pageAfterWhere(query), include: withSections, orderBy: { id: "asc" }, take: query.limit });
+    const rows = await this.prisma.studyGuide.findMany({
+      where: pageAfterWhere(query),
+      include: withSections,
+      orderBy: { id: "asc" },
+      take: query.limit,
+    });
     return rows.map(guideFromRow);
   }
 
