@@ -48,6 +48,9 @@ describe("PostgresSearchIndex (embedded)", () => {
       "search_term_pkey",
       "search_term_term_trgm_idx",
     ]);
+    const functions = await opened.db.$queryRaw<{ proname: string }[]>`
+      SELECT proname::text FROM pg_proc WHERE proname LIKE 'search\_%' ORDER BY proname`;
+    expect(functions.map((row) => row.proname)).toEqual(["search_content_window", "search_keywords_text", "search_word_query"]);
     const user = randomUUID();
     await index().upsert([aRecord(user, { title: "Weighted title", keywords: ["kw"], description: "described", content: "contents" })]);
     const [row] = await opened.db.$queryRaw<{ vector: string }[]>`SELECT search_vector::text AS vector FROM search_document WHERE user_id = ${user}`;
@@ -131,6 +134,10 @@ describe("PostgresSearchIndex (embedded)", () => {
     expect(page.hits[0].record.content).toBe(content);
     expect(page.hits[0].snippet).toMatch(/<mark>prologue<\/mark>/);
     expect(page.hits[0].snippet.length).toBeLessThan(1000);
+    // The excerpt is taken around the match, deep in the content too.
+    const deep = (await index().search(aQuery(user, tokens[8_000]))).hits[0];
+    expect(deep.snippet).toContain(`<mark>${tokens[8_000]}</mark>`);
+    expect(deep.snippet.length).toBeLessThan(1000);
     // Past the indexed part: not found (documented limit).
     expect(await index().search(aQuery(user, "epilogueword"))).toEqual({ hits: [], total: 0, byType: {} });
   });

@@ -235,9 +235,12 @@ export class PostgresSearchIndex implements SearchIndex {
                string_agg(in_title::text, ' | ')::tsquery AS any_in_title,
                string_agg(in_keywords::text, ' | ')::tsquery AS any_in_keywords,
                string_agg(in_description::text, ' | ')::tsquery AS any_in_description,
-               count(*) AS words
+               count(*) AS words,
+               -- What to look for in the content to centre its excerpt: the words as typed and their stems.
+               (SELECT array_agg(DISTINCT needle) FROM slot,
+                  unnest(string_to_array(slot.words, ' ') || tsvector_to_array(to_tsvector('english', slot.words))) AS needle) AS needles
         FROM word WHERE anywhere IS NOT NULL
-      ), matched AS (
+      ), matched AS MATERIALIZED (
         SELECT d.type, d.id, d.updated_at,
                round((
                  0.9 * (SELECT sum(w.factor * CASE WHEN d.search_vector @@ w.in_title THEN 1.0
@@ -270,8 +273,8 @@ export class PostgresSearchIndex implements SearchIndex {
                   ts_headline('english',
                     CASE WHEN d.search_vector @@ q.any_in_title THEN d.title
                          WHEN d.search_vector @@ q.any_in_keywords THEN array_to_string(d.keywords, ', ')
-                         WHEN d.search_vector @@ q.any_in_description THEN d.description
-                         ELSE left(d.content, 100000) END,
+                         WHEN d.search_vector @@ q.any_in_description THEN left(d.description, 20000)
+                         ELSE search_content_window(d.content, q.needles) END,
                     q.any_word, ${HEADLINE_OPTIONS}) AS headline
            FROM page p JOIN search_document d ON d.type = p.type AND d.id = p.id CROSS JOIN query q
         ) h) AS hits`;
