@@ -46,7 +46,6 @@ describe("PostgresSearchIndex (embedded)", () => {
       "search_document_search_vector_idx",
       "search_document_user_id_idx",
       "search_term_pkey",
-      "search_term_term_trgm_idx",
     ]);
     const functions = await opened.db.$queryRaw<{ proname: string }[]>`
       SELECT proname::text FROM pg_proc WHERE proname LIKE 'search\_%' ORDER BY proname`;
