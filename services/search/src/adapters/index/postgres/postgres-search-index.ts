@@ -236,17 +236,25 @@ export class PostgresSearchIndex implements SearchIndex {
         FROM word WHERE anywhere IS NOT NULL
       ), matched AS MATERIALIZED (
         SELECT d.type, d.id, d.updated_at,
+               -- The field whose excerpt is the snippet: the best one holding a word.
+               CASE WHEN dv.vector @@ q.any_in_title THEN 'title' WHEN dv.vector @@ q.any_in_keywords THEN 'keywords'
+                    WHEN dv.vector @@ q.any_in_description THEN 'description' ELSE 'content' END AS snippet_field,
                round((
-                 0.9 * (SELECT sum(w.factor * CASE WHEN d.search_vector @@ w.in_title THEN 1.0
-                                                   WHEN d.search_vector @@ w.in_keywords THEN 0.7
-                                                   WHEN d.search_vector @@ w.in_description THEN 0.5
+                 0.9 * (SELECT sum(w.factor * CASE WHEN dv.vector @@ w.in_title THEN 1.0
+                                                   WHEN dv.vector @@ w.in_keywords THEN 0.7
+                                                   WHEN dv.vector @@ w.in_description THEN 0.5
                                                    ELSE 0.3 END)
                         FROM word w WHERE w.anywhere IS NOT NULL) / q.words
-                 + 0.1 * ts_rank(d.search_vector, q.any_word, 1)
+                 + 0.1 * ts_rank(dv.vector, q.any_word, 1)
                )::numeric, 4)::float8 AS relevance
         FROM search_document d CROSS JOIN query q
+        -- Each of the user's rows' vector read (and decompressed) once, not once per use below: a copy, kept by OFFSET 0
+        -- from being inlined back into each use. Matching on the copy also keeps the planner on the user's rows
+        -- (user_id index) instead of AND-ing them with the GIN index's matches among every user's records, which
+        -- for a common word took 30 ms of the 40 (now 14 ms in all, with 1 000 users and 100 000 records).
+        CROSS JOIN LATERAL (SELECT d.search_vector || ''::tsvector AS vector OFFSET 0) dv
         WHERE d.user_id = ${query.userId}
-          AND d.search_vector @@ q.every_word
+          AND dv.vector @@ q.every_word
           AND (${query.types ?? null}::text[] IS NULL OR d.type = ANY (${query.types ?? null}::text[]))
           AND (${query.courseId ?? null}::text IS NULL OR d.course_id = ${query.courseId ?? null}::text)
           AND (${query.createdFrom ?? null}::timestamptz IS NULL OR d.created_at >= ${query.createdFrom ?? null}::timestamptz)
@@ -265,10 +273,10 @@ export class PostgresSearchIndex implements SearchIndex {
                   d.metadata, d.created_at, d.updated_at, p.relevance,
                   -- The excerpt of the best field holding a word (title, keywords, description, then content).
                   ts_headline('english',
-                    CASE WHEN d.search_vector @@ q.any_in_title THEN d.title
-                         WHEN d.search_vector @@ q.any_in_keywords THEN array_to_string(d.keywords, ', ')
-                         WHEN d.search_vector @@ q.any_in_description THEN left(d.description, 20000)
-                         ELSE search_content_window(d.content, q.needles) END,
+                    CASE p.snippet_field WHEN 'title' THEN d.title
+                                         WHEN 'keywords' THEN array_to_string(d.keywords, ', ')
+                                         WHEN 'description' THEN left(d.description, 20000)
+                                         ELSE search_content_window(d.content, q.needles) END,
                     q.any_word, ${HEADLINE_OPTIONS}) AS headline
            FROM page p JOIN search_document d ON d.type = p.type AND d.id = p.id CROSS JOIN query q
         ) h) AS hits`;
@@ -294,7 +302,8 @@ export class PostgresSearchIndex implements SearchIndex {
     const found = await this.db.$queryRaw<{ words: string; found: boolean }[]>`
       SELECT s.words, EXISTS (
         SELECT 1 FROM search_document d
-        WHERE d.user_id = ${userId} AND d.search_vector @@ search_word_query(ARRAY[s.words], s.is_prefix, '')
+        -- On the user's rows (the copy keeps the planner off the GIN index of every user's records, see runSearch).
+        WHERE d.user_id = ${userId} AND (d.search_vector || ''::tsvector) @@ search_word_query(ARRAY[s.words], s.is_prefix, '')
       ) AS found
       FROM unnest(${texts}::text[], ${prefixes}::boolean[]) AS s(words, is_prefix)`;
     const unknown = new Set(found.filter((row) => !row.found).map((row) => row.words));
