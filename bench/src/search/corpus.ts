@@ -83,7 +83,10 @@ const COURSES: CourseSeed[] = [
       {
         name: "Membrane transport",
         terms: ["osmosis", "diffusion", "aquaporin"],
-        facts: ["Osmosis is the diffusion of water across a semipermeable membrane.", "Aquaporins are channels that let water cross the membrane quickly."],
+        facts: [
+          "Osmosis is the diffusion of water across a semipermeable membrane.",
+          "Aquaporins are channels that let water cross the membrane quickly.",
+        ],
       },
     ],
   },
@@ -149,7 +152,10 @@ const COURSES: CourseSeed[] = [
       {
         name: "Game theory",
         terms: ["prisoner", "dilemma", "nash"],
-        facts: ["A Nash equilibrium is a set of strategies where no player gains by deviating.", "The prisoner's dilemma shows why cooperation is hard."],
+        facts: [
+          "A Nash equilibrium is a set of strategies where no player gains by deviating.",
+          "The prisoner's dilemma shows why cooperation is hard.",
+        ],
       },
     ],
   },

@@ -5,9 +5,23 @@ import { startMeilisearchStandIn, type MeilisearchStandIn } from "../src/meilise
 
 const documents = [
   { id: "1", userId: "u1", kind: "note", title: "Linear algebra", body: "Vectors, matrices and the determinant of a square matrix.", createdAt: 100 },
-  { id: "2", userId: "u1", kind: "quiz", title: "Organic chemistry", body: "Alkanes, alkenes and a question about linear molecules.", createdAt: 200 },
+  {
+    id: "2",
+    userId: "u1",
+    kind: "quiz",
+    title: "Organic chemistry",
+    body: "Alkanes, alkenes and a question about linear molecules.",
+    createdAt: 200,
+  },
   { id: "3", userId: "u2", kind: "note", title: 'Quotes "and" back\\slashes', body: "History of the printing press.", createdAt: 300 },
-  { id: "4", userId: "u1", kind: "course", title: "Photosynthesis", body: "Chlorophyll absorbs light; the Calvin cycle fixes carbon.", createdAt: 400 },
+  {
+    id: "4",
+    userId: "u1",
+    kind: "course",
+    title: "Photosynthesis",
+    body: "Chlorophyll absorbs light; the Calvin cycle fixes carbon.",
+    createdAt: 400,
+  },
 ];
 
 async function apiError(promise: Promise<unknown>): Promise<{ status: number; body: unknown }> {
@@ -31,7 +45,11 @@ describe("Meilisearch stand-in", () => {
     expect(created).toMatchObject({ status: "succeeded", type: "indexCreation", indexUid: "records", error: null });
     const settings = await client
       .index("records")
-      .updateSettings({ searchableAttributes: ["title", "body"], filterableAttributes: ["userId", "kind", "createdAt"], typoTolerance: { enabled: true } })
+      .updateSettings({
+        searchableAttributes: ["title", "body"],
+        filterableAttributes: ["userId", "kind", "createdAt"],
+        typoTolerance: { enabled: true },
+      })
       .waitTask();
     expect(settings.status).toBe("succeeded");
     const added = await client.index("records").addDocuments(documents).waitTask();
@@ -56,15 +74,32 @@ describe("Meilisearch stand-in", () => {
     });
     expect(await apiError(new Meilisearch({ host: server.url, apiKey: "wrong" }).index("records").search("algebra"))).toEqual({
       status: 403,
-      body: { message: "The provided API key is invalid.", code: "invalid_api_key", type: "auth", link: "https://docs.meilisearch.com/errors#invalid_api_key" },
+      body: {
+        message: "The provided API key is invalid.",
+        code: "invalid_api_key",
+        type: "auth",
+        link: "https://docs.meilisearch.com/errors#invalid_api_key",
+      },
     });
   });
 
   it("answers writes with an enqueued task that the task route then shows succeeded", async () => {
     const enqueued = await client.index("records").addDocuments([{ id: "5", userId: "u3", title: "Temporary", body: "", createdAt: 1 }]);
-    expect(enqueued).toEqual({ taskUid: expect.any(Number), indexUid: "records", status: "enqueued", type: "documentAdditionOrUpdate", enqueuedAt: expect.any(String) });
+    expect(enqueued).toEqual({
+      taskUid: expect.any(Number),
+      indexUid: "records",
+      status: "enqueued",
+      type: "documentAdditionOrUpdate",
+      enqueuedAt: expect.any(String),
+    });
     const task: Task = await client.tasks.waitForTask(enqueued.taskUid);
-    expect(task).toMatchObject({ uid: enqueued.taskUid, status: "succeeded", error: null, startedAt: expect.any(String), finishedAt: expect.any(String) });
+    expect(task).toMatchObject({
+      uid: enqueued.taskUid,
+      status: "succeeded",
+      error: null,
+      startedAt: expect.any(String),
+      finishedAt: expect.any(String),
+    });
     await client.index("records").deleteDocuments(["5"]).waitTask();
     expect(await apiError(client.tasks.getTask(9999))).toMatchObject({ status: 404, body: { code: "task_not_found" } });
   });
@@ -126,10 +161,16 @@ describe("Meilisearch stand-in", () => {
     expect(await ids('(kind = quiz OR kind = "course") AND userId != "u2"')).toEqual(["2", "4"]);
     expect(await ids(["userId = u1", ["kind = note", "kind = quiz"]])).toEqual(["1", "2"]);
     expect(await ids('kind NOT IN ["note"]')).toEqual(["2", "4"]);
-    await client.index("records").updateSettings({ filterableAttributes: ["userId", "kind", "createdAt", "title"] }).waitTask();
+    await client
+      .index("records")
+      .updateSettings({ filterableAttributes: ["userId", "kind", "createdAt", "title"] })
+      .waitTask();
     expect(await ids('title = "Quotes \\"and\\" back\\\\slashes"')).toEqual(["3"]);
     expect(await ids('title = "quotes \\"AND\\" back\\\\slashes"')).toEqual(["3"]);
-    await client.index("records").updateSettings({ filterableAttributes: ["userId", "kind", "createdAt"] }).waitTask();
+    await client
+      .index("records")
+      .updateSettings({ filterableAttributes: ["userId", "kind", "createdAt"] })
+      .waitTask();
   });
 
   it("refuses a bad request body and a bad filter with Meilisearch's error bodies", async () => {
@@ -151,19 +192,31 @@ describe("Meilisearch stand-in", () => {
     expect(syntax).toMatchObject({ status: 400, body: { code: "invalid_search_filter", type: "invalid_request" } });
     expect((syntax.body as { message: string }).message).toContain("Found unexpected characters at the end of the filter: `XOR kind = note`");
     const unclosed = await apiError(index.search("", { filter: 'userId = "u1' }));
-    expect(unclosed.body).toMatchObject({ code: "invalid_search_filter", message: expect.stringContaining("missing the following closing delimiter") });
+    expect(unclosed.body).toMatchObject({
+      code: "invalid_search_filter",
+      message: expect.stringContaining("missing the following closing delimiter"),
+    });
     const notFilterable = await apiError(index.search("", { filter: "title = x" }));
-    expect(notFilterable.body).toMatchObject({ code: "invalid_search_filter", message: expect.stringContaining("Attribute `title` is not filterable") });
+    expect(notFilterable.body).toMatchObject({
+      code: "invalid_search_filter",
+      message: expect.stringContaining("Attribute `title` is not filterable"),
+    });
     const settings = await apiError(index.updateSettings({ searchableAttributes: ["title"], typo: true } as never));
     expect(settings.body).toMatchObject({ code: "bad_request", message: expect.stringMatching(/^Unknown field `typo`: expected one of/) });
-    expect(await apiError(client.index("missing").search("x"))).toMatchObject({ status: 404, body: { code: "index_not_found", message: "Index `missing` not found." } });
+    expect(await apiError(client.index("missing").search("x"))).toMatchObject({
+      status: 404,
+      body: { code: "index_not_found", message: "Index `missing` not found." },
+    });
   });
 
   it("refuses wrong types and unknown fields on the other routes too", async () => {
     const index = client.index("records");
     expect(await apiError(index.updateSettings({ searchableAttributes: "title" } as never))).toMatchObject({
       status: 400,
-      body: { code: "invalid_settings_searchable_attributes", message: 'Invalid value type at `.searchableAttributes`: expected an array, but found a string: `"title"`' },
+      body: {
+        code: "invalid_settings_searchable_attributes",
+        message: 'Invalid value type at `.searchableAttributes`: expected an array, but found a string: `"title"`',
+      },
     });
     expect(await apiError(index.updateSettings({ typoTolerance: { enabled: true, typos: 1 } } as never))).toMatchObject({
       body: { code: "bad_request", message: expect.stringMatching(/^Unknown field `typos` inside `\.typoTolerance`: expected one of `enabled`/) },
@@ -178,12 +231,20 @@ describe("Meilisearch stand-in", () => {
       body: { code: "bad_request", message: expect.stringContaining("Unknown parameter `primaryKeyy`") },
     });
     expect(await apiError(index.search("x", { filter: 'kind = "bad \\q escape"' }))).toMatchObject({ body: { code: "invalid_search_filter" } });
-    expect(await apiError(index.search("x", { filter: 'kind = "bad \\q escape"' }))).toMatchObject({ body: { message: expect.stringContaining("Malformed value") } });
-    expect(await apiError(index.search("x", { matchingStrategy: "some" } as never))).toMatchObject({ body: { code: "invalid_search_matching_strategy" } });
-    expect(await apiError(index.search("x", { rankingScoreThreshold: 1.5 }))).toMatchObject({ body: { code: "invalid_search_ranking_score_threshold" } });
+    expect(await apiError(index.search("x", { filter: 'kind = "bad \\q escape"' }))).toMatchObject({
+      body: { message: expect.stringContaining("Malformed value") },
+    });
+    expect(await apiError(index.search("x", { matchingStrategy: "some" } as never))).toMatchObject({
+      body: { code: "invalid_search_matching_strategy" },
+    });
+    expect(await apiError(index.search("x", { rankingScoreThreshold: 1.5 }))).toMatchObject({
+      body: { code: "invalid_search_ranking_score_threshold" },
+    });
     expect(await apiError(index.search("x", { facets: ["title"] }))).toMatchObject({ body: { code: "invalid_search_facets" } });
     // Known to Meilisearch but not evaluated here: refused rather than ignored.
-    expect(await apiError(index.search("x", { sort: ["createdAt:asc"] }))).toMatchObject({ body: { code: "invalid_search_sort", message: expect.stringContaining("stand-in") } });
+    expect(await apiError(index.search("x", { sort: ["createdAt:asc"] }))).toMatchObject({
+      body: { code: "invalid_search_sort", message: expect.stringContaining("stand-in") },
+    });
   });
 
   it("fails a task whose documents have invalid ids, storing none of them", async () => {
@@ -214,7 +275,10 @@ describe("Meilisearch stand-in", () => {
     const byFilter = await scratch.deleteDocuments({ filter: 'userId = "u2"' }).waitTask();
     expect(byFilter).toMatchObject({ status: "succeeded", type: "documentDeletion", details: { deletedDocuments: 2 } });
     expect(server.documents("scratch")).toEqual([]);
-    expect(await apiError(scratch.deleteDocuments({ filter: "userId = (" }))).toMatchObject({ status: 400, body: { code: "invalid_document_filter" } });
+    expect(await apiError(scratch.deleteDocuments({ filter: "userId = (" }))).toMatchObject({
+      status: 400,
+      body: { code: "invalid_document_filter" },
+    });
   });
 });
 

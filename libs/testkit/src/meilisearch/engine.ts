@@ -82,7 +82,9 @@ function allowedTypos(word: string, settings: TypoToleranceSettings): number {
 function typoDistance(query: string, word: string): number {
   const a = [...query];
   const b = [...word];
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
@@ -237,7 +239,15 @@ export function scoreDocument(document: Record<string, unknown>, options: Rankin
   }
   const exactWords = considered.filter((found) => found.some((occurrence) => occurrence.match.exact)).length;
 
-  return globalScore([words, typo, proximity, attribute, position, { rank: exactAttribute, max: 3 }, { rank: exactWords + 1, max: terms.length + 1 }]);
+  return globalScore([
+    words,
+    typo,
+    proximity,
+    attribute,
+    position,
+    { rank: exactAttribute, max: 3 },
+    { rank: exactWords + 1, max: terms.length + 1 },
+  ]);
 }
 
 interface MarkedRange {

@@ -17,7 +17,22 @@ export type FilterNode =
   | { kind: "comparison"; field: string; column: number; operator: ComparisonOperator; value: string }
   | { kind: "in"; field: string; column: number; values: string[]; negated: boolean };
 
-const KEYWORDS = new Set(["AND", "OR", "IN", "NOT", "TO", "EXISTS", "IS", "NULL", "EMPTY", "CONTAINS", "STARTS", "WITH", "_geoRadius", "_geoBoundingBox"]);
+const KEYWORDS = new Set([
+  "AND",
+  "OR",
+  "IN",
+  "NOT",
+  "TO",
+  "EXISTS",
+  "IS",
+  "NULL",
+  "EMPTY",
+  "CONTAINS",
+  "STARTS",
+  "WITH",
+  "_geoRadius",
+  "_geoBoundingBox",
+]);
 const UNSUPPORTED = ["TO", "EXISTS", "IS", "CONTAINS", "STARTS"];
 const OPERATORS: ComparisonOperator[] = ["!=", ">=", "<=", "=", ">", "<"];
 
@@ -38,7 +53,11 @@ class Parser {
     this.skipWhitespace();
     if (this.position < this.input.length) {
       const rest = this.input.slice(this.position);
-      this.fail(`Found unexpected characters at the end of the filter: \`${rest}\`. You probably forgot an \`OR\` or an \`AND\` rule.`, this.position, this.input.length);
+      this.fail(
+        `Found unexpected characters at the end of the filter: \`${rest}\`. You probably forgot an \`OR\` or an \`AND\` rule.`,
+        this.position,
+        this.input.length,
+      );
     }
     return node;
   }
@@ -253,7 +272,11 @@ export function parseFilterExpression(expression: string, errorCode = "invalid_s
 export function parseFilterParameter(filter: unknown, errorCode = "invalid_search_filter"): FilterNode | undefined {
   if (filter === undefined || filter === null) return undefined;
   const invalid = (found: unknown) =>
-    new MeilisearchStandInError(400, errorCode, `Invalid syntax for the filter parameter: \`expected String, Array, found: ${JSON.stringify(found)}\`.`);
+    new MeilisearchStandInError(
+      400,
+      errorCode,
+      `Invalid syntax for the filter parameter: \`expected String, Array, found: ${JSON.stringify(found)}\`.`,
+    );
   if (typeof filter === "string") return parseFilterExpression(filter, errorCode);
   if (!Array.isArray(filter)) throw invalid(filter);
   const children: FilterNode[] = [];

@@ -39,7 +39,18 @@ const SEARCH_FIELDS = [
 ] as const;
 
 /** Known to Meilisearch, not evaluated by the stand-in: refused so that a test never passes on an ignored parameter. */
-const NOT_SUPPORTED = ["vector", "media", "hybrid", "showMatchesPosition", "showRankingScoreDetails", "sort", "distinct", "locales", "personalize", "useNetwork"];
+const NOT_SUPPORTED = [
+  "vector",
+  "media",
+  "hybrid",
+  "showMatchesPosition",
+  "showRankingScoreDetails",
+  "sort",
+  "distinct",
+  "locales",
+  "personalize",
+  "useNetwork",
+];
 
 const codeOf = (field: string) => `invalid_search_${field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`;
 
@@ -108,12 +119,18 @@ export function parseSearchRequest(body: unknown): SearchRequest {
   for (const key of NOT_SUPPORTED) {
     const value = fields[key];
     if (value !== undefined && value !== null && value !== false) {
-      throw badRequest(codeOf(key), `The Meilisearch stand-in does not evaluate \`${key}\`; extend libs/testkit/src/meilisearch before relying on it.`);
+      throw badRequest(
+        codeOf(key),
+        `The Meilisearch stand-in does not evaluate \`${key}\`; extend libs/testkit/src/meilisearch before relying on it.`,
+      );
     }
   }
   const matchingStrategy = readString(fields, "matchingStrategy") ?? "last";
   if (!["last", "all", "frequency"].includes(matchingStrategy)) {
-    throw badRequest("invalid_search_matching_strategy", `Unknown value \`${matchingStrategy}\` at \`.matchingStrategy\`: expected one of \`last\`, \`all\`, \`frequency\``);
+    throw badRequest(
+      "invalid_search_matching_strategy",
+      `Unknown value \`${matchingStrategy}\` at \`.matchingStrategy\`: expected one of \`last\`, \`all\`, \`frequency\``,
+    );
   }
   const threshold = fields.rankingScoreThreshold;
   if (threshold !== undefined && threshold !== null) {
@@ -153,8 +170,13 @@ export function checkFilterable(index: StandInIndex, node: FilterNode, expressio
   for (const { field, column } of filterFields(node)) {
     if (index.settings.filterableAttributes.includes(field)) continue;
     const available = index.settings.filterableAttributes.map((name) => `\`${name}\``).join(", ");
-    const known = available ? `Available filterable attribute patterns are: ${available}.` : "This index does not have configured filterable attributes.";
-    throw badRequest(code, `Index \`${index.uid}\`: Attribute \`${field}\` is not filterable. ${known}\n${column + 1}:${column + field.length} ${expression}`);
+    const known = available
+      ? `Available filterable attribute patterns are: ${available}.`
+      : "This index does not have configured filterable attributes.";
+    throw badRequest(
+      code,
+      `Index \`${index.uid}\`: Attribute \`${field}\` is not filterable. ${known}\n${column + 1}:${column + field.length} ${expression}`,
+    );
   }
 }
 
@@ -186,7 +208,10 @@ export function runSearch(index: StandInIndex, request: SearchRequest): Record<s
   for (const facet of request.facets ?? []) {
     if (!settings.filterableAttributes.includes(facet)) {
       const available = settings.filterableAttributes.map((name) => `\`${name}\``).join(", ");
-      throw badRequest("invalid_search_facets", `Invalid facet distribution: Attribute \`${facet}\` is not filterable. Available filterable attributes patterns are: ${available}.`);
+      throw badRequest(
+        "invalid_search_facets",
+        `Invalid facet distribution: Attribute \`${facet}\` is not filterable. Available filterable attributes patterns are: ${available}.`,
+      );
     }
   }
   const searchable = settings.searchableAttributes;

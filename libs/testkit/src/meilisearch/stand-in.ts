@@ -120,7 +120,10 @@ function inferPrimaryKey(document: Record<string, unknown> | undefined): string 
   const candidates = Object.keys(document ?? {}).filter((name) => name.toLowerCase().endsWith("id"));
   if (candidates.length === 1) return candidates[0];
   if (candidates.length === 0) {
-    throw badRequest("index_primary_key_no_candidate_found", "The primary key inference failed as the engine did not find any field ending with `id` in its name. Please specify the primary key manually using the `primaryKey` query parameter.");
+    throw badRequest(
+      "index_primary_key_no_candidate_found",
+      "The primary key inference failed as the engine did not find any field ending with `id` in its name. Please specify the primary key manually using the `primaryKey` query parameter.",
+    );
   }
   throw badRequest(
     "index_primary_key_multiple_candidates_found",
@@ -219,7 +222,10 @@ export async function startMeilisearchStandIn(options: MeilisearchStandInOptions
     const list: unknown[] = Array.isArray(body) ? body : [body];
     return list.map((document) => {
       if (typeof document !== "object" || document === null || Array.isArray(document)) {
-        throw badRequest("malformed_payload", `The \`json\` payload provided is malformed. \`Couldn't serialize document value: data are neither an object nor a list of objects\`.`);
+        throw badRequest(
+          "malformed_payload",
+          `The \`json\` payload provided is malformed. \`Couldn't serialize document value: data are neither an object nor a list of objects\`.`,
+        );
       }
       return document as Record<string, unknown>;
     });
@@ -258,7 +264,8 @@ export async function startMeilisearchStandIn(options: MeilisearchStandInOptions
     }
     if (root === "tasks" && segments.length === 2 && method === "GET") {
       const taskUid = Number(uid);
-      if (!/^\d+$/.test(uid)) throw badRequest("invalid_task_uids", `Invalid value in parameter \`taskUid\`: could not parse \`${uid}\` as a positive integer`);
+      if (!/^\d+$/.test(uid))
+        throw badRequest("invalid_task_uids", `Invalid value in parameter \`taskUid\`: could not parse \`${uid}\` as a positive integer`);
       const task = tasks[taskUid] as Task | undefined;
       if (!task) throw new MeilisearchStandInError(404, "task_not_found", `Task \`${taskUid}\` not found.`);
       return { status: 200, answer: taskView(task) };
@@ -267,16 +274,21 @@ export async function startMeilisearchStandIn(options: MeilisearchStandInOptions
     if (segments.length === 1 && method === "POST") {
       checkQueryParameters(query, TASK_QUERY_PARAMETERS);
       requireBody();
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("bad_request", `Invalid value type: expected an object, but found ${JSON.stringify(body)}`);
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        throw badRequest("bad_request", `Invalid value type: expected an object, but found ${JSON.stringify(body)}`);
       const fields = body as Record<string, unknown>;
       for (const key of Object.keys(fields)) if (!["uid", "primaryKey"].includes(key)) throw unknownField(key, ["uid", "primaryKey"]);
       if (fields.uid === undefined) throw badRequest("missing_index_uid", "Missing field `uid`");
-      if (typeof fields.uid !== "string") throw badRequest("invalid_index_uid", `Invalid value type at \`.uid\`: expected a string, but found ${JSON.stringify(fields.uid)}`);
+      if (typeof fields.uid !== "string")
+        throw badRequest("invalid_index_uid", `Invalid value type at \`.uid\`: expected a string, but found ${JSON.stringify(fields.uid)}`);
       const newUid = fields.uid;
       checkIndexUid(newUid);
       const primaryKey = fields.primaryKey ?? null;
       if (primaryKey !== null && typeof primaryKey !== "string") {
-        throw badRequest("invalid_index_primary_key", `Invalid value type at \`.primaryKey\`: expected a string, but found ${JSON.stringify(primaryKey)}`);
+        throw badRequest(
+          "invalid_index_primary_key",
+          `Invalid value type at \`.primaryKey\`: expected a string, but found ${JSON.stringify(primaryKey)}`,
+        );
       }
       return {
         status: 202,
@@ -350,7 +362,8 @@ export async function startMeilisearchStandIn(options: MeilisearchStandInOptions
     if (sub === "documents" && segments.length === 4 && action === "delete" && method === "POST") {
       checkQueryParameters(query, TASK_QUERY_PARAMETERS);
       requireBody();
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("bad_request", `Invalid value type: expected an object, but found ${JSON.stringify(body)}`);
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        throw badRequest("bad_request", `Invalid value type: expected an object, but found ${JSON.stringify(body)}`);
       const fields = body as Record<string, unknown>;
       for (const key of Object.keys(fields)) if (key !== "filter") throw unknownField(key, ["filter"]);
       if (fields.filter === undefined) throw badRequest("missing_document_filter", "Missing field `filter`");
@@ -396,7 +409,10 @@ export async function startMeilisearchStandIn(options: MeilisearchStandInOptions
         try {
           record.body = JSON.parse(raw);
         } catch (error) {
-          throw badRequest("malformed_payload", `The json payload provided is malformed. \`${error instanceof Error ? error.message : String(error)}\`.`);
+          throw badRequest(
+            "malformed_payload",
+            `The json payload provided is malformed. \`${error instanceof Error ? error.message : String(error)}\`.`,
+          );
         }
       }
       if (segments.length === 1 && segments[0] === "health" && method === "GET") {
@@ -404,9 +420,15 @@ export async function startMeilisearchStandIn(options: MeilisearchStandInOptions
       } else {
         const authorization = request.headers.authorization;
         if (!authorization) {
-          throw new MeilisearchStandInError(401, "missing_authorization_header", "The Authorization header is missing. It must use the bearer authorization method.", "auth");
+          throw new MeilisearchStandInError(
+            401,
+            "missing_authorization_header",
+            "The Authorization header is missing. It must use the bearer authorization method.",
+            "auth",
+          );
         }
-        if (authorization !== `Bearer ${apiKey}`) throw new MeilisearchStandInError(403, "invalid_api_key", "The provided API key is invalid.", "auth");
+        if (authorization !== `Bearer ${apiKey}`)
+          throw new MeilisearchStandInError(403, "invalid_api_key", "The provided API key is invalid.", "auth");
         if (raw !== "" && !/^application\/json\b/.test(request.headers["content-type"] ?? "")) {
           throw new MeilisearchStandInError(
             415,

@@ -65,7 +65,16 @@ const SETTINGS_FIELDS = [
   "foreignKeys",
 ] as const;
 
-const SUPPORTED_SETTINGS = ["displayedAttributes", "searchableAttributes", "filterableAttributes", "sortableAttributes", "rankingRules", "typoTolerance", "faceting", "pagination"];
+const SUPPORTED_SETTINGS = [
+  "displayedAttributes",
+  "searchableAttributes",
+  "filterableAttributes",
+  "sortableAttributes",
+  "rankingRules",
+  "typoTolerance",
+  "faceting",
+  "pagination",
+];
 
 const settingsCode = (field: string) => `invalid_settings_${field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}`;
 
@@ -100,7 +109,10 @@ export function parseSettings(body: unknown): SettingsChange {
   for (const [key, value] of Object.entries(fields)) {
     if (!(SETTINGS_FIELDS as readonly string[]).includes(key)) throw unknownField(key, SETTINGS_FIELDS);
     if (!SUPPORTED_SETTINGS.includes(key)) {
-      throw badRequest(settingsCode(key), `The Meilisearch stand-in does not apply \`${key}\`; extend libs/testkit/src/meilisearch before relying on it.`);
+      throw badRequest(
+        settingsCode(key),
+        `The Meilisearch stand-in does not apply \`${key}\`; extend libs/testkit/src/meilisearch before relying on it.`,
+      );
     }
     const reset = value === null;
     switch (key) {
@@ -144,7 +156,8 @@ export function parseSettings(body: unknown): SettingsChange {
         let sizes: Record<string, unknown> | undefined;
         if (typo.minWordSizeForTypos !== undefined && typo.minWordSizeForTypos !== null) {
           const raw = typo.minWordSizeForTypos;
-          if (typeof raw !== "object" || Array.isArray(raw)) throw invalidType(settingsCode(key), ".typoTolerance.minWordSizeForTypos", "an object", raw);
+          if (typeof raw !== "object" || Array.isArray(raw))
+            throw invalidType(settingsCode(key), ".typoTolerance.minWordSizeForTypos", "an object", raw);
           sizes = raw as Record<string, unknown>;
           for (const name of Object.keys(sizes)) {
             if (!["oneTypo", "twoTypos"].includes(name)) throw unknownField(name, ["oneTypo", "twoTypos"], ".typoTolerance.minWordSizeForTypos");
@@ -153,12 +166,16 @@ export function parseSettings(body: unknown): SettingsChange {
         const oneTypo = sizes?.oneTypo == null ? undefined : positiveInteger(sizes.oneTypo, key, ".typoTolerance.minWordSizeForTypos.oneTypo");
         const twoTypos = sizes?.twoTypos == null ? undefined : positiveInteger(sizes.twoTypos, key, ".typoTolerance.minWordSizeForTypos.twoTypos");
         const disableOnWords = typo.disableOnWords == null ? undefined : stringList(typo.disableOnWords, key, ".typoTolerance.disableOnWords");
-        const disableOnAttributes = typo.disableOnAttributes == null ? undefined : stringList(typo.disableOnAttributes, key, ".typoTolerance.disableOnAttributes");
+        const disableOnAttributes =
+          typo.disableOnAttributes == null ? undefined : stringList(typo.disableOnAttributes, key, ".typoTolerance.disableOnAttributes");
         changes.push((settings) => {
           const current = settings.typoTolerance;
           settings.typoTolerance = {
             enabled: typeof typo.enabled === "boolean" ? typo.enabled : current.enabled,
-            minWordSizeForTypos: { oneTypo: oneTypo ?? current.minWordSizeForTypos.oneTypo, twoTypos: twoTypos ?? current.minWordSizeForTypos.twoTypos },
+            minWordSizeForTypos: {
+              oneTypo: oneTypo ?? current.minWordSizeForTypos.oneTypo,
+              twoTypos: twoTypos ?? current.minWordSizeForTypos.twoTypos,
+            },
             disableOnWords: disableOnWords ?? current.disableOnWords,
             disableOnAttributes: disableOnAttributes ?? current.disableOnAttributes,
           };
@@ -175,7 +192,8 @@ export function parseSettings(body: unknown): SettingsChange {
       }
       case "faceting": {
         const faceting = reset ? {} : objectOf(value, key, ["maxValuesPerFacet", "sortFacetValuesBy"]);
-        const maxValuesPerFacet = faceting.maxValuesPerFacet == null ? 100 : positiveInteger(faceting.maxValuesPerFacet, key, ".faceting.maxValuesPerFacet");
+        const maxValuesPerFacet =
+          faceting.maxValuesPerFacet == null ? 100 : positiveInteger(faceting.maxValuesPerFacet, key, ".faceting.maxValuesPerFacet");
         changes.push((settings) => {
           settings.faceting = { maxValuesPerFacet };
         });

@@ -215,13 +215,49 @@ export function searchIndexContract(adapterName: string, open: () => Promise<Ope
       const courseTwo = randomUUID();
       const user = newUser();
       const records = {
-        f1: aRecord(user, { type: "note", courseId: courseOne, title: "Revision one", status: "COMPLETED", createdAt: at("2026-01-10T12:00:00.000Z") }),
-        f2: aRecord(user, { type: "note", courseId: courseTwo, title: "Revision two", status: "PROCESSING", createdAt: at("2026-02-15T12:00:00.000Z") }),
-        f3: aRecord(user, { type: "flashcard_set", courseId: courseOne, title: "Revision three", difficulty: "EASY", createdAt: at("2026-02-01T00:00:00.000Z") }),
-        f4: aRecord(user, { type: "quiz", courseId: courseTwo, title: "Revision four", difficulty: "HARD", createdAt: at("2026-03-01T00:00:00.000Z") }),
+        f1: aRecord(user, {
+          type: "note",
+          courseId: courseOne,
+          title: "Revision one",
+          status: "COMPLETED",
+          createdAt: at("2026-01-10T12:00:00.000Z"),
+        }),
+        f2: aRecord(user, {
+          type: "note",
+          courseId: courseTwo,
+          title: "Revision two",
+          status: "PROCESSING",
+          createdAt: at("2026-02-15T12:00:00.000Z"),
+        }),
+        f3: aRecord(user, {
+          type: "flashcard_set",
+          courseId: courseOne,
+          title: "Revision three",
+          difficulty: "EASY",
+          createdAt: at("2026-02-01T00:00:00.000Z"),
+        }),
+        f4: aRecord(user, {
+          type: "quiz",
+          courseId: courseTwo,
+          title: "Revision four",
+          difficulty: "HARD",
+          createdAt: at("2026-03-01T00:00:00.000Z"),
+        }),
         f5: aRecord(user, { type: "study_guide", title: "Revision five", difficulty: "MEDIUM", createdAt: at("2026-03-20T12:00:00.000Z") }),
-        f6: aRecord(user, { type: "course", id: courseOne, courseId: courseOne, title: "Revision course", createdAt: at("2025-12-01T12:00:00.000Z") }),
-        f7: aRecord(user, { type: "note", courseId: courseOne, title: "Revision seven", status: "FAILED", createdAt: at("2026-02-28T23:59:59.999Z") }),
+        f6: aRecord(user, {
+          type: "course",
+          id: courseOne,
+          courseId: courseOne,
+          title: "Revision course",
+          createdAt: at("2025-12-01T12:00:00.000Z"),
+        }),
+        f7: aRecord(user, {
+          type: "note",
+          courseId: courseOne,
+          title: "Revision seven",
+          status: "FAILED",
+          createdAt: at("2026-02-28T23:59:59.999Z"),
+        }),
       };
       const { f1, f2, f3, f4, f5, f6, f7 } = records;
       const from = at("2026-02-01T00:00:00.000Z");
@@ -244,11 +280,19 @@ export function searchIndexContract(adapterName: string, open: () => Promise<Ope
         ["difficulty", { difficulty: ["EASY", "HARD"] }, [f3, f4]],
         ["one status", { status: ["PROCESSING"] }, [f2]],
         ["two statuses", { status: ["COMPLETED", "FAILED"] }, [f1, f7]],
-        ["types, course and range", { types: ["note", "flashcard_set"], courseId: courseOne, createdFrom: at("2026-01-01T00:00:00.000Z") }, [f1, f3, f7]],
+        [
+          "types, course and range",
+          { types: ["note", "flashcard_set"], courseId: courseOne, createdFrom: at("2026-01-01T00:00:00.000Z") },
+          [f1, f3, f7],
+        ],
         ["course and difficulty", { courseId: courseTwo, difficulty: ["HARD"] }, [f4]],
         ["type and status and range", { types: ["note"], status: ["COMPLETED", "PROCESSING"], createdBefore: at("2026-02-01T00:00:00.000Z") }, [f1]],
         ["filters that exclude each other", { types: ["course"], difficulty: ["EASY"] }, []],
-        ["everything at once", { types: ["quiz"], courseId: courseTwo, createdFrom: from, createdBefore: at("2026-03-02T00:00:00.000Z"), difficulty: ["HARD"] }, [f4]],
+        [
+          "everything at once",
+          { types: ["quiz"], courseId: courseTwo, createdFrom: from, createdBefore: at("2026-03-02T00:00:00.000Z"), difficulty: ["HARD"] },
+          [f4],
+        ],
       ];
 
       it.each(cases)("%s", async (_name, filters, expected) => {
@@ -428,7 +472,10 @@ export function searchIndexContract(adapterName: string, open: () => Promise<Ope
         await index().upsert([note, quiz, guide]);
         expect((await search(user, "plate")).total).toBe(3);
 
-        await index().remove([{ type: "note", id: note.id }, { type: "study_guide", id: guide.id }]);
+        await index().remove([
+          { type: "note", id: note.id },
+          { type: "study_guide", id: guide.id },
+        ]);
         const page = await search(user, "plate");
         expect(page.hits.map((hit) => hit.record.type)).toEqual(["quiz"]);
         expect(page.byType).toEqual({ quiz: 1 });
@@ -500,7 +547,10 @@ export function searchIndexContract(adapterName: string, open: () => Promise<Ope
           aRecord(user, { title: "Cell division" }),
         ];
         await index().upsert(records);
-        const ownText = records.map((r) => [r.title, ...r.keywords, r.description, r.content].join(" ")).join(" ").toLowerCase();
+        const ownText = records
+          .map((r) => [r.title, ...r.keywords, r.description, r.content].join(" "))
+          .join(" ")
+          .toLowerCase();
 
         const suggestions = await index().suggest(user, "phot", 10);
         expect(suggestions.length).toBeGreaterThan(0);
@@ -530,7 +580,29 @@ export function searchIndexContract(adapterName: string, open: () => Promise<Ope
         await index().upsert([leaf, division, quantum, foreign]);
       });
 
-      const wordless = ['"', "'", "\\", "*", ":", "&|!()", "()", "<->", "%", "_", "-", "!", "|", "&", "🌱", "\u0000", "''", '""', "\\'", "::*", "     "];
+      const wordless = [
+        '"',
+        "'",
+        "\\",
+        "*",
+        ":",
+        "&|!()",
+        "()",
+        "<->",
+        "%",
+        "_",
+        "-",
+        "!",
+        "|",
+        "&",
+        "🌱",
+        "\u0000",
+        "''",
+        '""',
+        "\\'",
+        "::*",
+        "     ",
+      ];
       it.each(wordless)("finds nothing for the wordless query %j", async (text) => {
         expect(await search(user, text)).toEqual({ hits: [], total: 0, byType: {} });
       });

@@ -45,7 +45,9 @@ searchIndexContract("meilisearch (stand-in server)", async () => {
 });
 
 const searchBodies = (server: MeilisearchStandIn) =>
-  server.requests.filter((request) => request.method === "POST" && request.path.endsWith("/search")).map((request) => request.body as Record<string, unknown>);
+  server.requests
+    .filter((request) => request.method === "POST" && request.path.endsWith("/search"))
+    .map((request) => request.body as Record<string, unknown>);
 
 describe("MeilisearchSearchIndex", () => {
   let server: MeilisearchStandIn;
@@ -209,11 +211,16 @@ describe("MeilisearchSearchIndex", () => {
     expect(prefix.hits[0].highlights).toEqual(["Photosynthesis"]);
 
     // minRelevance is Meilisearch's rankingScoreThreshold: hits below it are neither returned nor counted.
-    const strict = await index.search(query({ userId: user, text: "photosynthesis", minRelevance: (first.relevanceScore + second.relevanceScore) / 2 }));
+    const strict = await index.search(
+      query({ userId: user, text: "photosynthesis", minRelevance: (first.relevanceScore + second.relevanceScore) / 2 }),
+    );
     expect(strict.hits.map((hit) => hit.record.id)).toEqual(["m-1"]);
     expect(strict.total).toBe(1);
     expect(strict.byType).toEqual({ note: 1 });
-    expect(searchBodies(server).at(-1)).toMatchObject({ rankingScoreThreshold: (first.relevanceScore + second.relevanceScore) / 2, showRankingScore: true });
+    expect(searchBodies(server).at(-1)).toMatchObject({
+      rankingScoreThreshold: (first.relevanceScore + second.relevanceScore) / 2,
+      showRankingScore: true,
+    });
     await index.removeUser(user);
   });
 

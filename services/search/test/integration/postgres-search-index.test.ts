@@ -24,7 +24,9 @@ describe("PostgresSearchIndex (embedded)", () => {
   const termsOf = async (userId: string) =>
     Object.fromEntries(
       (
-        await opened.db.$queryRaw<{ term: string; frequency: number }[]>`SELECT term, frequency FROM search_term WHERE user_id = ${userId} ORDER BY term`
+        await opened.db.$queryRaw<
+          { term: string; frequency: number }[]
+        >`SELECT term, frequency FROM search_term WHERE user_id = ${userId} ORDER BY term`
       ).map((row) => [row.term, row.frequency]),
     );
 
@@ -122,7 +124,9 @@ describe("PostgresSearchIndex (embedded)", () => {
   it("indexes big contents up to 100 000 characters, and answers with a short snippet", async () => {
     const user = randomUUID();
     // Unique tokens in Latin and CJK script: the worst case for the vector's size.
-    const tokens = Array.from({ length: 120_000 }, (_, i) => (i % 2 === 0 ? `tok${i.toString(36)}` : `字${String.fromCodePoint(0x4e00 + (i % 20000))}${i}`));
+    const tokens = Array.from({ length: 120_000 }, (_, i) =>
+      i % 2 === 0 ? `tok${i.toString(36)}` : `字${String.fromCodePoint(0x4e00 + (i % 20000))}${i}`,
+    );
     const content = `prologue ${tokens.join(" ")} epilogueword`;
     expect(content.length).toBeGreaterThan(900_000);
     const big = aRecord(user, { title: "Very long transcript", content });

@@ -39,7 +39,7 @@ describe("embedded index text handling", () => {
   });
 
   it("turns a headline into HTML where only the matches are markup", () => {
-    const headline = "a <b>bold</b> & \uE000Photosynthesis\uE001 \"quoted\" \uE000stray";
+    const headline = 'a <b>bold</b> & \uE000Photosynthesis\uE001 "quoted" \uE000stray';
     expect(snippetHtml(headline)).toBe("a &lt;b&gt;bold&lt;/b&gt; &amp; <mark>Photosynthesis</mark> &quot;quoted&quot; stray");
     expect(markedWords(headline)).toEqual(["Photosynthesis"]);
   });

@@ -220,7 +220,10 @@ function pageFor(offset: number, limit: number): { page: number; hitsPerPage: nu
   return { page: 1, hitsPerPage: offset + limit, skip: offset };
 }
 
-const MARKED = new RegExp(`([\\p{L}\\p{N}]*)${HIGHLIGHT_PRE_TAG}([^${HIGHLIGHT_PRE_TAG}${HIGHLIGHT_POST_TAG}]*)${HIGHLIGHT_POST_TAG}([\\p{L}\\p{N}]*)`, "gu");
+const MARKED = new RegExp(
+  `([\\p{L}\\p{N}]*)${HIGHLIGHT_PRE_TAG}([^${HIGHLIGHT_PRE_TAG}${HIGHLIGHT_POST_TAG}]*)${HIGHLIGHT_POST_TAG}([\\p{L}\\p{N}]*)`,
+  "gu",
+);
 const MARK_PAIR = new RegExp(`${HIGHLIGHT_PRE_TAG}([^${HIGHLIGHT_PRE_TAG}${HIGHLIGHT_POST_TAG}]*)${HIGHLIGHT_POST_TAG}`, "gu");
 const STRAY_MARK = new RegExp(`[${HIGHLIGHT_PRE_TAG}${HIGHLIGHT_POST_TAG}]`, "gu");
 
@@ -288,7 +291,10 @@ export class MeilisearchSearchIndex implements SearchIndex {
         await completed(client.createIndex(indexName, { primaryKey: PRIMARY_KEY }), ["index_already_exists"]);
         logger.info({ indexName }, "created the Meilisearch index");
       } else if (existing.primaryKey !== undefined && existing.primaryKey !== null && existing.primaryKey !== PRIMARY_KEY) {
-        throw new MeilisearchIndexError("index_primary_key_mismatch", `index ${indexName} has primary key ${existing.primaryKey}, expected ${PRIMARY_KEY}`);
+        throw new MeilisearchIndexError(
+          "index_primary_key_mismatch",
+          `index ${indexName} has primary key ${existing.primaryKey}, expected ${PRIMARY_KEY}`,
+        );
       }
       const index = client.index<SearchDocument>(indexName);
       await completed(index.updateSettings(MEILISEARCH_INDEX_SETTINGS), [], SETTINGS_WAIT);
@@ -384,7 +390,11 @@ function toHit(hit: SearchHit): IndexHit {
   const [titleTexts, keywordTexts, descriptionTexts, contentTexts] = fields;
   const matched = (texts: string[]) => texts.find((text) => text.includes(HIGHLIGHT_PRE_TAG));
   const snippet = snippetHtml(
-    matched(contentTexts) ?? matched(descriptionTexts) ?? matched(titleTexts) ?? matched(keywordTexts) ?? (descriptionTexts[0] || contentTexts[0] || titleTexts[0] || ""),
+    matched(contentTexts) ??
+      matched(descriptionTexts) ??
+      matched(titleTexts) ??
+      matched(keywordTexts) ??
+      (descriptionTexts[0] || contentTexts[0] || titleTexts[0] || ""),
   );
   return { record: toRecord(hit), relevanceScore: clampScore(hit._rankingScore), snippet, highlights };
 }

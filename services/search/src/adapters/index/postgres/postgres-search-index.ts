@@ -101,7 +101,10 @@ export class PostgresSearchIndex implements SearchIndex {
     }));
     await this.db.$transaction(
       async (tx) => {
-        await lockUsers(tx, rows.map((row) => row.user_id));
+        await lockUsers(
+          tx,
+          rows.map((row) => row.user_id),
+        );
         const previous = await tx.$queryRaw<{ user_id: string; terms: string[] }[]>`
           SELECT user_id, terms FROM search_document
           WHERE (type, id) IN (SELECT * FROM unnest(${rows.map((row) => row.type)}::text[], ${rows.map((row) => row.id)}::text[]))
@@ -137,7 +140,10 @@ export class PostgresSearchIndex implements SearchIndex {
         const owners = await tx.$queryRaw<{ user_id: string }[]>`
           SELECT DISTINCT user_id FROM search_document WHERE (type, id) IN (SELECT * FROM unnest(${types}::text[], ${ids}::text[]))`;
         if (owners.length === 0) return;
-        await lockUsers(tx, owners.map((owner) => owner.user_id));
+        await lockUsers(
+          tx,
+          owners.map((owner) => owner.user_id),
+        );
         const removed = await tx.$queryRaw<{ user_id: string; terms: string[] }[]>`
           DELETE FROM search_document WHERE (type, id) IN (SELECT * FROM unnest(${types}::text[], ${ids}::text[]))
           RETURNING user_id, terms`;
@@ -177,7 +183,9 @@ export class PostgresSearchIndex implements SearchIndex {
     if (last === undefined || limit <= 0) return [];
     // Titles holding every word (the last as the start of a word), most recently changed first. A regular expression
     // on the user's titles: cheaper than reading their vectors, and the words are letters and digits only.
-    const patterns = words.map((word, i) => `\\m${word.replace(/[^\p{L}\p{N}]/gu, (character) => `\\${character}`)}${i === words.length - 1 ? "" : "\\M"}`);
+    const patterns = words.map(
+      (word, i) => `\\m${word.replace(/[^\p{L}\p{N}]/gu, (character) => `\\${character}`)}${i === words.length - 1 ? "" : "\\M"}`,
+    );
     const titles = await this.db.$queryRaw<{ title: string }[]>`
       SELECT title FROM search_document
       WHERE user_id = ${userId} AND title ~* ALL (${patterns}::text[])
@@ -309,7 +317,10 @@ export class PostgresSearchIndex implements SearchIndex {
     const unknown = new Set(found.filter((row) => !row.found).map((row) => row.words));
     const typed = slots.filter((slot) => unknown.has(slot.words[0]) && typoBudget(slot.words[0]) > 0);
     if (typed.length === 0) return undefined;
-    const candidates = await this.typoCandidates(userId, typed.map((slot) => slot.words[0]));
+    const candidates = await this.typoCandidates(
+      userId,
+      typed.map((slot) => slot.words[0]),
+    );
     let corrected = false;
     const result = slots.map((slot) => {
       if (!typed.includes(slot)) return slot;

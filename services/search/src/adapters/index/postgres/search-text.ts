@@ -123,7 +123,10 @@ export function highlightsOf(record: SearchRecord, marked: string[], slots: { wo
   const found = [...marked];
   for (const slot of slots) {
     for (const word of slot.words) {
-      const pattern = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}])${escapeRegExp(word)}${slot.prefix ? "[\\p{L}\\p{N}\\p{M}]*" : "(?![\\p{L}\\p{N}\\p{M}])"}`, "iu");
+      const pattern = new RegExp(
+        `(?<![\\p{L}\\p{N}\\p{M}])${escapeRegExp(word)}${slot.prefix ? "[\\p{L}\\p{N}\\p{M}]*" : "(?![\\p{L}\\p{N}\\p{M}])"}`,
+        "iu",
+      );
       for (const field of fields) {
         const match = pattern.exec(field);
         if (match) {
@@ -134,10 +137,12 @@ export function highlightsOf(record: SearchRecord, marked: string[], slots: { wo
     }
   }
   const seen = new Set<string>();
-  return found.filter((word) => {
-    const key = word.toLowerCase();
-    if (word.trim() === "" || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  }).slice(0, max);
+  return found
+    .filter((word) => {
+      const key = word.toLowerCase();
+      if (word.trim() === "" || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, max);
 }
