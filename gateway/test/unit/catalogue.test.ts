@@ -33,17 +33,18 @@ describe("the gateway and the service catalogue", () => {
       notifications: "notifications:50052",
       media: "media:50053",
       study: "study:50054",
+      search: "search:50055",
     });
   });
 
   it("takes another catalogue's settings when given one (a new service needs no other edit here)", () => {
-    const withSearch: Catalogue = [
+    const withCalendar: Catalogue = [
       ...CATALOGUE,
-      { name: "search", directory: "services/search", grpcAddressVariable: "SEARCH_GRPC_ADDRESS", grpcPort: 50055 },
+      { name: "calendar", directory: "services/calendar", grpcAddressVariable: "CALENDAR_GRPC_ADDRESS", grpcPort: 50056 },
     ];
-    const schema = gatewayConfigSchema.extend(grpcAddressSettings(withSearch));
-    expect(() => loadConfig(schema, { ...required, ...addresses })).toThrow("SEARCH_GRPC_ADDRESS: is required but not set");
-    const config = loadConfig(schema, { ...required, ...addresses, SEARCH_GRPC_ADDRESS: "search:50055" });
-    expect(serviceAddresses(config, withSearch)).toMatchObject({ courses: "courses:50051", search: "search:50055" });
+    const schema = gatewayConfigSchema.extend(grpcAddressSettings(withCalendar));
+    expect(() => loadConfig(schema, { ...required, ...addresses })).toThrow("CALENDAR_GRPC_ADDRESS: is required but not set");
+    const config = loadConfig(schema, { ...required, ...addresses, CALENDAR_GRPC_ADDRESS: "calendar:50056" });
+    expect(serviceAddresses(config, withCalendar)).toMatchObject({ courses: "courses:50051", calendar: "calendar:50056" });
   });
 });
