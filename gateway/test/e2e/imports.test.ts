@@ -771,6 +771,8 @@ describe("imports end to end", () => {
     const job = await finished(user.token, jobId);
     expect(job.status).toBe("COMPLETED");
     expect((await finished(user.token, second.body.data.importJob.id)).status).toBe("COMPLETED");
+    // The job is COMPLETED before the worker removes its scratch folder: wait for the removal, not for a time.
+    await eventually(async () => (await workFolders()).length === 0, 10_000);
     expect(await workFolders()).toEqual([]);
     // Two transcriptions of the lecture, a worker restart and a second import: under a loaded CI machine (two test
     // files at a time) this took up to ≈ 50 s; the limit only bounds a hang.
