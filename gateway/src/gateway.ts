@@ -1,6 +1,4 @@
-import { join } from "node:path";
 import { pgTransactionalClient } from "@study/db";
-import { PLATFORM_MIGRATIONS } from "@study/events";
 import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
 import { startProcess, type StartOptions } from "@study/runtime";
 import { Pool } from "pg";
@@ -9,8 +7,6 @@ import { createServiceClients, serviceAddresses } from "./clients";
 import { gatewayConfigSchema, grpcAddressSettings, type GatewayConfig } from "./config";
 import { answerClientErrors } from "./http/server";
 import { createIdentity } from "./identity/identity";
-
-export const GATEWAY_MIGRATIONS = [PLATFORM_MIGRATIONS, { scope: "gateway", directory: join(__dirname, "..", "migrations") }];
 
 /** The gateway's database: plain pg (its tables belong to its auth library), with the pool auth needs. */
 function gatewayDatabase(config: GatewayConfig) {

@@ -1,10 +1,6 @@
-import { migrate } from "@study/db";
-import { createLogger, loadConfig, postgresUrl, runMain } from "@study/platform";
-import { z } from "zod";
-import { GATEWAY_MIGRATIONS } from "./gateway";
+import { join } from "node:path";
+import { runMain } from "@study/platform";
+import { runMigrations } from "@study/runtime/migrate";
 
-runMain(async () => {
-  const { DATABASE_URL } = loadConfig(z.object({ DATABASE_URL: postgresUrl() }));
-  const applied = await migrate(DATABASE_URL, GATEWAY_MIGRATIONS);
-  createLogger("gateway-migrate").info({ applied }, applied.length ? "migrations applied" : "database is up to date");
-});
+// The gateway's own schema (auth tables) plus the platform's outbox and inbox, like every service.
+runMain(() => runMigrations({ name: "gateway", migrationsDirectory: join(__dirname, "..", "migrations") }));

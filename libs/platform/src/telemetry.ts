@@ -10,8 +10,8 @@ import { ExpressInstrumentation } from "@opentelemetry/instrumentation-express";
 import { GrpcInstrumentation } from "@opentelemetry/instrumentation-grpc";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
+import { registerInstrumentations } from "@opentelemetry/instrumentation";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { NodeSDK } from "@opentelemetry/sdk-node";
 import {
   BatchSpanProcessor,
   NoopSpanProcessor,
@@ -20,6 +20,7 @@ import {
   type SpanExporter,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-base";
+import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import { PrismaInstrumentation } from "@prisma/instrumentation";
 
@@ -53,10 +54,15 @@ export class JsonLinesFileSpanExporter implements SpanExporter {
   async shutdown(): Promise<void> {}
 }
 
-let sdk: NodeSDK | undefined;
+/**
+ * The tracer provider and instrumentations of this process. Traces only, assembled from the trace SDK rather than
+ * `@opentelemetry/sdk-node`: that package also loads every metrics and logs exporter (about 1 700 modules, a
+ * second of start-up per process, measured) for pipelines this project does not use.
+ */
+let running: { provider: NodeTracerProvider; disableInstrumentations: () => void } | undefined;
 
 export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
-  if (sdk) return;
+  if (running) return;
   const spanProcessors: SpanProcessor[] = [];
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_ENDPOINT })));
@@ -64,19 +70,17 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   if (env.OTEL_TRACES_EXPORT_FILE) {
     spanProcessors.push(new SimpleSpanProcessor(new JsonLinesFileSpanExporter(env.OTEL_TRACES_EXPORT_FILE, serviceName)));
   }
-  // Without any processor the SDK registers no tracer provider: spans would be non-recording with trace id 0…0
-  // (or the caller's), so logs of one request could not be correlated. A processor that drops finished spans
-  // keeps real, sampled spans (ids in every log line, W3C context propagated) and costs no export.
+  // Without any processor spans would still be recorded and dropped; a processor that drops finished spans says
+  // so plainly. Either way the provider is registered: spans are real and sampled (ids in every log line, W3C
+  // context propagated), so logs of one request can be correlated without an exporter.
   if (spanProcessors.length === 0) spanProcessors.push(new NoopSpanProcessor());
-  // Traces only: without these the SDK also builds metric and log pipelines with a default OTLP exporter that
-  // nothing receives (measured: metrics recorded on every request; see docs/PERFORMANCE.md). The SDK reads
-  // these from process.env itself.
-  process.env.OTEL_METRICS_EXPORTER ??= "none";
-  process.env.OTEL_LOGS_EXPORTER ??= "none";
-  sdk = new NodeSDK({
+  const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors,
-    textMapPropagator: new W3CTraceContextPropagator(),
+  });
+  provider.register({ propagator: new W3CTraceContextPropagator() });
+  const disableInstrumentations = registerInstrumentations({
+    tracerProvider: provider,
     instrumentations: [
       new HttpInstrumentation(),
       new ExpressInstrumentation(),
@@ -86,10 +90,13 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
       new PrismaInstrumentation(),
     ],
   });
-  sdk.start();
+  running = { provider, disableInstrumentations };
 }
 
 export async function stopTelemetry(): Promise<void> {
-  await sdk?.shutdown();
-  sdk = undefined;
+  if (!running) return;
+  const { provider, disableInstrumentations } = running;
+  running = undefined;
+  disableInstrumentations();
+  await provider.shutdown();
 }

@@ -126,8 +126,9 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 /**
- * Starts the whole system as separate processes: migrates each database, starts every service, waits for
- * their gRPC health, then starts the gateway and waits for it to answer.
+ * Starts the whole system as separate processes: migrates each app's database and starts it (with its extra
+ * processes), every app at once, and waits until each service's gRPC health says SERVING and the gateway and the
+ * extra processes answer `GET /health/live`.
  */
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const log = options.log ?? (() => undefined);
@@ -187,18 +188,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const gatewayGrpcAddress = `127.0.0.1:${gatewayGrpcPort}`;
 
-  // Databases and migrations first (in parallel: each app has its own database).
-  await Promise.all(
-    [...apps.values()]
-      .filter((app) => !app.extra)
-      .map(async (app) => {
-        await ensureDatabase(app.env.DATABASE_URL);
-        const migration = run([`${app.spec.directory}/dist/migrate.js`], app.env, `${app.spec.name}-migrate`, log);
-        const code = await exitOf(migration);
-        if (code !== 0) throw new Error(`migrations of ${app.spec.name} failed (exit ${code})`);
-      }),
-  );
-
   async function startApp(name: string): Promise<void> {
     const app = apps.get(name);
     if (!app) throw new Error(`unknown app ${name}`);
@@ -227,6 +216,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     exited.catch(() => undefined);
   }
 
+  /** Creates the app's database if missing and applies its migrations (an extra process uses its service's). */
+  async function migrateApp(app: RunningApp): Promise<void> {
+    await ensureDatabase(app.env.DATABASE_URL);
+    const migration = run([`${app.spec.directory}/dist/migrate.js`], app.env, `${app.spec.name}-migrate`, log);
+    const code = await exitOf(migration);
+    if (code !== 0) throw new Error(`migrations of ${app.spec.name} failed (exit ${code})`);
+  }
+
   /** SIGTERM (or SIGKILL), then SIGKILL at `killAt` if the process is still there; resolves once it has exited. */
   async function stopApp(name: string, signal: "SIGTERM" | "SIGKILL" = "SIGTERM", killAt = Date.now() + grace): Promise<void> {
     const app = apps.get(name);
@@ -248,13 +245,22 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const extraNames = services
     .flatMap((spec) => (spec.extraProcesses ?? []).map((extra) => extra.name))
     .filter((name) => !(options.without ?? []).includes(name));
-  try {
-    await Promise.all(services.map((spec) => startApp(spec.name)));
-    await Promise.all(extraNames.map(startApp));
-    await startApp(gateway.name);
-  } catch (error) {
+  // Every app starts as soon as its own database is migrated, all at once: none needs another to be up to start
+  // (gRPC channels connect lazily, consumers declare their own queues), and the gateway answers only after this.
+  // Settled, not raced: on a failure, every process started meanwhile is stopped too.
+  const started = await Promise.allSettled(
+    [...apps.entries()]
+      .filter(([, app]) => !app.extra)
+      .map(async ([name, app]) => {
+        await migrateApp(app);
+        const extras = extraNames.filter((extra) => apps.get(extra)?.spec.name === name);
+        await Promise.all([name, ...extras].map(startApp));
+      }),
+  );
+  const failure = started.find((result) => result.status === "rejected");
+  if (failure) {
     await Promise.all([...apps.keys()].map((name) => stopApp(name)));
-    throw error;
+    throw failure.reason;
   }
 
   return {
