@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./ports";
-import { startStack, type RunningStack, type StackOptions } from "./stack";
+import { createDatabaseTemplates, startStack, type RunningStack, type StackOptions } from "./stack";
 import { uniqueSuffix } from "./test-env";
 
 export interface TestStack extends RunningStack {
@@ -11,6 +11,28 @@ export interface TestStack extends RunningStack {
   databaseUrl(app: string): string;
   /** Everything the processes logged, for failure diagnosis. */
   logs: string[];
+}
+
+/** Where the run's migrated database templates are (set by jest's e2e global set-up, read by every stack). */
+const DATABASE_TEMPLATES_ENV = "STUDY_TEST_DATABASE_TEMPLATES";
+
+/**
+ * Migrates the run's database templates once (jest's e2e global set-up): each stack of the run then copies them
+ * instead of starting a migration process per app. The test workers inherit the setting from jest's process.
+ */
+export async function prepareDatabaseTemplates(): Promise<void> {
+  if (process.env[DATABASE_TEMPLATES_ENV]) return;
+  const adminUrl = process.env.STUDY_TEST_POSTGRES_URL;
+  if (!adminUrl) throw new Error("the test PostgreSQL is not started (jest's global set-up starts it)");
+  const templates = await createDatabaseTemplates({
+    databaseUrl: (name) => {
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      return url.toString();
+    },
+    prefix: `template_${uniqueSuffix()}_`,
+  });
+  process.env[DATABASE_TEMPLATES_ENV] = JSON.stringify(templates);
 }
 
 /**
@@ -31,6 +53,7 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
   };
   const gatewayPort = await freePort();
   const logs: string[] = [];
+  const templates = process.env[DATABASE_TEMPLATES_ENV];
   const stack = await startStack({
     databaseUrl,
     databasePrefix: prefix,
@@ -38,6 +61,7 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
     exchange,
     gatewayPort,
     log: (app, line) => logs.push(`[${app}] ${line}`),
+    databaseTemplates: templates ? (JSON.parse(templates) as Record<string, string>) : undefined,
     ...options,
     env: { LOG_LEVEL: "warn", NODE_ENV: "test", ...options.env },
     gatewayEnv: {

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ensureDatabase } from "@study/db";
+import { Client } from "pg";
 import { checkHealth } from "@study/grpc";
 import { CATALOGUE, GATEWAY_APP, type Catalogue, type CatalogueEntry } from "@study/platform/catalogue";
 import { freePort, waitFor } from "./ports";
@@ -60,6 +61,11 @@ export interface StackOptions {
   gatewayEntry?: string;
   /** SIGKILL for a process that has not exited this long after SIGTERM (default STOP_GRACE_MS). */
   stopGraceMs?: number;
+  /**
+   * Migrated databases to copy, by app directory (see `createDatabaseTemplates`): an app whose directory is here
+   * gets a copy of that database instead of a migration process of its own.
+   */
+  databaseTemplates?: Record<string, string>;
 }
 
 interface RunningApp {
@@ -123,6 +129,48 @@ const hasExited = (child: ChildProcess) => child.exitCode !== null || child.sign
 function exitOf(child: ChildProcess): Promise<number | null> {
   if (hasExited(child)) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+/** Creates the app's database if missing and applies its migrations in a `dist/migrate.js` process. */
+async function migrateDatabase(spec: AppSpec, env: Record<string, string>, log: LogSink): Promise<void> {
+  await ensureDatabase(env.DATABASE_URL);
+  const code = await exitOf(run([`${spec.directory}/dist/migrate.js`], env, `${spec.name}-migrate`, log));
+  if (code !== 0) throw new Error(`migrations of ${spec.name} failed (exit ${code})`);
+}
+
+/** Creates the database of `databaseUrl` as a copy of the database `template` on the same server. */
+async function copyDatabase(template: string, databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = "/postgres";
+  const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${quote(name)} TEMPLATE ${quote(template)}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Migrates one database per app of the catalogue and the gateway, named `<prefix><app>`, once: test stacks then
+ * copy them (`databaseTemplates`) instead of running every app's migrations again. Nothing may connect to them
+ * afterwards (PostgreSQL copies only a database nobody uses). Answers the templates by app directory.
+ */
+export async function createDatabaseTemplates(options: {
+  databaseUrl(name: string): string;
+  prefix: string;
+  catalogue?: Catalogue;
+  log?: LogSink;
+}): Promise<Record<string, string>> {
+  const specs: AppSpec[] = [...(options.catalogue ?? CATALOGUE).map(appOf), { name: GATEWAY_APP.name, directory: GATEWAY_APP.directory }];
+  await Promise.all(
+    specs.map((spec) =>
+      migrateDatabase(spec, { DATABASE_URL: options.databaseUrl(`${options.prefix}${spec.name}`) }, options.log ?? (() => undefined)),
+    ),
+  );
+  return Object.fromEntries(specs.map((spec) => [spec.directory, `${options.prefix}${spec.name}`]));
 }
 
 /**
@@ -216,12 +264,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     exited.catch(() => undefined);
   }
 
-  /** Creates the app's database if missing and applies its migrations (an extra process uses its service's). */
+  /** Gives the app its migrated database: a copy of its template, or its own migrations applied. */
   async function migrateApp(app: RunningApp): Promise<void> {
-    await ensureDatabase(app.env.DATABASE_URL);
-    const migration = run([`${app.spec.directory}/dist/migrate.js`], app.env, `${app.spec.name}-migrate`, log);
-    const code = await exitOf(migration);
-    if (code !== 0) throw new Error(`migrations of ${app.spec.name} failed (exit ${code})`);
+    const template = options.databaseTemplates?.[app.spec.directory];
+    if (template) await copyDatabase(template, app.env.DATABASE_URL);
+    else await migrateDatabase(app.spec, app.env, log);
   }
 
   /** SIGTERM (or SIGKILL), then SIGKILL at `killAt` if the process is still there; resolves once it has exited. */
