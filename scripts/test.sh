@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# `npm test`: every layer, fastest feedback first (README "Tests").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+npm run -s lint:proto
+npm run -s build
+# Lint and the unit layer side by side: neither needs the other, each is mostly one busy core, and either
+# failing fails the run (after both have said what they found).
+npm run -s lint &
+lint=$!
+unit=0
+npx jest --ci --selectProjects unit || unit=$?
+lint_status=0
+wait "$lint" || lint_status=$?
+if [ "$unit" -ne 0 ] || [ "$lint_status" -ne 0 ]; then
+  echo "test: unit layer exit $unit, lint exit $lint_status" >&2
+  exit 1
+fi
+# Integration and end-to-end files two at a time, on one PostgreSQL and one RabbitMQ for the run.
+npx jest --ci --maxWorkers=2 --selectProjects integration e2e
