@@ -111,12 +111,12 @@ export class OutboxRelay {
   private async drain(): Promise<void> {
     const batchSize = this.options.batchSize ?? 100;
     try {
-      if (!(await this.hasPending())) return await this.cleanup();
-      for (;;) {
+      for (let pending = await this.hasPending(); pending;) {
         const published = await this.publishBatch(batchSize);
         this.failures = 0;
-        if (published < batchSize) break;
+        pending = published === batchSize;
       }
+      this.failures = 0;
       await this.cleanup();
     } catch (error) {
       this.failures += 1;
@@ -134,7 +134,7 @@ export class OutboxRelay {
     const { rows } = await this.listener.query<{ pending: boolean }>(
       "SELECT EXISTS (SELECT 1 FROM outbox_message WHERE published_at IS NULL) AS pending",
     );
-    return rows[0]?.pending === true;
+    return rows[0]?.pending ?? false;
   }
 
   private async publishBatch(batchSize: number): Promise<number> {
