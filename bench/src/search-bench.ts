@@ -35,10 +35,10 @@ import { generateCorpus, scoreRanking, type BenchRecord, type QueryKind } from "
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
-function option(name: string, fallback: number): number {
+function option(name: string, fallback: number, minimum = 1): number {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
   const value = arg ? Number(arg.split("=")[1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  if (!Number.isFinite(value) || value < minimum) throw new Error(`--${name} must be a number of at least ${minimum}`);
   return value;
 }
 const USERS = option("users", 1000);
@@ -48,7 +48,7 @@ const CONNECTIONS = option("connections", 8);
 const DURATION_S = option("duration", 20);
 const RENAMES_PER_SECOND = option("renames-per-second", 10);
 const RENAME_SECONDS = option("rename-seconds", 20);
-const REINDEX_COURSES = process.argv.includes("--reindex-courses=0") ? 0 : option("reindex-courses", 2_000);
+const REINDEX_COURSES = option("reindex-courses", 2_000, 0);
 
 const say = (line: string) => process.stdout.write(`[bench:search] ${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

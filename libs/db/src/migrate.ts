@@ -72,8 +72,11 @@ export async function migrate(databaseUrl: string, sources: MigrationSource[]): 
   return applied;
 }
 
-/** Creates the database named in the URL if it does not exist (connecting to the `postgres` database). */
-export async function ensureDatabase(databaseUrl: string): Promise<void> {
+/**
+ * Creates the database named in the URL if it does not exist (connecting to the `postgres` database), empty or as a
+ * copy of the database `options.template` (which nobody may be connected to while it is copied).
+ */
+export async function ensureDatabase(databaseUrl: string, options: { template?: string } = {}): Promise<void> {
   const url = new URL(databaseUrl);
   const name = decodeURIComponent(url.pathname.slice(1));
   url.pathname = "/postgres";
@@ -81,7 +84,9 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   await client.connect();
   try {
     const { rowCount } = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
+    const template = options.template === undefined ? "" : ` TEMPLATE ${quote(options.template)}`;
+    if (!rowCount) await client.query(`CREATE DATABASE ${quote(name)}${template}`);
   } catch (error) {
     // Two starters racing to create the same database: the loser sees unique_violation / duplicate_database.
     const code = (error as { code?: string }).code;

@@ -197,4 +197,23 @@ describe("ensureDatabase", () => {
       await query(adminUrl(), `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     }
   });
+
+  it("creates a missing database as a copy of a template", async () => {
+    const urlOf = (name: string) => {
+      const url = new URL(adminUrl());
+      url.pathname = `/${name}`;
+      return url.toString();
+    };
+    const template = `db_template_${uniqueSuffix()}`;
+    const copy = `db_copy_${uniqueSuffix()}`;
+    try {
+      await ensureDatabase(urlOf(template));
+      await query(urlOf(template), "CREATE TABLE migrated AS SELECT 7 AS id");
+      await ensureDatabase(urlOf(copy), { template });
+      expect(await query(urlOf(copy), "SELECT id FROM migrated")).toEqual([{ id: 7 }]);
+    } finally {
+      await query(adminUrl(), `DROP DATABASE IF EXISTS "${copy}" WITH (FORCE)`);
+      await query(adminUrl(), `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    }
+  });
 });

@@ -13,6 +13,13 @@ export interface TestStack extends RunningStack {
   logs: string[];
 }
 
+/** The URL of database `name` on the test PostgreSQL whose admin URL is `adminUrl`. */
+function databaseUrlOn(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** Where the run's migrated database templates are (set by jest's e2e global set-up, read by every stack). */
 const DATABASE_TEMPLATES_ENV = "STUDY_TEST_DATABASE_TEMPLATES";
 
@@ -25,11 +32,7 @@ export async function prepareDatabaseTemplates(): Promise<void> {
   const adminUrl = process.env.STUDY_TEST_POSTGRES_URL;
   if (!adminUrl) throw new Error("the test PostgreSQL is not started (jest's global set-up starts it)");
   const templates = await createDatabaseTemplates({
-    databaseUrl: (name) => {
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      return url.toString();
-    },
+    databaseUrl: (name) => databaseUrlOn(adminUrl, name),
     prefix: `template_${uniqueSuffix()}_`,
   });
   process.env[DATABASE_TEMPLATES_ENV] = JSON.stringify(templates);
@@ -46,11 +49,7 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
   const suffix = uniqueSuffix();
   const prefix = `e2e_${suffix}_`;
   const exchange = options.exchange ?? `test.${suffix}`;
-  const databaseUrl = (name: string) => {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return url.toString();
-  };
+  const databaseUrl = (name: string) => databaseUrlOn(adminUrl, name);
   const gatewayPort = await freePort();
   const logs: string[] = [];
   const templates = process.env[DATABASE_TEMPLATES_ENV];

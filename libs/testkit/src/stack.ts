@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ensureDatabase } from "@study/db";
-import { Client } from "pg";
 import { checkHealth } from "@study/grpc";
 import { CATALOGUE, GATEWAY_APP, type Catalogue, type CatalogueEntry } from "@study/platform/catalogue";
 import { freePort, waitFor } from "./ports";
@@ -138,21 +137,6 @@ async function migrateDatabase(spec: AppSpec, env: Record<string, string>, log: 
   if (code !== 0) throw new Error(`migrations of ${spec.name} failed (exit ${code})`);
 }
 
-/** Creates the database of `databaseUrl` as a copy of the database `template` on the same server. */
-async function copyDatabase(template: string, databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  url.pathname = "/postgres";
-  const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
-  const client = new Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${quote(name)} TEMPLATE ${quote(template)}`);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * Migrates one database per app of the catalogue and the gateway, named `<prefix><app>`, once: test stacks then
  * copy them (`databaseTemplates`) instead of running every app's migrations again. Nothing may connect to them
@@ -267,7 +251,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   /** Gives the app its migrated database: a copy of its template, or its own migrations applied. */
   async function migrateApp(app: RunningApp): Promise<void> {
     const template = options.databaseTemplates?.[app.spec.directory];
-    if (template) await copyDatabase(template, app.env.DATABASE_URL);
+    if (template) await ensureDatabase(app.env.DATABASE_URL, { template });
     else await migrateDatabase(app.spec, app.env, log);
   }
 
