@@ -301,6 +301,8 @@ async function latencyPhase(gatewayUrl: string, users: User[], texts: string[], 
   const latencies: number[] = [];
   /** The search service's own time for each answer (its `searchTime`): the rest is the path to it. */
   const serviceTimes: number[] = [];
+  /** The slowest answers, to tell which queries make the tail. */
+  const slowest: { ms: number; service: number; total: number; query: string; records: string }[] = [];
   let errors = 0;
   const deadline = Date.now() + DURATION_S * 1000;
   const warmupUntil = Date.now() + 2_000;
@@ -315,6 +317,14 @@ async function latencyPhase(gatewayUrl: string, users: User[], texts: string[], 
       else if (Date.now() > warmupUntil) {
         latencies.push(took);
         serviceTimes.push(answer.searchTime);
+        slowest.push({
+          ms: round(took),
+          service: answer.searchTime,
+          total: answer.total,
+          query: text,
+          records: user === users[0] ? "labelled user" : "bulk user",
+        });
+        if (slowest.length > 40) slowest.sort((a, b) => b.ms - a.ms).splice(10);
       }
     }
   };
@@ -330,6 +340,7 @@ async function latencyPhase(gatewayUrl: string, users: User[], texts: string[], 
     p90: round(percentile(latencies, 90)),
     p99: round(percentile(latencies, 99)),
     searchService: { p50: round(percentile(serviceTimes, 50)), p90: round(percentile(serviceTimes, 90)), p99: round(percentile(serviceTimes, 99)) },
+    slowest: slowest.sort((a, b) => b.ms - a.ms).slice(0, 10),
   };
 }
 

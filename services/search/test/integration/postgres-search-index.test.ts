@@ -38,15 +38,17 @@ describe("PostgresSearchIndex (embedded)", () => {
     await opened.close();
   });
 
-  it("has its tables, generated vector, indexes and pg_trgm from the migration", async () => {
-    const extensions = await opened.db.$queryRaw<{ extname: string }[]>`SELECT extname::text FROM pg_extension WHERE extname = 'pg_trgm'`;
-    expect(extensions).toHaveLength(1);
+  it("has its tables, generated vector, indexes, pg_trgm and btree_gin from the migrations", async () => {
+    const extensions = await opened.db.$queryRaw<
+      { extname: string }[]
+    >`SELECT extname::text FROM pg_extension WHERE extname IN ('pg_trgm', 'btree_gin')`;
+    expect(extensions).toHaveLength(2);
     const indexes = await opened.db.$queryRaw<{ indexname: string }[]>`
       SELECT indexname::text FROM pg_indexes WHERE tablename IN ('search_document', 'search_term') ORDER BY indexname`;
     expect(indexes.map((row) => row.indexname)).toEqual([
       "search_document_pkey",
-      "search_document_search_vector_idx",
       "search_document_user_id_idx",
+      "search_document_user_vector_idx",
       "search_term_pkey",
     ]);
     const functions = await opened.db.$queryRaw<{ proname: string }[]>`
@@ -111,6 +113,24 @@ describe("PostgresSearchIndex (embedded)", () => {
     const other = randomUUID();
     await index().upsert([aRecord(other, { title: "Chromosone typo in a title" })]);
     expect(idsOf(await index().search(aQuery(user, "chromosone")))).toEqual([exact.id]);
+  });
+
+  it("suggests the user's closest terms for a misspelt word, after the titles and terms it starts, and never another user's", async () => {
+    const user = randomUUID();
+    const other = randomUUID();
+    await index().upsert([
+      aRecord(user, { title: "Photosynthesis basics" }),
+      aRecord(user, { title: "Mitochondria and respiration" }),
+      aRecord(other, { title: "Photosyntesis typo of the other user" }),
+    ]);
+    expect(await index().suggest(user, "photosyntesis", 5)).toEqual(["photosynthesis"]);
+    expect(await index().suggest(user, "mitochnodria", 5)).toEqual(["mitochondria"]);
+    // Titles and terms that the word starts come first; candidates only fill the rest.
+    expect(await index().suggest(user, "photo", 5)).toEqual(["Photosynthesis basics", "photosynthesis"]);
+    expect(await index().suggest(user, "photo", 1)).toEqual(["Photosynthesis basics"]);
+    // Under five letters no typo is tolerated; several words get no term suggestions.
+    expect(await index().suggest(user, "mitx", 5)).toEqual([]);
+    expect(await index().suggest(other, "mitochnodria", 5)).toEqual([]);
   });
 
   it("drops stop words from a query unless they are all it has", async () => {

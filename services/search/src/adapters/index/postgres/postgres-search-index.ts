@@ -1,6 +1,6 @@
 import type { IndexPage, IndexQuery, SearchIndex } from "../../../application/ports/search-index.port";
 import type { Difficulty, RecordKey, RecordStatus, RecordType, SearchRecord } from "../../../domain/search-record";
-import type { Prisma, PrismaClient } from "../../../generated/prisma/client";
+import { Prisma, type PrismaClient } from "../../../generated/prisma/client";
 import {
   MARK_START,
   MARK_STOP,
@@ -46,6 +46,17 @@ interface HitRow {
 interface PageRow {
   by_type: Partial<Record<RecordType, number>>;
   hits: HitRow[];
+  candidates: CandidateRow[];
+}
+
+/** A term of the user's that a typed word may be a typo of. */
+interface TermCandidate {
+  term: string;
+  frequency: number;
+}
+
+interface CandidateRow extends TermCandidate {
+  word: string;
 }
 
 /** A word corrected by a typo is worth less than one typed right. */
@@ -170,11 +181,11 @@ export class PostgresSearchIndex implements SearchIndex {
     const words = queryWords(query.text);
     if (words.length === 0) return EMPTY_PAGE;
     const slots = words.map((word, i): Slot => ({ words: [word], prefix: i === words.length - 1, factor: 1 }));
-    const page = await this.runSearch(query, slots);
-    if (page.total > 0) return page;
-    // Nothing found: perhaps a typo. Correct the words that match nothing at all and try once more.
-    const corrected = await this.correctTypos(query.userId, slots);
-    return corrected ? this.runSearch(query, corrected) : page;
+    const { page, candidates } = await this.runSearch(query, slots, true);
+    if (page.total > 0 || candidates.size === 0) return page;
+    // A word matched none of the user's records: perhaps a typo. Replace it by the user's closest terms, once.
+    const corrected = correctTypos(slots, candidates);
+    return corrected ? (await this.runSearch(query, corrected, false)).page : page;
   }
 
   async suggest(userId: string, prefix: string, limit: number): Promise<string[]> {
@@ -186,25 +197,28 @@ export class PostgresSearchIndex implements SearchIndex {
     const patterns = words.map(
       (word, i) => `\\m${word.replace(/[^\p{L}\p{N}]/gu, (character) => `\\${character}`)}${i === words.length - 1 ? "" : "\\M"}`,
     );
-    const titles = await this.db.$queryRaw<{ title: string }[]>`
-      SELECT title FROM search_document
-      WHERE user_id = ${userId} AND title ~* ALL (${patterns}::text[])
-      ORDER BY updated_at DESC, type, id
-      LIMIT ${limit}`;
-    const suggestions = titles.map((row) => row.title);
-    if (words.length === 1) {
-      // The user's words starting with the prefix (a range of the C-collated primary key), most frequent first.
-      const terms = await this.db.$queryRaw<{ term: string }[]>`
-        SELECT term FROM search_term
-        WHERE user_id = ${userId} AND term >= ${last} AND term < ${`${last}\u{10FFFF}`}
+    // One statement: titles; for a single word also the user's words starting with it (a range of the C-collated
+    // primary key), most frequent first; and, when those are fewer than asked, the terms it may be a typo of.
+    const single = words.length === 1;
+    const [row] = await this.db.$queryRaw<{ titles: string[]; terms: string[]; candidates: TermCandidate[] }[]>`
+      WITH titles AS MATERIALIZED (
+        SELECT title, row_number() OVER (ORDER BY updated_at DESC, type, id) AS n FROM search_document
+        WHERE user_id = ${userId} AND title ~* ALL (${patterns}::text[])
+        ORDER BY updated_at DESC, type, id
+        LIMIT ${limit}
+      ), terms AS MATERIALIZED (
+        SELECT term, row_number() OVER (ORDER BY frequency DESC, term) AS n FROM search_term
+        WHERE ${single} AND user_id = ${userId} AND term >= ${last} AND term < ${`${last}\u{10FFFF}`}
         ORDER BY frequency DESC, term
-        LIMIT ${limit}`;
-      suggestions.push(...terms.map((row) => row.term));
-      if (suggestions.length < limit && typoBudget(last) > 0) {
-        const candidates = await this.typoCandidates(userId, [last]);
-        suggestions.push(...closestTerms(last, true, candidates.get(last) ?? [], limit));
-      }
-    }
+        LIMIT ${limit}
+      )
+      SELECT
+        (SELECT coalesce(json_agg(title ORDER BY n), '[]'::json) FROM titles) AS titles,
+        (SELECT coalesce(json_agg(term ORDER BY n), '[]'::json) FROM terms) AS terms,
+        (SELECT coalesce(json_agg(json_build_object('term', t.term, 'frequency', t.frequency)), '[]'::json)
+         FROM (${termsLike(userId, Prisma.sql`${last}::text`)}) t
+         WHERE ${single && typoBudget(last) > 0} AND (SELECT count(*) FROM titles) + (SELECT count(*) FROM terms) < ${limit}) AS candidates`;
+    const suggestions = [...row.titles, ...row.terms, ...closestTerms(last, true, row.candidates, limit)];
     const seen = new Set<string>();
     return suggestions
       .filter((suggestion) => {
@@ -216,14 +230,24 @@ export class PostgresSearchIndex implements SearchIndex {
       .slice(0, limit);
   }
 
-  private async runSearch(query: IndexQuery, slots: Slot[]): Promise<IndexPage> {
+  /**
+   * One page of the query's matches. With `correct`, when nothing matched, also the typo candidates of each word
+   * that none of the user's records match, in the same statement.
+   */
+  private async runSearch(
+    query: IndexQuery,
+    slots: Slot[],
+    correct: boolean,
+  ): Promise<{ page: IndexPage; candidates: Map<string, TermCandidate[]> }> {
     const { texts, prefixes, factors } = slotParameters(slots);
+    const correctable = slots.map((slot) => correct && typoBudget(slot.words[0]) > 0);
     const [row] = await this.db.$queryRaw<PageRow[]>`
       WITH slot AS (
-        SELECT s.words, s.is_prefix, s.factor, length(to_tsvector('english', s.words)) = 0 AS stop_word
-        FROM unnest(${texts}::text[], ${prefixes}::boolean[], ${factors}::float8[]) AS s(words, is_prefix, factor)
-      ), word AS (
-        SELECT factor,
+        SELECT s.words, s.is_prefix, s.factor, s.correctable, length(to_tsvector('english', s.words)) = 0 AS stop_word
+        FROM unnest(${texts}::text[], ${prefixes}::boolean[], ${factors}::float8[], ${correctable}::boolean[])
+             AS s(words, is_prefix, factor, correctable)
+      ), word AS MATERIALIZED (
+        SELECT words, factor, correctable,
                search_word_query(string_to_array(words, ' '), is_prefix, '') AS anywhere,
                search_word_query(string_to_array(words, ' '), is_prefix, 'A') AS in_title,
                search_word_query(string_to_array(words, ' '), is_prefix, 'B') AS in_keywords,
@@ -256,19 +280,26 @@ export class PostgresSearchIndex implements SearchIndex {
                  + 0.1 * ts_rank(dv.vector, q.any_word, 1)
                )::numeric, 4)::float8 AS relevance
         FROM search_document d CROSS JOIN query q
-        -- Each of the user's rows' vector read (and decompressed) once, not once per use below: a copy, kept by OFFSET 0
-        -- from being inlined back into each use. Matching on the copy also keeps the planner on the user's rows
-        -- (user_id index) instead of AND-ing them with the GIN index's matches among every user's records, which
-        -- for a common word took 30 ms of the 40 (now 14 ms in all, with 1 000 users and 100 000 records).
+        -- Matched on the user's rows (user_id index): coalesce() keeps the planner from AND-ing them with the matches of
+        -- the (user_id, search_vector) GIN index, which for a short prefix ("c") read every user's entries (40-60 ms
+        -- against 9). Each matching row's vector is then read (and decompressed, when long) once for the ranking, not
+        -- once per use below: a copy, kept by OFFSET 0 from being inlined back into each use. Copying every row's
+        -- vector before matching cost half the statement (4.5 of 9 ms for 3 000 records).
         CROSS JOIN LATERAL (SELECT d.search_vector || ''::tsvector AS vector OFFSET 0) dv
         WHERE d.user_id = ${query.userId}
-          AND dv.vector @@ q.every_word
+          AND coalesce(d.search_vector, ''::tsvector) @@ q.every_word
           AND (${query.types ?? null}::text[] IS NULL OR d.type = ANY (${query.types ?? null}::text[]))
           AND (${query.courseId ?? null}::text IS NULL OR d.course_id = ${query.courseId ?? null}::text)
           AND (${query.createdFrom ?? null}::timestamptz IS NULL OR d.created_at >= ${query.createdFrom ?? null}::timestamptz)
           AND (${query.createdBefore ?? null}::timestamptz IS NULL OR d.created_at < ${query.createdBefore ?? null}::timestamptz)
           AND (${query.difficulty ?? null}::text[] IS NULL OR d.difficulty = ANY (${query.difficulty ?? null}::text[]))
           AND (${query.status ?? null}::text[] IS NULL OR d.status = ANY (${query.status ?? null}::text[]))
+      ), unknown AS MATERIALIZED (
+        -- Only when nothing matched (a common prefix costs more through the index than the user's rows above), and
+        -- then through the (user_id, search_vector) index: a typo matches no entry of it.
+        SELECT w.words AS word FROM word w
+        WHERE w.correctable AND w.anywhere IS NOT NULL AND NOT EXISTS (SELECT 1 FROM matched)
+          AND NOT EXISTS (SELECT 1 FROM search_document d WHERE d.user_id = ${query.userId} AND d.search_vector @@ w.anywhere)
       ), passing AS (
         SELECT * FROM matched WHERE relevance >= ${query.minRelevance}
       ), page AS (
@@ -287,7 +318,9 @@ export class PostgresSearchIndex implements SearchIndex {
                                          ELSE search_content_window(d.content, q.needles) END,
                     q.any_word, ${HEADLINE_OPTIONS}) AS headline
            FROM page p JOIN search_document d ON d.type = p.type AND d.id = p.id CROSS JOIN query q
-        ) h) AS hits`;
+        ) h) AS hits,
+        (SELECT coalesce(json_agg(json_build_object('word', u.word, 'term', t.term, 'frequency', t.frequency)), '[]'::json)
+         FROM unknown u CROSS JOIN LATERAL (${termsLike(query.userId, Prisma.sql`u.word`)}) t) AS candidates`;
     const hits = row.hits.map((hit) => {
       const record = toRecord(hit);
       return {
@@ -298,62 +331,42 @@ export class PostgresSearchIndex implements SearchIndex {
       };
     });
     const total = Object.values(row.by_type).reduce((sum, count) => sum + (count ?? 0), 0);
-    return { hits, total, byType: row.by_type };
-  }
-
-  /**
-   * The query's slots with each word that matches none of the user's records replaced by the user's closest terms
-   * within its typo budget; undefined when no word could be corrected.
-   */
-  private async correctTypos(userId: string, slots: Slot[]): Promise<Slot[] | undefined> {
-    const { texts, prefixes } = slotParameters(slots);
-    const found = await this.db.$queryRaw<{ words: string; found: boolean }[]>`
-      SELECT s.words, EXISTS (
-        SELECT 1 FROM search_document d
-        -- On the user's rows (the copy keeps the planner off the GIN index of every user's records, see runSearch).
-        WHERE d.user_id = ${userId} AND (d.search_vector || ''::tsvector) @@ search_word_query(ARRAY[s.words], s.is_prefix, '')
-      ) AS found
-      FROM unnest(${texts}::text[], ${prefixes}::boolean[]) AS s(words, is_prefix)`;
-    const unknown = new Set(found.filter((row) => !row.found).map((row) => row.words));
-    const typed = slots.filter((slot) => unknown.has(slot.words[0]) && typoBudget(slot.words[0]) > 0);
-    if (typed.length === 0) return undefined;
-    const candidates = await this.typoCandidates(
-      userId,
-      typed.map((slot) => slot.words[0]),
-    );
-    let corrected = false;
-    const result = slots.map((slot) => {
-      if (!typed.includes(slot)) return slot;
-      const [word] = slot.words;
-      const terms = closestTerms(word, slot.prefix, candidates.get(word) ?? [], MAX_CORRECTIONS_PER_WORD);
-      if (terms.length === 0) return slot;
-      corrected = true;
-      return { words: terms, prefix: slot.prefix, factor: CORRECTED_FACTOR };
-    });
-    return corrected ? result : undefined;
-  }
-
-  /** The user's terms that look like each word (trigram similarity, or the word resembling the start of a term). */
-  private async typoCandidates(userId: string, words: string[]): Promise<Map<string, { term: string; frequency: number }[]>> {
-    const rows = await this.db.$queryRaw<{ word: string; term: string; frequency: number }[]>`
-      SELECT w.word, t.term, t.frequency
-      FROM unnest(${words}::text[]) AS w(word)
-      CROSS JOIN LATERAL (
-        SELECT term, frequency FROM search_term
-        -- The functions rather than the % and <% operators: the user's own terms (a range of the primary key) are
-        -- fewer than the matches of a trigram index over every user's terms.
-        WHERE user_id = ${userId} AND (similarity(term, w.word) >= 0.3 OR word_similarity(w.word, term) >= 0.5)
-        ORDER BY greatest(similarity(term, w.word), word_similarity(w.word, term)) DESC, frequency DESC
-        LIMIT 20
-      ) t`;
-    const byWord = new Map<string, { term: string; frequency: number }[]>();
-    for (const row of rows) byWord.set(row.word, [...(byWord.get(row.word) ?? []), { term: row.term, frequency: row.frequency }]);
-    return byWord;
+    return { page: { hits, total, byType: row.by_type }, candidates: candidatesByWord(row.candidates) };
   }
 }
 
+/** The user's terms that look like a word (trigram similarity, or the word resembling the start of a term): SQL. */
+function termsLike(userId: string, word: Prisma.Sql): Prisma.Sql {
+  // The functions rather than the % and <% operators: the user's own terms (a range of the primary key) are fewer
+  // than the matches of a trigram index over every user's terms.
+  return Prisma.sql`
+    SELECT term, frequency FROM search_term
+    WHERE user_id = ${userId} AND (similarity(term, ${word}) >= 0.3 OR word_similarity(${word}, term) >= 0.5)
+    ORDER BY greatest(similarity(term, ${word}), word_similarity(${word}, term)) DESC, frequency DESC
+    LIMIT 20`;
+}
+
+function candidatesByWord(rows: CandidateRow[]): Map<string, TermCandidate[]> {
+  const byWord = new Map<string, TermCandidate[]>();
+  for (const row of rows) byWord.set(row.word, [...(byWord.get(row.word) ?? []), { term: row.term, frequency: row.frequency }]);
+  return byWord;
+}
+
+/** The slots with each word that has candidates within its typo budget replaced by the closest; undefined if none. */
+function correctTypos(slots: Slot[], candidates: Map<string, TermCandidate[]>): Slot[] | undefined {
+  let corrected = false;
+  const result = slots.map((slot) => {
+    const [word] = slot.words;
+    const terms = closestTerms(word, slot.prefix, candidates.get(word) ?? [], MAX_CORRECTIONS_PER_WORD);
+    if (terms.length === 0) return slot;
+    corrected = true;
+    return { words: terms, prefix: slot.prefix, factor: CORRECTED_FACTOR };
+  });
+  return corrected ? result : undefined;
+}
+
 /** The candidates within the word's typo budget, nearest first, then the most frequent. */
-function closestTerms(word: string, prefix: boolean, candidates: { term: string; frequency: number }[], max: number): string[] {
+function closestTerms(word: string, prefix: boolean, candidates: TermCandidate[], max: number): string[] {
   const budget = typoBudget(word);
   return candidates
     .filter((candidate) => candidate.term !== word)
