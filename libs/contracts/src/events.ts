@@ -21,3 +21,4 @@ export {
   StudyGuideCreated,
   StudyGuideDeleted,
 } from "./gen/study/events/v1/study";
+export { CalendarEventCreated, CalendarEventUpdated, CalendarEventDeleted } from "./gen/study/events/v1/calendar";

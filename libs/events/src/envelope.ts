@@ -30,6 +30,9 @@ export const EVENT_TYPES = {
   quizDeleted: "study.quiz.deleted.v1",
   studyGuideCreated: "study.study_guide.created.v1",
   studyGuideDeleted: "study.study_guide.deleted.v1",
+  calendarEventCreated: "calendar.event.created.v1",
+  calendarEventUpdated: "calendar.event.updated.v1",
+  calendarEventDeleted: "calendar.event.deleted.v1",
 } as const satisfies Record<EventCase, string>;
 
 /** Builds an envelope for the current operation: fresh time-ordered id, now, and the active trace context. */
