@@ -107,8 +107,8 @@ const APPLICATION = "^(services/[^/]+/src|gateway/src/identity)/application/";
 
 /** Entry points of the libs that do no I/O and load no infrastructure client, for domain-adjacent code. */
 const PURE_LIB_ENTRIES = any(
-  "^libs/platform/(src|dist)/(errors|clock|ids)\\.",
-  "^@study/platform/(errors|clock|ids)$",
+  "^libs/platform/(src|dist)/(errors|clock|ids|searchable-page)\\.",
+  "^@study/platform/(errors|clock|ids|searchable-page)$",
   "^libs/events/(src|dist)/envelope\\.",
   "^@study/events/envelope$",
   "^libs/grpc/(src|dist)/ids\\.",
@@ -125,7 +125,7 @@ const PURE_NPM = npm("zod", "ts-fsrs", "compromise");
 const PLATFORM_INDEX = any("^libs/platform/(src|dist)/index\\.", "^@study/platform$");
 
 /** The pure entry points themselves, held to what they promise: they load no infrastructure. */
-const PURE_ENTRY_SOURCES = "^libs/(platform/src/(errors|clock|ids|trace-context)|events/src/envelope|grpc/src/ids)\\.ts$";
+const PURE_ENTRY_SOURCES = "^libs/(platform/src/(errors|clock|ids|trace-context|searchable-page)|events/src/envelope|grpc/src/ids)\\.ts$";
 
 /** Test code: test folders, *.test / *.spec files, the testkit and the test runners. */
 const TEST_CODE = any(
@@ -197,7 +197,7 @@ module.exports = {
       name: "application-only-pure-imports",
       comment:
         "A use case (src/application/ of a service, gateway/src/identity/application/) imports only its own " +
-        "domain and application modules (ports included), the pure entry points @study/platform/errors|clock|ids, " +
+        "domain and application modules (ports included), the pure entry points @study/platform/errors|clock|ids|searchable-page, " +
         "@study/events/envelope and @study/grpc/ids, and the pure npm libraries listed in PURE_NPM. Prisma, pg, " +
         "amqplib, gRPC, express, OpenTelemetry, @study/db|runtime|contracts and the broker part of @study/events " +
         "belong to adapters, which implement the ports the use case declares.",
@@ -230,7 +230,7 @@ module.exports = {
     {
       name: "pure-entries-stay-pure",
       comment:
-        "The entry points use cases may import (@study/platform/errors|clock|ids|trace-context, " +
+        "The entry points use cases may import (@study/platform/errors|clock|ids|trace-context|searchable-page, " +
         "@study/events/envelope, @study/grpc/ids) load no infrastructure: no broker, database, gRPC, web or " +
         "logger package, no other module of their lib that does, no I/O built-in.",
       severity: "error",

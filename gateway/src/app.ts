@@ -23,6 +23,7 @@ import { flashcardRoutes } from "./routes/flashcards";
 import { quizRoutes } from "./routes/quizzes";
 import { studyGuideRoutes } from "./routes/study-guides";
 import { searchRoutes } from "./routes/search";
+import { calendarRoutes } from "./routes/calendar";
 
 export interface GatewayDependencies {
   config: GatewayConfig;
@@ -58,6 +59,7 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
     ...quizRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
     ...flashcardRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
     ...searchRoutes(deps.clients),
+    ...calendarRoutes(deps.clients),
   );
   registry.add(
     route({

@@ -1,4 +1,4 @@
-import { courses, media, notifications, search, study } from "@study/contracts";
+import { calendar, courses, media, notifications, search, study } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { CATALOGUE, type Catalogue, type ServiceName } from "@study/platform/catalogue";
 import type { GatewayConfig } from "./config";
@@ -20,6 +20,7 @@ export function createServiceClients(config: GatewayConfig) {
     media: createClient(media.MediaServiceClient, media.MediaServiceService, address.media, options),
     study: createClient(study.StudyServiceClient, study.StudyServiceService, address.study, options),
     search: createClient(search.SearchServiceClient, search.SearchServiceService, address.search, options),
+    calendar: createClient(calendar.CalendarServiceClient, calendar.CalendarServiceService, address.calendar, options),
   };
 }
 

@@ -1,3 +1,4 @@
+import { CATALOGUE } from "@study/platform/catalogue";
 import { cookieFrom, eventually, httpClient, startTestStack, type TestStack } from "@study/testkit";
 import { Client } from "pg";
 
@@ -334,7 +335,7 @@ describe("end to end through the gateway", () => {
     expect(health.body).toMatchObject({
       status: "ok",
       gateway: { status: "SERVING", database: "SERVING" },
-      services: { courses: "SERVING", notifications: "SERVING", media: "SERVING", study: "SERVING", search: "SERVING" },
+      services: Object.fromEntries(CATALOGUE.map((entry) => [entry.name, "SERVING"])),
     });
     const root = await api("GET", "/");
     expect(root.status).toBe(302);
@@ -344,13 +345,9 @@ describe("end to end through the gateway", () => {
     await stack.stop("courses");
     const degraded = await api("GET", "/health");
     expect(degraded.status).toBe(503);
-    expect(degraded.body.services).toEqual({
-      courses: "UNREACHABLE",
-      notifications: "SERVING",
-      media: "SERVING",
-      study: "SERVING",
-      search: "SERVING",
-    });
+    expect(degraded.body.services).toEqual(
+      Object.fromEntries(CATALOGUE.map((entry) => [entry.name, entry.name === "courses" ? "UNREACHABLE" : "SERVING"])),
+    );
     const { token } = await signUp("Ivy");
     const unavailable = await api("GET", "/api/courses", { token });
     expect(unavailable.status).toBe(503);

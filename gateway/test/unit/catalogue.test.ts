@@ -34,17 +34,18 @@ describe("the gateway and the service catalogue", () => {
       media: "media:50053",
       study: "study:50054",
       search: "search:50055",
+      calendar: "calendar:50056",
     });
   });
 
   it("takes another catalogue's settings when given one (a new service needs no other edit here)", () => {
-    const withCalendar: Catalogue = [
+    const withPlanner: Catalogue = [
       ...CATALOGUE,
-      { name: "calendar", directory: "services/calendar", grpcAddressVariable: "CALENDAR_GRPC_ADDRESS", grpcPort: 50056 },
+      { name: "planner", directory: "services/planner", grpcAddressVariable: "PLANNER_GRPC_ADDRESS", grpcPort: 50099 },
     ];
-    const schema = gatewayConfigSchema.extend(grpcAddressSettings(withCalendar));
-    expect(() => loadConfig(schema, { ...required, ...addresses })).toThrow("CALENDAR_GRPC_ADDRESS: is required but not set");
-    const config = loadConfig(schema, { ...required, ...addresses, CALENDAR_GRPC_ADDRESS: "calendar:50056" });
-    expect(serviceAddresses(config, withCalendar)).toMatchObject({ courses: "courses:50051", calendar: "calendar:50056" });
+    const schema = gatewayConfigSchema.extend(grpcAddressSettings(withPlanner));
+    expect(() => loadConfig(schema, { ...required, ...addresses })).toThrow("PLANNER_GRPC_ADDRESS: is required but not set");
+    const config = loadConfig(schema, { ...required, ...addresses, PLANNER_GRPC_ADDRESS: "planner:50099" });
+    expect(serviceAddresses(config, withPlanner)).toMatchObject({ courses: "courses:50051", planner: "planner:50099" });
   });
 });

@@ -23,6 +23,7 @@ function buildApp(env: Record<string, string>) {
     MEDIA_GRPC_ADDRESS: "127.0.0.1:1",
     STUDY_GRPC_ADDRESS: "127.0.0.1:1",
     SEARCH_GRPC_ADDRESS: "127.0.0.1:1",
+    CALENDAR_GRPC_ADDRESS: "127.0.0.1:1",
     AUTH_SECRET: "s".repeat(32),
     BASE_URL: "http://127.0.0.1:3000",
     CLIENT_URL: "https://app.example.com",

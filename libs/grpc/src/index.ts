@@ -1,4 +1,5 @@
 export * from "./client";
+export * from "./course-directory";
 export * from "./errors";
 export * from "./server";
 export * from "./page-info";

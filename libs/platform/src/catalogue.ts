@@ -50,6 +50,7 @@ export const CATALOGUE = [
   },
   { name: "study", directory: "services/study", grpcAddressVariable: "STUDY_GRPC_ADDRESS", grpcPort: 50054 },
   { name: "search", directory: "services/search", grpcAddressVariable: "SEARCH_GRPC_ADDRESS", grpcPort: 50055 },
+  { name: "calendar", directory: "services/calendar", grpcAddressVariable: "CALENDAR_GRPC_ADDRESS", grpcPort: 50056 },
 ] as const satisfies Catalogue;
 
 export type ServiceName = (typeof CATALOGUE)[number]["name"];

@@ -610,24 +610,24 @@ describe("the service catalogue (libs/platform/src/catalogue.ts)", () => {
 
   it("bites: a catalogue entry without deployment files is reported, for compose and for k8s", () => {
     // A service that is not (yet) in the catalogue, with a worker.
-    const withCalendar: Catalogue = [
+    const withDocuments: Catalogue = [
       ...CATALOGUE,
       {
-        name: "calendar",
-        directory: "services/calendar",
-        grpcAddressVariable: "CALENDAR_GRPC_ADDRESS",
-        grpcPort: 50056,
-        extraProcesses: [{ name: "calendar-sync", script: "dist/sync.js", healthPortVariable: "CALENDAR_SYNC_HEALTH_PORT" }],
+        name: "documents",
+        directory: "services/documents",
+        grpcAddressVariable: "DOCUMENTS_GRPC_ADDRESS",
+        grpcPort: 50057,
+        extraProcesses: [{ name: "documents-worker", script: "dist/worker.js", healthPortVariable: "DOCUMENTS_WORKER_HEALTH_PORT" }],
       },
     ];
-    expect(catalogueDisagreements(withCalendar, files)).toEqual([
-      "calendar: no compose service",
-      "calendar: no k8s Deployment",
-      "calendar-sync: no compose service",
-      "calendar-sync: no k8s Deployment",
-      "calendar (k8s): no Service port grpc 50056",
-      "gateway (compose): CALENDAR_GRPC_ADDRESS is unset, the catalogue says calendar:50056",
-      "gateway (k8s): CALENDAR_GRPC_ADDRESS is unset, the catalogue says calendar:50056",
+    expect(catalogueDisagreements(withDocuments, files)).toEqual([
+      "documents: no compose service",
+      "documents: no k8s Deployment",
+      "documents-worker: no compose service",
+      "documents-worker: no k8s Deployment",
+      "documents (k8s): no Service port grpc 50057",
+      "gateway (compose): DOCUMENTS_GRPC_ADDRESS is unset, the catalogue says documents:50057",
+      "gateway (k8s): DOCUMENTS_GRPC_ADDRESS is unset, the catalogue says documents:50057",
     ]);
   });
 

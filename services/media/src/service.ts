@@ -1,4 +1,5 @@
 import { indexing, media as api } from "@study/contracts";
+import { GrpcCourseDirectory } from "@study/grpc";
 import { queueNames } from "@study/events";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition } from "@study/runtime";
@@ -9,7 +10,6 @@ import { startDomainEventsConsumer } from "./adapters/events/domain-events-consu
 import { WORKER_CONSUMER_NAME } from "./adapters/events/import-worker-consumer";
 import { mediaGrpcService } from "./adapters/grpc/media-grpc-service";
 import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
-import { GrpcCourseDirectory } from "./adapters/grpc/courses-directory";
 import { fileDownloadRoute } from "./adapters/http/file-route";
 import { startInternalHttpServer } from "./adapters/http/internal-http-server";
 import { attachmentUploadRoute, audioUploadRoute } from "./adapters/http/upload-routes";

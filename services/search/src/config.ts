@@ -7,13 +7,14 @@ import type { RecordType } from "./domain/search-record";
 
 /**
  * The services that own searchable records and the types each serves through SearchableSourceService (the
- * reindex reads them; a type no listed source serves is never removed by a reindex). Documents and calendar
- * events join here when their services exist.
+ * reindex reads them; a type no listed source serves is never removed by a reindex). A source counts once the
+ * catalogue names it (calendar does from its entry on); documents join here when their service exists.
  */
 export const SOURCE_TYPES: Readonly<Record<string, readonly RecordType[]>> = {
   courses: ["course"],
   media: ["note"],
   study: ["flashcard_set", "quiz", "study_guide"],
+  calendar: ["calendar_event"],
 };
 
 /** Where each source answers: the catalogue's address setting of the service (COURSES_GRPC_ADDRESS, …). */

@@ -10,6 +10,7 @@ const base = {
   MEDIA_GRPC_ADDRESS: "media:50053",
   STUDY_GRPC_ADDRESS: "study:50054",
   SEARCH_GRPC_ADDRESS: "search:50055",
+  CALENDAR_GRPC_ADDRESS: "calendar:50056",
   AUTH_SECRET: "x".repeat(32),
   BASE_URL: "https://api.example.com",
   CLIENT_URL: "https://app.example.com/",

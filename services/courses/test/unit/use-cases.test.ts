@@ -7,7 +7,7 @@ import { DeleteCourse } from "../../src/application/delete-course";
 import { GetCourse } from "../../src/application/get-course";
 import { DEFAULT_PAGE_SIZE, ListCourses, MAX_PAGE_SIZE } from "../../src/application/list-courses";
 import { ListSearchables } from "../../src/application/list-searchables";
-import { DEFAULT_SEARCHABLE_PAGE_SIZE, encodePageToken } from "../../src/application/searchable-page";
+import { DEFAULT_SEARCHABLE_PAGE_SIZE, encodePageToken } from "@study/platform/searchable-page";
 import { UpdateCourse } from "../../src/application/update-course";
 import type { Course, CourseAttributes, OptionalCourseField } from "../../src/domain/course";
 import { InMemoryCourseRepository } from "./in-memory-course-repository";

@@ -1,5 +1,5 @@
 import type { NoteRepository } from "./ports/note-repository.port";
-import { decodePageToken, encodePageToken, searchableOwner, searchablePageSize } from "./searchable-page";
+import { decodePageToken, encodePageToken, searchableOwner, searchablePageSize } from "@study/platform/searchable-page";
 import { toSearchable, type Searchable } from "./searchable";
 
 export interface SearchablePage {

@@ -12,7 +12,7 @@ import type { ImportJobRepository, JobTransition, JobWithNote } from "../../src/
 import type { Note } from "../../src/domain/note";
 import { RenameNote } from "../../src/application/rename-note";
 import { SEARCHABLE_TYPE_NOTE, toSearchable } from "../../src/application/searchable";
-import { DEFAULT_SEARCHABLE_PAGE_SIZE } from "../../src/application/searchable-page";
+import { DEFAULT_SEARCHABLE_PAGE_SIZE } from "@study/platform/searchable-page";
 import { UpdateUserNotes } from "../../src/application/update-user-notes";
 import { aJob, aNote, at, later } from "./fixtures";
 import { refusal } from "@study/testkit/refusal";

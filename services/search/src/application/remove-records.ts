@@ -1,4 +1,4 @@
-import { recordKeyString, type RecordKey, type RecordType } from "../domain/search-record";
+import { recordKeyString, TYPES_DELETED_WITH_COURSE, type RecordKey, type RecordType } from "../domain/search-record";
 import type { TransactionalIndexLedger } from "./ports/index-ledger.port";
 import type { SearchIndex } from "./ports/search-index.port";
 
@@ -32,7 +32,8 @@ export class RemoveRecords<Tx> {
 
   /**
    * A deleted course: the course and every record of it still indexed (its owners delete them and publish their
-   * own delete events, which then find them tombstoned). Returns the keys removed.
+   * own delete events, which then find them tombstoned), except those that outlive it (TYPES_DELETED_WITH_COURSE).
+   * Returns the keys removed.
    */
   async courseDeleted(userId: string, courseId: string, at: Date, tx: Tx): Promise<RecordKey[]> {
     const ledger = this.ledger.forTransaction(tx);
@@ -40,7 +41,11 @@ export class RemoveRecords<Tx> {
     const [held] = await ledger.lock([course]);
     const removed = held?.deletedAt ? [] : [course];
     await ledger.recordDeleted({ ...course, userId, courseId }, at);
-    removed.push(...(await ledger.recordCourseDeleted(userId, courseId, at)).filter((key) => recordKeyString(key) !== recordKeyString(course)));
+    removed.push(
+      ...(await ledger.recordCourseDeleted(userId, courseId, at, TYPES_DELETED_WITH_COURSE)).filter(
+        (key) => recordKeyString(key) !== recordKeyString(course),
+      ),
+    );
     await ledger.deleteCourseName(userId, courseId);
     if (removed.length > 0) await this.index.remove(removed);
     return removed;

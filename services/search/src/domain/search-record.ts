@@ -7,6 +7,12 @@
 export const RECORD_TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event"] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
+/**
+ * The types whose records go with their deleted course. A calendar event outlives its course: the calendar
+ * service detaches it and publishes its update, which a tombstone would keep out of search for good.
+ */
+export const TYPES_DELETED_WITH_COURSE: readonly RecordType[] = RECORD_TYPES.filter((type) => type !== "calendar_event");
+
 export const DIFFICULTIES = ["EASY", "MEDIUM", "HARD"] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 

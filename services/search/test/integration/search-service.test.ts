@@ -181,6 +181,88 @@ describe("search service over gRPC, kept current from RabbitMQ events (embedded 
     expect(await titlesFound(userId, "kinetics")).toEqual(["Kinetics, final version"]);
   });
 
+  const calendarEvent = (userId: string, event: indexing.Searchable, kind: "calendarEventCreated" | "calendarEventUpdated") =>
+    createEvent("calendar", userId, { $case: kind, value: { eventId: event.id, courseId: event.courseId, searchable: event } });
+  const calendarEventDeleted = (userId: string, eventId: string) =>
+    createEvent("calendar", userId, { $case: "calendarEventDeleted", value: { eventId } });
+
+  it("indexes calendar events from their created and updated events, applies a redelivery once, and forgets a deleted one", async () => {
+    const userId = user();
+    const eventId = id("event");
+    const created = searchable(userId, {
+      id: eventId,
+      type: SearchableType.SEARCHABLE_TYPE_CALENDAR_EVENT,
+      title: "Thermodynamics midterm",
+      keywords: ["Room 101", "EXAM"],
+      content: "chapters 1-4",
+      metadata: { startDate: "2025-03-10T09:00:00.000Z", eventType: "EXAM", priority: "HIGH" },
+    });
+    const createdEvent = calendarEvent(userId, created, "calendarEventCreated");
+    await publishAndWait(createdEvent);
+    expect((await client.search({ userId, query: "thermodynamics" })).results).toEqual([
+      expect.objectContaining({
+        id: eventId,
+        type: SearchableType.SEARCHABLE_TYPE_CALENDAR_EVENT,
+        title: "Thermodynamics midterm",
+        metadata: { startDate: "2025-03-10T09:00:00.000Z", eventType: "EXAM", priority: "HIGH" },
+      }),
+    ]);
+    expect(await titlesFound(userId, "thermodynamics", { types: "calendar_event" })).toEqual(["Thermodynamics midterm"]);
+
+    await publishAndWait(calendarEvent(userId, { ...created, title: "Entropy final exam", updatedAt: at(5) }, "calendarEventUpdated"));
+    expect(await titlesFound(userId, "entropy")).toEqual(["Entropy final exam"]);
+    expect(await titlesFound(userId, "thermodynamics")).toEqual([]);
+
+    // The create again (redelivered): once the next event is handled, the repeat queued before it was recognised
+    // by the inbox, and neither the ledger nor the index went back to the first title.
+    const before = await service.db.indexedRecord.findUniqueOrThrow({ where: { type_id: { type: "calendar_event", id: eventId } } });
+    await publisher.publish([createdEvent]);
+    await publishAndWait(calendarEventDeleted(userId, id("event")));
+    expect(await service.db.indexedRecord.findUniqueOrThrow({ where: { type_id: { type: "calendar_event", id: eventId } } })).toEqual(before);
+    expect(await service.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM inbox_message WHERE event_id = ${createdEvent.id}`).toEqual([
+      { n: 1n },
+    ]);
+    expect(await titlesFound(userId, "entropy")).toEqual(["Entropy final exam"]);
+    expect(await titlesFound(userId, "thermodynamics")).toEqual([]);
+
+    await publishAndWait(calendarEventDeleted(userId, eventId));
+    expect(await titlesFound(userId, "entropy")).toEqual([]);
+    // An update that arrives after the delete (late) stays out.
+    await publishAndWait(calendarEvent(userId, { ...created, title: "Entropy retake", updatedAt: at(10) }, "calendarEventUpdated"));
+    expect(await titlesFound(userId, "entropy")).toEqual([]);
+  });
+
+  it("keeps a calendar event's delete that overtook its create final", async () => {
+    const userId = user();
+    const eventId = id("event");
+    await publishAndWait(calendarEventDeleted(userId, eventId));
+    const event = searchable(userId, { id: eventId, type: SearchableType.SEARCHABLE_TYPE_CALENDAR_EVENT, title: "Lab safety briefing" });
+    await publishAndWait(calendarEvent(userId, event, "calendarEventCreated"));
+    expect(await titlesFound(userId, "briefing")).toEqual([]);
+    expect(await service.db.indexedRecord.findUniqueOrThrow({ where: { type_id: { type: "calendar_event", id: eventId } } })).toMatchObject({
+      deletedAt: expect.any(Date),
+    });
+  });
+
+  it("keeps a calendar event of a deleted course and applies the calendar's update that detaches it", async () => {
+    const userId = user();
+    const courseId = id("course");
+    const course = searchable(userId, { id: courseId, type: SearchableType.SEARCHABLE_TYPE_COURSE, courseId, title: "Geology" });
+    const event = searchable(userId, { id: id("event"), type: SearchableType.SEARCHABLE_TYPE_CALENDAR_EVENT, courseId, title: "Field trip" });
+    await publishAndWait(
+      createEvent("courses", userId, { $case: "courseCreated", value: { course: { id: courseId, name: course.title }, searchable: course } }),
+      calendarEvent(userId, event, "calendarEventCreated"),
+    );
+    await publishAndWait(createEvent("courses", userId, { $case: "courseDeleted", value: { courseId, name: "Geology" } }));
+    expect(await titlesFound(userId, "geology")).toEqual([]);
+    expect(await titlesFound(userId, "field trip")).toEqual(["Field trip"]);
+
+    await publishAndWait(calendarEvent(userId, { ...event, courseId: undefined, updatedAt: at(1) }, "calendarEventUpdated"));
+    const [found] = (await client.search({ userId, query: "field trip" })).results;
+    expect(found).toMatchObject({ id: event.id, title: "Field trip" });
+    expect(found.courseId).toBeUndefined();
+  });
+
   it("skips an event published before events carried their searchable", async () => {
     const userId = user();
     const flashcardSetId = id("set");

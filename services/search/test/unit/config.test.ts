@@ -2,7 +2,12 @@ import { loadConfig } from "@study/platform";
 import { reindexConfigSchema, searchConfigSchema, sourceAddresses } from "../../src/config";
 
 const base = { DATABASE_URL: "postgresql://localhost/search", RABBITMQ_URL: "amqp://localhost" };
-const sources = { COURSES_GRPC_ADDRESS: "courses:50051", MEDIA_GRPC_ADDRESS: "media:50053", STUDY_GRPC_ADDRESS: "study:50054" };
+const sources = {
+  COURSES_GRPC_ADDRESS: "courses:50051",
+  MEDIA_GRPC_ADDRESS: "media:50053",
+  STUDY_GRPC_ADDRESS: "study:50054",
+  CALENDAR_GRPC_ADDRESS: "calendar:50056",
+};
 
 describe("search configuration", () => {
   it("defaults to the embedded engine on gRPC port 50055, without source addresses", () => {
@@ -29,6 +34,7 @@ describe("search configuration", () => {
       { name: "courses", types: ["course"], address: "courses:50051" },
       { name: "media", types: ["note"], address: "media:50053" },
       { name: "study", types: ["flashcard_set", "quiz", "study_guide"], address: "study:50054" },
+      { name: "calendar", types: ["calendar_event"], address: "calendar:50056" },
     ]);
     expect(() => loadConfig(reindexConfigSchema, { ...base, COURSES_GRPC_ADDRESS: "courses:50051", STUDY_GRPC_ADDRESS: "study:50054" })).toThrow(
       "Invalid configuration: MEDIA_GRPC_ADDRESS: is required but not set",

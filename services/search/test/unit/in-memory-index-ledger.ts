@@ -64,11 +64,11 @@ export class InMemoryIndexLedger implements TransactionalIndexLedger<InMemoryTx>
     else this.entries.set(recordKeyString(entry), { ...entry, courseId: entry.courseId ?? null, updatedAt: at, deletedAt: at });
   }
 
-  async recordCourseDeleted(userId: string, courseId: string, at: Date): Promise<RecordKey[]> {
+  async recordCourseDeleted(userId: string, courseId: string, at: Date, types: readonly RecordType[]): Promise<RecordKey[]> {
     this.failIfDown();
     const keys: RecordKey[] = [];
     for (const entry of this.entries.values()) {
-      if (entry.userId === userId && entry.courseId === courseId && !entry.deletedAt) {
+      if (entry.userId === userId && entry.courseId === courseId && !entry.deletedAt && types.includes(entry.type)) {
         entry.deletedAt = at;
         keys.push({ type: entry.type, id: entry.id });
       }

@@ -144,6 +144,21 @@ describe("RemoveRecords", () => {
     expect(await removeRecords.execute({ type: "note", id: "n1", userId: ALICE }, later(3), TX)).toBe(false);
   });
 
+  it("a calendar event outlives its deleted course: it stays indexed, and the calendar's detaching update applies", async () => {
+    const { index, ledger, indexRecords, removeRecords } = setUp();
+    await indexRecords.execute(record({ id: "c1", type: "course", courseId: "c1", title: "Biology" }), TX);
+    await indexRecords.execute(record({ id: "e1", type: "calendar_event", courseId: "c1", title: "Biology exam" }), TX);
+
+    expect(await removeRecords.courseDeleted(ALICE, "c1", later(1), TX)).toEqual([{ type: "course", id: "c1" }]);
+    expect(index.all().map((r) => `${r.type}:${r.id}`)).toEqual(["calendar_event:e1"]);
+    expect(ledger.entry({ type: "calendar_event", id: "e1" })?.deletedAt).toBeNull();
+    expect(await indexRecords.execute(record({ id: "e1", type: "calendar_event", title: "Biology exam", updatedAt: later(2) }), TX)).toEqual({
+      applied: 1,
+      skipped: 0,
+    });
+    expect(index.get({ type: "calendar_event", id: "e1" })?.courseId).toBeUndefined();
+  });
+
   it("a course deleted before search heard of it is tombstoned too", async () => {
     const { index, indexRecords, removeRecords } = setUp();
     expect(await removeRecords.courseDeleted(ALICE, "c9", T0, TX)).toEqual([{ type: "course", id: "c9" }]);

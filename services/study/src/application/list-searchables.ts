@@ -1,6 +1,7 @@
 import type { MaterialOrigin } from "../domain/flashcard-set";
 import type { FlashcardSetRepository, MaterialRepository, QuizRepository, StudyGuideRepository } from "./ports/study-repositories.port";
-import { decodePageToken, encodePageToken, searchableOwner, searchablePageSize } from "./searchable-page";
+import { searchableOwner, searchablePageSize } from "@study/platform/searchable-page";
+import { decodePageToken, encodePageToken } from "./searchable-page";
 import { flashcardSetToSearchable, quizToSearchable, studyGuideToSearchable, type Searchable } from "./searchable";
 
 export interface SearchablePage {

@@ -1,17 +1,8 @@
 import { AppError } from "@study/platform/errors";
 import { isUuid } from "@study/platform/ids";
 
-export const DEFAULT_SEARCHABLE_PAGE_SIZE = 500;
-export const MAX_SEARCHABLE_PAGE_SIZE = 1000;
-
-/** ListSearchables' page_size: 1-1000, 0 (unset) meaning 500. */
-export function searchablePageSize(pageSize: number): number {
-  if (pageSize === 0) return DEFAULT_SEARCHABLE_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_SEARCHABLE_PAGE_SIZE) {
-    throw AppError.validation("Invalid page size", [{ field: "pageSize", message: `must be between 1 and ${MAX_SEARCHABLE_PAGE_SIZE}` }]);
-  }
-  return pageSize;
-}
+// Study lists three tables, so its page token also names the table a page was reading; the other paging rules
+// (page size, owner) are @study/platform/searchable-page's.
 
 /** Where a page ended: the table it was reading and the last id it gave. */
 export interface PagePosition<T extends string> {
@@ -32,10 +23,4 @@ export function decodePageToken<T extends string>(token: string, tables: readonl
     throw AppError.validation("Invalid page token", [{ field: "pageToken", message: "is not a token of a previous page" }]);
   }
   return { table: known, lastId };
-}
-
-/** ListSearchables' user_id: absent for every user's records; when given, it must name one. */
-export function searchableOwner(userId: string | undefined): string | undefined {
-  if (userId === "") throw AppError.validation("Invalid user id", [{ field: "userId", message: "must not be empty when given" }]);
-  return userId;
 }

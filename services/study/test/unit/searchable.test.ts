@@ -14,7 +14,8 @@ import {
   SEARCHABLE_TYPE_STUDY_GUIDE,
   studyGuideToSearchable,
 } from "../../src/application/searchable";
-import { DEFAULT_SEARCHABLE_PAGE_SIZE, encodePageToken } from "../../src/application/searchable-page";
+import { DEFAULT_SEARCHABLE_PAGE_SIZE } from "@study/platform/searchable-page";
+import { encodePageToken } from "../../src/application/searchable-page";
 import { newCardSchedule } from "../../src/domain/card-scheduler";
 import type { FlashcardSet, MaterialOrigin } from "../../src/domain/flashcard-set";
 import type { GenerationRequest } from "../../src/domain/generation-request";

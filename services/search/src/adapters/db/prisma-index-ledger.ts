@@ -64,10 +64,10 @@ class PrismaLedgerStatements implements IndexLedger {
       ON CONFLICT (type, id) DO UPDATE SET deleted_at = COALESCE(indexed_record.deleted_at, EXCLUDED.deleted_at)`;
   }
 
-  async recordCourseDeleted(userId: string, courseId: string, at: Date): Promise<RecordKey[]> {
+  async recordCourseDeleted(userId: string, courseId: string, at: Date, types: readonly RecordType[]): Promise<RecordKey[]> {
     const rows = await this.db.$queryRaw<{ type: string; id: string }[]>`
       UPDATE indexed_record SET deleted_at = ${at}
-      WHERE user_id = ${userId} AND course_id = ${courseId} AND deleted_at IS NULL
+      WHERE user_id = ${userId} AND course_id = ${courseId} AND deleted_at IS NULL AND type = ANY(${[...types]}::text[])
       RETURNING type, id`;
     return toKeys(rows);
   }

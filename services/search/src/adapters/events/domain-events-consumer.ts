@@ -86,6 +86,10 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
       quizDeleted: (event, envelope, tx) => remove("quiz", event.quizId, event.courseId, envelope, tx),
       studyGuideCreated: (event, envelope, tx) => index(event.searchable, envelope, tx),
       studyGuideDeleted: (event, envelope, tx) => remove("study_guide", event.studyGuideId, event.courseId, envelope, tx),
+      calendarEventCreated: (event, envelope, tx) => index(event.searchable, envelope, tx),
+      calendarEventUpdated: (event, envelope, tx) => index(event.searchable, envelope, tx),
+      // The delete names no course: a calendar event outlives its course, so its course is not what removes it.
+      calendarEventDeleted: (event, envelope, tx) => remove("calendar_event", event.eventId, "", envelope, tx),
     },
   });
 }

@@ -29,8 +29,8 @@ export interface IndexLedger {
   recordApplied(records: SearchRecord[]): Promise<RecordKey[]>;
   /** Tombstones the record (creating its entry if unknown, so that a create arriving later stays out). */
   recordDeleted(entry: { type: RecordType; id: string; userId: string; courseId?: string }, at: Date): Promise<void>;
-  /** Tombstones every live record of the user's course; returns their keys. */
-  recordCourseDeleted(userId: string, courseId: string, at: Date): Promise<RecordKey[]>;
+  /** Tombstones every live record of these types of the user's course; returns their keys. */
+  recordCourseDeleted(userId: string, courseId: string, at: Date, types: readonly RecordType[]): Promise<RecordKey[]>;
   /** Forgets these entries, and the names of forgotten courses (a reindex found them gone from their source). */
   forget(keys: RecordKey[]): Promise<void>;
   /**

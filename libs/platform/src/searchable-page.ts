@@ -1,5 +1,9 @@
-import { AppError } from "@study/platform/errors";
-import { isUuid } from "@study/platform/ids";
+/**
+ * Paging of ListSearchables (the indexing contract, proto/study/search/v1/indexing.proto), the same in every service
+ * that serves it: the page size rule, the owner filter, and an opaque token naming the last id of the previous page.
+ */
+import { AppError } from "./errors";
+import { isUuid } from "./ids";
 
 export const DEFAULT_SEARCHABLE_PAGE_SIZE = 500;
 export const MAX_SEARCHABLE_PAGE_SIZE = 1000;

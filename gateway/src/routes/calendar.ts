@@ -1,0 +1,289 @@
+import { calendar as api, type common } from "@study/contracts";
+import { required } from "@study/platform";
+import { z } from "zod";
+import { currentAuth } from "../identity/adapters/http/session";
+import type { ServiceClients } from "../clients";
+import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
+import { idParams } from "../http/params";
+import { sendData, sendMessage } from "../http/envelope";
+import { intParam, MAX_INT32, paginationSchema } from "../http/query";
+import { coursesById, statusName } from "./notes";
+
+/*
+ * The gateway checks only the shape of the input (types, ISO instants, enum names, paging); the rules of an
+ * event (lengths, colour, end not before start, reminder range) live in the calendar service, whose
+ * VALIDATION_ERROR answers carry the same envelope.
+ */
+
+const EVENT_TYPES = ["CLASS", "DEADLINE", "EXAM", "MEETING", "STUDY_SESSION"] as const;
+const PRIORITIES = ["LOW", "MEDIUM", "HIGH"] as const;
+
+const instant = z.iso.datetime({ offset: true });
+const eventType = z.enum(EVENT_TYPES);
+const priority = z.enum(PRIORITIES);
+/** Bounded by the wire type (int32) only; the service owns the 0-40320 rule. */
+const reminderMinutes = z
+  .number()
+  .int()
+  .min(-MAX_INT32 - 1)
+  .max(MAX_INT32)
+  .describe("Minutes before the start at which a reminder is sent (0-40320, default 30; 0: none)");
+
+/** Optional fields: a value sets the field, null clears it (PATCH; on create the same as absent). */
+const nullableFields = {
+  description: z.string().nullable().optional().describe("At most 1000 characters"),
+  endDate: instant.nullable().optional().describe("Not before startDate"),
+  location: z.string().nullable().optional().describe("At most 255 characters"),
+  courseId: z.string().nullable().optional().describe("One of the caller's courses (another user's: 404 NOT_FOUND)"),
+};
+/** The REST names of the nullable fields and the names UpdateEvent's clear_fields takes for them. */
+const CLEARABLE = [
+  ["description", "description"],
+  ["endDate", "end_date"],
+  ["location", "location"],
+  ["courseId", "course_id"],
+] as const;
+
+const title = z.string().describe("1-255 characters");
+const color = z.string().describe("A hex code (#RGB or #RRGGBB) or a CSS colour name");
+const createBody = z.strictObject({
+  title,
+  startDate: instant,
+  eventType,
+  color,
+  priority: priority.optional().describe("Default MEDIUM"),
+  reminderMinutes: reminderMinutes.optional(),
+  ...nullableFields,
+});
+const updateBody = z
+  .strictObject({
+    title: title.optional(),
+    startDate: instant.optional(),
+    eventType: eventType.optional(),
+    color: color.optional(),
+    priority: priority.optional(),
+    reminderMinutes: reminderMinutes.optional(),
+    ...nullableFields,
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: "must change at least one field" });
+
+const listQuery = z.object({
+  startDate: instant.optional().describe("Events starting at or after this instant"),
+  endDate: instant.optional().describe("Events ending before this instant (an event without an end ends at its start)"),
+  eventType: eventType.optional(),
+  courseId: z.string().min(1).max(100).optional(),
+  limit: intParam(1, 100, 50),
+  offset: intParam(0, MAX_INT32, 0),
+});
+
+const nullableString = z.string().nullable();
+const eventCourseSchema = z.object({ id: z.string(), name: z.string(), code: nullableString }).meta({ id: "CalendarEventCourse" });
+export const calendarEventSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: nullableString,
+    startDate: z.iso.datetime(),
+    endDate: z.iso.datetime().nullable(),
+    eventType: z.enum(EVENT_TYPES),
+    location: nullableString,
+    priority: z.enum(PRIORITIES),
+    color: z.string(),
+    courseId: nullableString,
+    googleEventId: nullableString,
+    googleCalendarId: nullableString,
+    reminderMinutes: z.number().int(),
+    allDayDate: z.iso.date().nullable().describe("YYYY-MM-DD of an all-day event (its startDate is that day's midnight UTC)"),
+    userId: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    course: eventCourseSchema.nullable(),
+    user: z.object({ id: z.string(), name: z.string() }),
+  })
+  .meta({ id: "CalendarEvent" });
+
+type Course = common.CourseSummary;
+interface User {
+  id: string;
+  name: string;
+}
+
+const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
+const enumName = <T extends string>(names: readonly T[], name: string): T => {
+  const found = names.find((candidate) => candidate === name);
+  if (!found) throw new Error(`Unknown enum value ${name} in a calendar reply`);
+  return found;
+};
+
+/** The REST shape of an event: every field present (null when unset), with its course and its user. */
+export function calendarEventJson(event: api.CalendarEvent, course: Course | undefined, user: User) {
+  return {
+    id: event.id,
+    title: event.title,
+    description: event.description ?? null,
+    startDate: required(iso(event.startDate), "startDate of a calendar event"),
+    endDate: iso(event.endDate),
+    eventType: enumName(EVENT_TYPES, statusName(api.eventTypeToJSON(event.eventType), "EVENT_TYPE")),
+    location: event.location ?? null,
+    priority: enumName(PRIORITIES, statusName(api.eventPriorityToJSON(event.priority), "EVENT_PRIORITY")),
+    color: event.color,
+    courseId: event.courseId ?? null,
+    googleEventId: event.googleEventId ?? null,
+    googleCalendarId: event.googleCalendarId ?? null,
+    reminderMinutes: event.reminderMinutes,
+    allDayDate: event.allDayDate ?? null,
+    userId: event.userId,
+    createdAt: required(iso(event.createdAt), "createdAt of a calendar event"),
+    updatedAt: required(iso(event.updatedAt), "updatedAt of a calendar event"),
+    course: course ? { id: course.id, name: course.name, code: course.code ?? null } : null,
+    user: { id: user.id, name: user.name },
+  };
+}
+
+const toEventType = (name: (typeof EVENT_TYPES)[number] | undefined) =>
+  name ? api.eventTypeFromJSON(`EVENT_TYPE_${name}`) : api.EventType.EVENT_TYPE_UNSPECIFIED;
+const toPriority = (name: (typeof PRIORITIES)[number] | undefined) =>
+  name ? api.eventPriorityFromJSON(`EVENT_PRIORITY_${name}`) : api.EventPriority.EVENT_PRIORITY_UNSPECIFIED;
+const toDate = (value: string | null | undefined) => (value ? new Date(value) : undefined);
+const optional = <T>(value: T | null | undefined) => (value === null ? undefined : value);
+
+const notFound = { description: "No such event of the caller (CALENDAR_EVENT_NOT_FOUND)", schema: errorEnvelope };
+const courseNotFound = { description: "No such event of the caller (CALENDAR_EVENT_NOT_FOUND) or course (NOT_FOUND)", schema: errorEnvelope };
+const tag = "Calendar";
+
+export function calendarRoutes(clients: ServiceClients): RouteSpec[] {
+  /** The events in REST shape, their courses fetched in one batch; the user is the caller. */
+  async function eventsJson(user: User, events: api.CalendarEvent[]) {
+    const courses = await coursesById(
+      clients,
+      user.id,
+      events.flatMap((event) => (event.courseId ? [event.courseId] : [])),
+    );
+    return events.map((event) => calendarEventJson(event, event.courseId ? courses.get(event.courseId) : undefined, user));
+  }
+  const oneJson = async (user: User, event: api.CalendarEvent | undefined, what: string) =>
+    (await eventsJson(user, [required(event, `event in ${what} reply`)]))[0];
+
+  return [
+    route({
+      method: "post",
+      path: "/api/calendar/events",
+      tag,
+      summary: "Create a calendar event",
+      auth: true,
+      body: createBody,
+      responses: {
+        201: { description: "The new event", schema: dataEnvelope(calendarEventSchema) },
+        404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
+      },
+      async handler({ body, res }) {
+        const { user } = currentAuth(res);
+        const { event } = await clients.calendar.createEvent({
+          userId: user.id,
+          title: body.title,
+          description: optional(body.description),
+          startDate: new Date(body.startDate),
+          endDate: toDate(body.endDate),
+          eventType: toEventType(body.eventType),
+          location: optional(body.location),
+          priority: toPriority(body.priority),
+          color: body.color,
+          courseId: optional(body.courseId),
+          reminderMinutes: body.reminderMinutes,
+        });
+        sendData(res, 201, await oneJson(user, event, "CreateEvent"), "Calendar event created");
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/calendar/events",
+      tag,
+      summary: "List the caller's events, ascending by start, each with its course and user",
+      auth: true,
+      query: listQuery,
+      responses: {
+        200: {
+          description: "A page of events",
+          schema: dataEnvelope(z.object({ events: z.array(calendarEventSchema), pagination: paginationSchema })),
+        },
+      },
+      async handler({ query, res }) {
+        const { user } = currentAuth(res);
+        const { events, page } = await clients.calendar.listEvents({
+          userId: user.id,
+          page: { limit: query.limit, offset: query.offset },
+          startsFrom: toDate(query.startDate),
+          endsBefore: toDate(query.endDate),
+          eventType: toEventType(query.eventType),
+          courseId: query.courseId,
+        });
+        const pagination = required(page, "page in ListEvents reply");
+        sendData(
+          res,
+          200,
+          {
+            events: await eventsJson(user, events),
+            pagination: { total: pagination.total, limit: pagination.limit, offset: pagination.offset, hasMore: pagination.hasMore },
+          },
+          "Calendar events retrieved",
+        );
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/calendar/events/:id",
+      tag,
+      summary: "Get one of the caller's events with its course and user",
+      auth: true,
+      params: idParams,
+      responses: { 200: { description: "The event", schema: dataEnvelope(calendarEventSchema) }, 404: notFound },
+      async handler({ params, res }) {
+        const { user } = currentAuth(res);
+        const { event } = await clients.calendar.getEvent({ userId: user.id, eventId: params.id });
+        sendData(res, 200, await oneJson(user, event, "GetEvent"), "Calendar event retrieved");
+      },
+    }),
+    route({
+      method: "patch",
+      path: "/api/calendar/events/:id",
+      tag,
+      summary: "Change some fields of an event (null clears description, endDate, location or courseId)",
+      auth: true,
+      params: idParams,
+      body: updateBody,
+      responses: { 200: { description: "The updated event", schema: dataEnvelope(calendarEventSchema) }, 404: courseNotFound },
+      async handler({ params, body, res }) {
+        const { user } = currentAuth(res);
+        const { event } = await clients.calendar.updateEvent({
+          userId: user.id,
+          eventId: params.id,
+          title: body.title,
+          description: optional(body.description),
+          startDate: toDate(body.startDate),
+          endDate: toDate(body.endDate),
+          eventType: toEventType(body.eventType),
+          location: optional(body.location),
+          priority: toPriority(body.priority),
+          color: body.color,
+          courseId: optional(body.courseId),
+          reminderMinutes: body.reminderMinutes,
+          clearFields: CLEARABLE.filter(([field]) => body[field] === null).map(([, wire]) => wire),
+        });
+        sendData(res, 200, await oneJson(user, event, "UpdateEvent"), "Calendar event updated");
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/calendar/events/:id",
+      tag,
+      summary: "Delete one of the caller's events",
+      auth: true,
+      params: idParams,
+      responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: notFound },
+      async handler({ params, res }) {
+        await clients.calendar.deleteEvent({ userId: currentAuth(res).user.id, eventId: params.id });
+        sendMessage(res, "Calendar event deleted");
+      },
+    }),
+  ];
+}

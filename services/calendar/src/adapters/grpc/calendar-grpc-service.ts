@@ -1,0 +1,118 @@
+import { calendar as api } from "@study/contracts";
+import { bindUnaryHandlers, pageInfo } from "@study/grpc";
+import type { Logger } from "@study/platform";
+import { AppError } from "@study/platform/errors";
+import type { CreateEvent } from "../../application/create-event";
+import type { DeleteEvent } from "../../application/delete-event";
+import type { GetEvent } from "../../application/get-event";
+import type { ListEvents } from "../../application/list-events";
+import type { UpdateEvent } from "../../application/update-event";
+import { EVENT_PRIORITIES, EVENT_TYPES, type CalendarEvent, type EventPriority, type EventType } from "../../domain/calendar-event";
+
+export interface CalendarUseCases {
+  createEvent: CreateEvent;
+  getEvent: GetEvent;
+  listEvents: ListEvents;
+  updateEvent: UpdateEvent;
+  deleteEvent: DeleteEvent;
+}
+
+/** EVENT_TYPE_UNSPECIFIED: not given (undefined); an unknown number: invalid input. */
+export function eventTypeFromProto(value: api.EventType): EventType | undefined {
+  if (value === api.EventType.EVENT_TYPE_UNSPECIFIED) return undefined;
+  const type = EVENT_TYPES.find((name) => api.EventType[`EVENT_TYPE_${name}`] === value);
+  if (!type) throw AppError.validation("Invalid event type", [{ field: "eventType", message: `must be one of ${EVENT_TYPES.join(", ")}` }]);
+  return type;
+}
+
+/** EVENT_PRIORITY_UNSPECIFIED: not given (undefined); an unknown number: invalid input. */
+export function priorityFromProto(value: api.EventPriority): EventPriority | undefined {
+  if (value === api.EventPriority.EVENT_PRIORITY_UNSPECIFIED) return undefined;
+  const priority = EVENT_PRIORITIES.find((name) => api.EventPriority[`EVENT_PRIORITY_${name}`] === value);
+  if (!priority) throw AppError.validation("Invalid priority", [{ field: "priority", message: `must be one of ${EVENT_PRIORITIES.join(", ")}` }]);
+  return priority;
+}
+
+/** clear_fields as sent (proto's snake_case or the domain's camelCase) in the domain's names. */
+const CLEAR_FIELD_NAMES: Record<string, string> = { end_date: "endDate", course_id: "courseId" };
+export const clearFieldsFromProto = (fields: string[]): string[] => fields.map((field) => CLEAR_FIELD_NAMES[field] ?? field);
+
+export function toProtoEvent(event: CalendarEvent): api.CalendarEvent {
+  return {
+    id: event.id,
+    userId: event.userId,
+    title: event.title,
+    description: event.description ?? undefined,
+    startDate: event.startDate,
+    endDate: event.endDate ?? undefined,
+    eventType: api.EventType[`EVENT_TYPE_${event.eventType}`],
+    location: event.location ?? undefined,
+    priority: api.EventPriority[`EVENT_PRIORITY_${event.priority}`],
+    color: event.color,
+    courseId: event.courseId ?? undefined,
+    googleEventId: event.googleEventId ?? undefined,
+    googleCalendarId: event.googleCalendarId ?? undefined,
+    reminderMinutes: event.reminderMinutes,
+    allDayDate: event.allDayDate ?? undefined,
+    createdAt: event.createdAt,
+    updatedAt: event.updatedAt,
+  };
+}
+
+export function calendarGrpcService(useCases: CalendarUseCases, logger: Logger): api.CalendarServiceServer {
+  return bindUnaryHandlers(logger, api.CalendarServiceService, {
+    createEvent: async (request) => {
+      const event = await useCases.createEvent.execute(request.userId, {
+        title: request.title,
+        description: request.description ?? null,
+        startDate: request.startDate ?? null,
+        endDate: request.endDate ?? null,
+        eventType: eventTypeFromProto(request.eventType) ?? null,
+        location: request.location ?? null,
+        priority: priorityFromProto(request.priority) ?? null,
+        color: request.color,
+        courseId: request.courseId ?? null,
+        reminderMinutes: request.reminderMinutes ?? null,
+      });
+      return { event: toProtoEvent(event) };
+    },
+    getEvent: async (request) => ({ event: toProtoEvent(await useCases.getEvent.execute(request.userId, request.eventId)) }),
+    listEvents: async (request) => {
+      const page = await useCases.listEvents.execute(request.userId, {
+        limit: request.page?.limit,
+        offset: request.page?.offset,
+        startsFrom: request.startsFrom,
+        endsBefore: request.endsBefore,
+        eventType: eventTypeFromProto(request.eventType),
+        courseId: request.courseId,
+      });
+      return {
+        events: page.events.map(toProtoEvent),
+        page: pageInfo({ limit: page.limit, offset: page.offset, total: page.total, count: page.events.length }),
+      };
+    },
+    updateEvent: async (request) => {
+      const { title, description, startDate, endDate, location, color, courseId, reminderMinutes } = request;
+      const event = await useCases.updateEvent.execute(request.userId, request.eventId, {
+        set: {
+          title,
+          description,
+          startDate,
+          endDate,
+          eventType: eventTypeFromProto(request.eventType),
+          location,
+          priority: priorityFromProto(request.priority),
+          color,
+          courseId,
+          reminderMinutes,
+        },
+        clear: clearFieldsFromProto(request.clearFields),
+      });
+      return { event: toProtoEvent(event) };
+    },
+    deleteEvent: async (request) => {
+      await useCases.deleteEvent.execute(request.userId, request.eventId);
+      return {};
+    },
+  });
+}

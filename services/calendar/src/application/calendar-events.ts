@@ -1,0 +1,20 @@
+import { createEvent, type EventEnvelope } from "@study/events/envelope";
+import type { CalendarEvent } from "../domain/calendar-event";
+import { toSearchable } from "./searchable";
+
+export const SOURCE = "calendar";
+
+export const calendarEventCreated = (event: CalendarEvent): EventEnvelope =>
+  createEvent(SOURCE, event.userId, {
+    $case: "calendarEventCreated",
+    value: { eventId: event.id, courseId: event.courseId ?? undefined, searchable: toSearchable(event) },
+  });
+
+export const calendarEventUpdated = (event: CalendarEvent): EventEnvelope =>
+  createEvent(SOURCE, event.userId, {
+    $case: "calendarEventUpdated",
+    value: { eventId: event.id, courseId: event.courseId ?? undefined, searchable: toSearchable(event) },
+  });
+
+export const calendarEventDeleted = (event: CalendarEvent): EventEnvelope =>
+  createEvent(SOURCE, event.userId, { $case: "calendarEventDeleted", value: { eventId: event.id } });
