@@ -24,6 +24,7 @@ import { quizRoutes } from "./routes/quizzes";
 import { studyGuideRoutes } from "./routes/study-guides";
 import { searchRoutes } from "./routes/search";
 import { calendarRoutes } from "./routes/calendar";
+import { dashboardRoutes } from "./routes/dashboard";
 
 export interface GatewayDependencies {
   config: GatewayConfig;
@@ -59,7 +60,8 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
     ...quizRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
     ...flashcardRoutes(deps.clients, { generationDeadlineMs: config.STUDY_GENERATION_DEADLINE_MS }),
     ...searchRoutes(deps.clients),
-    ...calendarRoutes(deps.clients),
+    ...calendarRoutes(deps.clients, { baseUrl: config.BASE_URL, feedRateLimitPerMinute: config.CALENDAR_FEED_RATE_LIMIT_PER_MINUTE }),
+    ...dashboardRoutes(deps.clients, deps.logger),
   );
   registry.add(
     route({

@@ -85,6 +85,8 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   TRUST_PROXY: z.string().default("loopback"),
   /** Sign-in / sign-up attempts per client address per minute (each endpoint counted on its own). */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Per client address; calendar apps poll feeds, so a little above the credential endpoints' limit. */
+  CALENDAR_FEED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   /** Outgoing mail (verification, password reset): SMTP when set, otherwise .eml files in MAIL_OUTBOX_DIR. */
   SMTP_URL: z
     .string()

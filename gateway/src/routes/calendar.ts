@@ -4,6 +4,7 @@ import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
+import { credentialRateLimit } from "../http/rate-limit";
 import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
 import { intParam, MAX_INT32, paginationSchema } from "../http/query";
@@ -147,11 +148,31 @@ const toPriority = (name: (typeof PRIORITIES)[number] | undefined) =>
 const toDate = (value: string | null | undefined) => (value ? new Date(value) : undefined);
 const optional = <T>(value: T | null | undefined) => (value === null ? undefined : value);
 
+const feedSchema = z
+  .object({
+    url: z.url().describe("The subscribe URL: public, the token is its only credential"),
+    token: z.string().describe("The secret feed token (32 random bytes, base64url)"),
+  })
+  .meta({ id: "CalendarFeed" });
+const feedTokenParams = z.object({ token: z.string().min(1).max(128) });
+/** Calendar apps poll a feed every few minutes to hours; an answer may be reused for 5 minutes. */
+const FEED_CACHE_CONTROL = "private, max-age=300";
+
 const notFound = { description: "No such event of the caller (CALENDAR_EVENT_NOT_FOUND)", schema: errorEnvelope };
 const courseNotFound = { description: "No such event of the caller (CALENDAR_EVENT_NOT_FOUND) or course (NOT_FOUND)", schema: errorEnvelope };
 const tag = "Calendar";
 
-export function calendarRoutes(clients: ServiceClients): RouteSpec[] {
+export interface CalendarRouteOptions {
+  /** The gateway's public URL, the base of the feed URL. */
+  baseUrl: string;
+  /** Feed fetches per minute per client address (as the other public, credential-taking endpoints are limited). */
+  feedRateLimitPerMinute: number;
+}
+
+export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOptions): RouteSpec[] {
+  const feedJson = (token: string) => ({ url: `${options.baseUrl.replace(/\/+$/, "")}/api/calendar/feed/${token}.ics`, token });
+  const feedLimit = credentialRateLimit("calendar-feed", options.feedRateLimitPerMinute);
+
   /** The events in REST shape, their courses fetched in one batch; the user is the caller. */
   async function eventsJson(user: User, events: api.CalendarEvent[]) {
     const courses = await coursesById(
@@ -283,6 +304,50 @@ export function calendarRoutes(clients: ServiceClients): RouteSpec[] {
       async handler({ params, res }) {
         await clients.calendar.deleteEvent({ userId: currentAuth(res).user.id, eventId: params.id });
         sendMessage(res, "Calendar event deleted");
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/calendar/feed",
+      tag,
+      summary: "The caller's subscribable iCalendar feed URL (its secret token is made on the first call)",
+      auth: true,
+      responses: { 200: { description: "The feed URL and its token", schema: dataEnvelope(feedSchema) } },
+      async handler({ res }) {
+        const { token } = await clients.calendar.getFeedToken({ userId: currentAuth(res).user.id });
+        sendData(res, 200, feedJson(token), "Calendar feed retrieved");
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/calendar/feed/rotate",
+      tag,
+      summary: "Replace the caller's feed token; the previous feed URL answers 404 from now on",
+      auth: true,
+      responses: { 200: { description: "The new feed URL and its token", schema: dataEnvelope(feedSchema) } },
+      async handler({ res }) {
+        const { token } = await clients.calendar.rotateFeedToken({ userId: currentAuth(res).user.id });
+        sendData(res, 200, feedJson(token), "Calendar feed token rotated");
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/calendar/feed/:token.ics",
+      tag,
+      summary: "The iCalendar feed a token names (public: the token is the credential)",
+      description:
+        "Events from 90 days ago to a year ahead, instants in UTC, all-day events as dates. For calendar apps to subscribe to; no session needed.",
+      auth: false,
+      before: [feedLimit],
+      params: feedTokenParams,
+      responses: {
+        200: { description: "The feed (RFC 5545)", schema: z.string(), contentType: "text/calendar" },
+        404: { description: "Unknown or rotated token (NOT_FOUND)", schema: errorEnvelope },
+        429: { description: "Too many requests (RATE_LIMITED)", schema: errorEnvelope },
+      },
+      async handler({ params, res }) {
+        const { ics } = await clients.calendar.renderFeed({ token: params.token });
+        res.status(200).set("Cache-Control", FEED_CACHE_CONTROL).type("text/calendar; charset=utf-8").send(ics);
       },
     }),
   ];

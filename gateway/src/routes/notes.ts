@@ -78,11 +78,16 @@ export function courseJson(course: CourseSummary | undefined, detail = false) {
 }
 
 /** The user's courses among the ids (unknown and deleted ones are left out), by id. */
-export async function coursesById(clients: ServiceClients, userId: string, courseIds: string[]): Promise<Map<string, CourseSummary>> {
+export async function coursesById(
+  clients: ServiceClients,
+  userId: string,
+  courseIds: string[],
+  options?: { deadlineMs?: number },
+): Promise<Map<string, CourseSummary>> {
   const ids = [...new Set(courseIds.filter(Boolean))];
   const batches: string[][] = [];
   for (let i = 0; i < ids.length; i += COURSE_BATCH) batches.push(ids.slice(i, i + COURSE_BATCH));
-  const answers = await Promise.all(batches.map((batch) => clients.courses.batchGetCourses({ userId, courseIds: batch })));
+  const answers = await Promise.all(batches.map((batch) => clients.courses.batchGetCourses({ userId, courseIds: batch }, options)));
   return new Map(answers.flatMap((answer) => answer.courses.map((course) => [course.id, course] as const)));
 }
 

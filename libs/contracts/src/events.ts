@@ -21,4 +21,4 @@ export {
   StudyGuideCreated,
   StudyGuideDeleted,
 } from "./gen/study/events/v1/study";
-export { CalendarEventCreated, CalendarEventUpdated, CalendarEventDeleted } from "./gen/study/events/v1/calendar";
+export { CalendarEventCreated, CalendarEventUpdated, CalendarEventDeleted, CalendarReminderDue } from "./gen/study/events/v1/calendar";

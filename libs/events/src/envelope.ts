@@ -33,6 +33,7 @@ export const EVENT_TYPES = {
   calendarEventCreated: "calendar.event.created.v1",
   calendarEventUpdated: "calendar.event.updated.v1",
   calendarEventDeleted: "calendar.event.deleted.v1",
+  calendarReminderDue: "calendar.event.reminder_due.v1",
 } as const satisfies Record<EventCase, string>;
 
 /** Builds an envelope for the current operation: fresh time-ordered id, now, and the active trace context. */

@@ -18,3 +18,17 @@ export const calendarEventUpdated = (event: CalendarEvent): EventEnvelope =>
 
 export const calendarEventDeleted = (event: CalendarEvent): EventEnvelope =>
   createEvent(SOURCE, event.userId, { $case: "calendarEventDeleted", value: { eventId: event.id } });
+
+/** The reminder of an event, for its current start (notifications turns it into a REMINDER notification). */
+export const calendarReminderDue = (event: CalendarEvent): EventEnvelope =>
+  createEvent(SOURCE, event.userId, {
+    $case: "calendarReminderDue",
+    value: {
+      eventId: event.id,
+      title: event.title,
+      startDate: event.startDate,
+      location: event.location ?? undefined,
+      minutesBefore: event.reminderMinutes,
+      courseId: event.courseId ?? undefined,
+    },
+  });

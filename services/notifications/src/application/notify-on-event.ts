@@ -5,6 +5,7 @@ import {
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
+  reminderMessage,
   welcomeMessage,
   type NotificationType,
 } from "../domain/notification";
@@ -12,9 +13,9 @@ import { newId } from "@study/grpc/ids";
 import type { TransactionalNotificationRepository } from "./ports/notification-repository.port";
 
 /**
- * Turns domain events into the notifications they warrant (SYSTEM; ALERT for failures). Each method writes in `tx`, the transaction
- * in which the consumer records the event in its inbox: a redelivered event is recognised there and never
- * reaches these methods a second time.
+ * Turns domain events into the notifications they warrant (SYSTEM; ALERT for failures; REMINDER for calendar
+ * events). Each method writes in `tx`, the transaction in which the consumer records the event in its inbox: a
+ * redelivered event is recognised there and never reaches these methods a second time.
  */
 export class NotifyOnEvent<Tx> {
   constructor(private readonly notifications: TransactionalNotificationRepository<Tx>) {}
@@ -42,6 +43,11 @@ export class NotifyOnEvent<Tx> {
   /** Alerts the user that processing an imported lecture failed, with the error text. */
   noteImportFailed(event: { userId: string; title: string; errorMessage: string }, tx: Tx): Promise<void> {
     return this.notify(event.userId, importFailedMessage(event.title, event.errorMessage), tx, "ALERT");
+  }
+
+  /** Reminds the user of a calendar event about to start (REMINDER); the calendar sends one per event and start. */
+  calendarReminderDue(event: { userId: string; title: string; startDate: Date; location: string | null }, tx: Tx): Promise<void> {
+    return this.notify(event.userId, reminderMessage(event.title, event.startDate, event.location), tx, "REMINDER");
   }
 
   private async notify(userId: string, content: string, tx: Tx, type: NotificationType = "SYSTEM"): Promise<void> {

@@ -92,6 +92,21 @@ export function importFailedMessage(noteTitle: string, errorMessage: string): st
   return `Processing of “${title}” failed: ${quoted(errorMessage, MAX_QUOTED_ERROR_LENGTH, "unknown error")}`;
 }
 
+/** Longest parts of a calendar event's title and location quoted in a reminder (their limits in the calendar). */
+const MAX_QUOTED_EVENT_TITLE_LENGTH = 255;
+const MAX_QUOTED_LOCATION_LENGTH = 255;
+
+/**
+ * REMINDER notification of a calendar event: its title, start and location. Times are given in UTC (the
+ * service does not know the user's time zone), with the date, since a reminder may come up to four weeks ahead.
+ */
+export function reminderMessage(eventTitle: string, startDate: Date, location: string | null): string {
+  const iso = startDate.toISOString();
+  const place = location?.trim() ? ` (${quoted(location, MAX_QUOTED_LOCATION_LENGTH, "")})` : "";
+  const title = quoted(eventTitle, MAX_QUOTED_EVENT_TITLE_LENGTH, "Untitled");
+  return `Reminder: ${title} starts at ${iso.slice(11, 16)} UTC on ${iso.slice(0, 10)}${place}`;
+}
+
 /** Notifications created before this instant are past the retention period. */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * DAY_MS);

@@ -6,7 +6,14 @@ import { AppError, createLogger } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
 import { createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
 import type { NotificationsConfig } from "../../src/config";
-import { courseDeletedMessage, importFailedMessage, importStartedMessage, noteReadyMessage, welcomeMessage } from "../../src/domain/notification";
+import {
+  courseDeletedMessage,
+  importFailedMessage,
+  importStartedMessage,
+  noteReadyMessage,
+  reminderMessage,
+  welcomeMessage,
+} from "../../src/domain/notification";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { notificationsService } from "../../src/service";
 
@@ -219,5 +226,34 @@ describe("notifications service over gRPC, with PostgreSQL and RabbitMQ", () => 
         [NotificationType.NOTIFICATION_TYPE_ALERT, importFailedMessage("Lecture 5", "The video is private")],
       ].sort(),
     );
+  });
+
+  it("reminds the user of a calendar event once, even when the reminder is delivered again", async () => {
+    const userId = user();
+    const startDate = new Date("2026-03-02T09:00:00Z");
+    const due = createEvent("calendar", userId, {
+      $case: "calendarReminderDue",
+      value: { eventId: randomUUID(), title: "Lecture 4", startDate, location: "Room 101", minutesBefore: 30 },
+    });
+    await publisher.publish([due]);
+    const reminder = await eventually(async () => (await client.listNotifications({ userId, limit: 10, includeRead: true })).notifications[0]);
+    expect(reminder).toMatchObject({
+      userId,
+      type: NotificationType.NOTIFICATION_TYPE_REMINDER,
+      content: reminderMessage("Lecture 4", startDate, "Room 101"),
+    });
+
+    // The same envelope again, then a reminder of another user: once that is handled, the duplicate was too.
+    await publisher.publish([due]);
+    const laterUserId = user();
+    await publisher.publish([
+      createEvent("calendar", laterUserId, {
+        $case: "calendarReminderDue",
+        value: { eventId: randomUUID(), title: "Exam", startDate, minutesBefore: 60 },
+      }),
+    ]);
+    await eventually(async () => (await client.getUnreadCount({ userId: laterUserId })).unreadCount === 1);
+    const list = await client.listNotifications({ userId, limit: 10, includeRead: true });
+    expect(list.notifications.map((n) => n.id)).toEqual([reminder.id]);
   });
 });

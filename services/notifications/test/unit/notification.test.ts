@@ -4,6 +4,7 @@ import {
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
+  reminderMessage,
   isPastRetention,
   markAsRead,
   MAX_CONTENT_LENGTH,
@@ -99,5 +100,19 @@ describe("media import messages", () => {
     expect(createNotification("id", "u", { type: "SYSTEM", content: importStartedMessage("🎧".repeat(300)) }, now).content).toContain(
       "🎧".repeat(255),
     );
+  });
+});
+
+describe("calendar reminder message", () => {
+  it("names the event, its start in UTC with the date, and its location when it has one", () => {
+    const start = new Date("2026-03-02T09:05:00+02:00");
+    expect(reminderMessage(" Lecture 4 ", start, " Room 101 ")).toBe("Reminder: Lecture 4 starts at 07:05 UTC on 2026-03-02 (Room 101)");
+    expect(reminderMessage("Exam", start, null)).toBe("Reminder: Exam starts at 07:05 UTC on 2026-03-02");
+    expect(reminderMessage(" ", start, " ")).toBe("Reminder: Untitled starts at 07:05 UTC on 2026-03-02");
+  });
+
+  it("stays within the content limit with the longest title and location the calendar allows", () => {
+    const content = reminderMessage("T".repeat(255), new Date("2026-03-02T09:00:00Z"), "L".repeat(255));
+    expect(createNotification("id", "u", { type: "REMINDER", content }, now).content).toBe(content);
   });
 });

@@ -13,6 +13,7 @@ import {
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
+  reminderMessage,
   welcomeMessage,
   type Notification,
   type NotificationType,
@@ -224,6 +225,20 @@ describe("NotifyOnEvent for media imports", () => {
     tx.commit();
     expect(repository.all()).toEqual([
       expect.objectContaining({ userId: "bob", type: "ALERT", content: importFailedMessage("Lecture 2", "Unsupported format"), read: false }),
+    ]);
+  });
+});
+
+describe("NotifyOnEvent for calendar reminders", () => {
+  it("reminds the event's owner with a REMINDER notification inside the given transaction", async () => {
+    const tx = repository.begin();
+    const startDate = new Date("2026-03-02T09:00:00Z");
+    await new NotifyOnEvent(repository).calendarReminderDue({ userId: "alice", title: "Lecture", startDate, location: "Room 101" }, tx);
+    expect(repository.all()).toEqual([]);
+
+    tx.commit();
+    expect(repository.all()).toEqual([
+      expect.objectContaining({ userId: "alice", type: "REMINDER", content: reminderMessage("Lecture", startDate, "Room 101"), read: false }),
     ]);
   });
 });

@@ -64,7 +64,10 @@ export class PrismaCalendarEventRepository implements TransactionalCalendarEvent
       const [stored] = await tx.$queryRaw<{ updatedAt: Date }[]>`
         SELECT updated_at AS "updatedAt" FROM calendar_event WHERE id = ${id}::uuid AND user_id = ${userId} FOR UPDATE`;
       if (!stored) return null;
-      const saved = await tx.calendarEvent.update({ where: { id }, data: { ...changes, updatedAt: nextVersion(stored.updatedAt, event.updatedAt) } });
+      // reminded_for is the reminder scheduler's: the event was read before this transaction, so writing back the
+      // value read with it could undo a reminder claimed since, and send that reminder twice.
+      const data = { ...changes, remindedFor: undefined, updatedAt: nextVersion(stored.updatedAt, event.updatedAt) };
+      const saved = await tx.calendarEvent.update({ where: { id }, data });
       await enqueueEvents(tx, events(saved));
       return saved;
     });

@@ -4,6 +4,7 @@ import type { Logger } from "@study/platform";
 import { AppError } from "@study/platform/errors";
 import type { CreateEvent } from "../../application/create-event";
 import type { DeleteEvent } from "../../application/delete-event";
+import type { GetFeedToken, RenderFeed, RotateFeedToken } from "../../application/feed";
 import type { GetEvent } from "../../application/get-event";
 import type { ListEvents } from "../../application/list-events";
 import type { UpdateEvent } from "../../application/update-event";
@@ -15,6 +16,9 @@ export interface CalendarUseCases {
   listEvents: ListEvents;
   updateEvent: UpdateEvent;
   deleteEvent: DeleteEvent;
+  getFeedToken: GetFeedToken;
+  rotateFeedToken: RotateFeedToken;
+  renderFeed: RenderFeed;
 }
 
 /** EVENT_TYPE_UNSPECIFIED: not given (undefined); an unknown number: invalid input. */
@@ -114,5 +118,8 @@ export function calendarGrpcService(useCases: CalendarUseCases, logger: Logger):
       await useCases.deleteEvent.execute(request.userId, request.eventId);
       return {};
     },
+    getFeedToken: async (request) => ({ token: await useCases.getFeedToken.execute(request.userId) }),
+    rotateFeedToken: async (request) => ({ token: await useCases.rotateFeedToken.execute(request.userId) }),
+    renderFeed: async (request) => ({ ics: await useCases.renderFeed.execute(request.token) }),
   });
 }

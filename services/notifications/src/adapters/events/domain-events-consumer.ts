@@ -29,6 +29,17 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
       noteTranscribed: (event, envelope, tx) => options.notifyOnEvent.noteTranscribed({ userId: envelope.userId, title: event.title }, tx),
       noteImportFailed: (event, envelope, tx) =>
         options.notifyOnEvent.noteImportFailed({ userId: envelope.userId, title: event.title, errorMessage: event.errorMessage }, tx),
+      calendarReminderDue: (event, envelope, tx) =>
+        options.notifyOnEvent.calendarReminderDue(
+          // A reminder always carries its start: one without is malformed (retried, then dead-lettered).
+          { userId: envelope.userId, title: event.title, startDate: requireStart(event.startDate), location: event.location ?? null },
+          tx,
+        ),
     },
   });
+}
+
+function requireStart(startDate: Date | undefined): Date {
+  if (startDate === undefined) throw new Error("calendar reminder without a start date");
+  return startDate;
 }
