@@ -20,6 +20,8 @@ describe("account endpoints", () => {
   beforeAll(async () => {
     provider = await startOidcProvider();
     stack = await startTestStack({
+      // Accounts and sessions are the gateway's own: no service is needed.
+      services: [],
       gatewayEnv: {
         GOOGLE_ISSUER_URL: provider.issuer,
         GOOGLE_CLIENT_ID: provider.clientId,

@@ -9,7 +9,8 @@ describe("e-mail verification and password reset", () => {
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    stack = await startTestStack({ gatewayEnv: { SMTP_URL: smtp.url, MAIL_FROM: "Study <no-reply@study.test>" } });
+    // Mail and passwords are the gateway's own: no service is needed.
+    stack = await startTestStack({ services: [], gatewayEnv: { SMTP_URL: smtp.url, MAIL_FROM: "Study <no-reply@study.test>" } });
     api = httpClient(stack.gatewayUrl);
   }, 120_000);
 

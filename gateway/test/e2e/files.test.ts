@@ -52,7 +52,7 @@ describe("stored files end to end", () => {
     storageDirectory = join(folder, "storage");
     await runFfmpeg(["-i", librivoxClip("0880"), join(folder, "lecture.mp3")]);
     lecture = await readFile(join(folder, "lecture.mp3"));
-    stack = await startTestStack({ without: ["media-worker"], env: { MEDIA_STORAGE_DIR: storageDirectory } });
+    stack = await startTestStack({ services: ["courses", "media"], without: ["media-worker"], env: { MEDIA_STORAGE_DIR: storageDirectory } });
     api = httpClient(stack.gatewayUrl);
   }, 120_000);
 

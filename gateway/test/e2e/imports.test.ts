@@ -159,6 +159,7 @@ describe("imports end to end", () => {
     allowed = await startMediaServer({ root: served });
     notAllowed = await startMediaServer({ root: served });
     stack = await startTestStack({
+      services: ["courses", "media", "notifications"],
       env: {
         MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${allowed.port}`,
         MEDIA_WORK_DIR: workDirectory,

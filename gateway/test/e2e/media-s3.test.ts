@@ -54,6 +54,7 @@ describe("media on S3 end to end", () => {
     lecture = await readFile(join(folder, "lecture.mp3"));
     s3 = await startS3Server({ buckets: [BUCKET], accessKeyId: "MEDIAE2E", secretAccessKey: "media-e2e-secret" });
     stack = await startTestStack({
+      services: ["courses", "media"],
       env: {
         MEDIA_S3_BUCKET: BUCKET,
         MEDIA_S3_ENDPOINT: s3.endpoint,

@@ -17,7 +17,11 @@ describe("notes and import jobs end to end", () => {
   beforeAll(async () => {
     // No media worker: the jobs seeded here must stay as the test writes them.
     // The audio URL seeded below is checked against the download policy when the import is created.
-    stack = await startTestStack({ without: ["media-worker"], env: { MEDIA_DOWNLOAD_ALLOWLIST: "127.0.0.1:9" } });
+    stack = await startTestStack({
+      services: ["courses", "media", "notifications"],
+      without: ["media-worker"],
+      env: { MEDIA_DOWNLOAD_ALLOWLIST: "127.0.0.1:9" },
+    });
     api = httpClient(stack.gatewayUrl);
     mediaClient = createClient(media.MediaServiceClient, media.MediaServiceService, stack.serviceAddresses.media);
     mediaDb = new Client({ connectionString: stack.databaseUrl("media") });

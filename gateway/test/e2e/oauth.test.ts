@@ -32,6 +32,8 @@ describe("identity-provider sign-in (Google, against a local OpenID Connect prov
   beforeAll(async () => {
     provider = await startOidcProvider();
     stack = await startTestStack({
+      // Sign-in and the identity gRPC API are the gateway's own: no service is needed.
+      services: [],
       gatewayEnv: {
         GOOGLE_ISSUER_URL: provider.issuer,
         GOOGLE_CLIENT_ID: provider.clientId,

@@ -18,7 +18,7 @@ describe("event delivery across outages", () => {
     chmodSync(brokerDir, 0o755);
     // A broker of its own: this test stops it, which must not disturb other test files.
     broker = await startRabbitMq({ baseDir: brokerDir });
-    stack = await startTestStack({ rabbitmqUrl: broker.url });
+    stack = await startTestStack({ services: ["courses", "notifications"], rabbitmqUrl: broker.url });
     api = httpClient(stack.gatewayUrl);
   }, 120_000);
 

@@ -22,7 +22,7 @@ describe("distributed tracing", () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "study-traces-"));
     tracesFile = join(dir, "spans.jsonl");
-    stack = await startTestStack({ env: { OTEL_TRACES_EXPORT_FILE: tracesFile } });
+    stack = await startTestStack({ services: ["courses", "notifications"], env: { OTEL_TRACES_EXPORT_FILE: tracesFile } });
   }, 120_000);
 
   afterAll(async () => {

@@ -71,6 +71,7 @@ describe("upload timeouts end to end", () => {
     await runFfmpeg(["-i", librivoxClip("0890"), join(folder, "lecture.mp3")]);
     lecture = await readFile(join(folder, "lecture.mp3"));
     stack = await startTestStack({
+      services: ["courses", "media"],
       without: ["media-worker"],
       env: { MEDIA_STORAGE_DIR: storageDirectory },
       gatewayEnv: { UPLOAD_IDLE_TIMEOUT_MS: String(IDLE_TIMEOUT_MS), UPLOAD_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },

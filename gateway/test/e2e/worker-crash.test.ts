@@ -57,6 +57,7 @@ describe("a media worker killed mid-import", () => {
     clip = await readFile(join(folder, "clip.mp3"));
     server = await startMediaServer();
     stack = await startTestStack({
+      services: ["courses", "media", "notifications"],
       env: {
         MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${server.port}`,
         MEDIA_WORK_DIR: workDirectory,

@@ -56,6 +56,12 @@ export interface StackOptions {
   without?: string[];
   /** The services to run (default: the catalogue in libs/platform); the gateway is always started. */
   catalogue?: Catalogue;
+  /**
+   * Names of the catalogue services a test needs (default: every one). The others are not started, and cost a
+   * test nothing: the gateway and the running services still get an address for each, where nothing listens, so
+   * a call to one fails as it does when that service is down (UNAVAILABLE, 503 through the gateway).
+   */
+  services?: string[];
   /** The gateway's entry script, relative to the repository (a test's gateway composed with its own catalogue). */
   gatewayEntry?: string;
   /** SIGKILL for a process that has not exited this long after SIGTERM (default STOP_GRACE_MS). */
@@ -176,6 +182,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     ...options.env,
   };
   const apps = new Map<string, RunningApp>();
+  const unknown = (options.services ?? []).filter((name) => !services.some((spec) => spec.name === name));
+  if (unknown.length) throw new Error(`unknown services ${unknown.join(", ")} (the catalogue has ${services.map((spec) => spec.name).join(", ")})`);
+  const isStarted = (spec: AppSpec) => !options.services || options.services.includes(spec.name);
 
   const gatewayEnv: Record<string, string> = { ...common, ...options.gatewayEnv };
   const serviceAddresses: Record<string, string> = {};
@@ -188,7 +197,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   }
   // Services find each other like the gateway finds them (e.g. media checks courses for uploads).
   const addressEnv = Object.fromEntries(services.map((spec) => [spec.addressVariable, serviceAddresses[spec.name]]));
-  for (const spec of services) {
+  for (const spec of services.filter(isStarted)) {
     const env: Record<string, string> = {
       ...addressEnv,
       ...common,
@@ -275,7 +284,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
 
   const extraNames = services
     .flatMap((spec) => (spec.extraProcesses ?? []).map((extra) => extra.name))
-    .filter((name) => !(options.without ?? []).includes(name));
+    .filter((name) => apps.has(name) && !(options.without ?? []).includes(name));
   // Every app starts as soon as its own database is migrated, all at once: none needs another to be up to start
   // (gRPC channels connect lazily, consumers declare their own queues), and the gateway answers only after this.
   // Settled, not raced: on a failure, every process started meanwhile is stopped too.
