@@ -158,6 +158,18 @@ const feedTokenParams = z.object({ token: z.string().min(1).max(128) });
 /** Calendar apps poll a feed every few minutes to hours; an answer may be reused for 5 minutes. */
 const FEED_CACHE_CONTROL = "private, max-age=300";
 
+const googleSyncSchema = z
+  .object({
+    imported: z.number().int().describe("Events created here from Google"),
+    updated: z.number().int().describe("Events that existed here and took Google's changes"),
+    deleted: z.number().int().describe("Events deleted here because they were cancelled or deleted in Google"),
+    fullSync: z.boolean().describe("A full sync (the first one, or Google expired its sync token) rather than the changes since the last"),
+  })
+  .meta({ id: "GoogleCalendarSync" });
+
+/** A first sync reads the user's whole Google Calendar window, page by page: longer than the usual call. */
+const GOOGLE_SYNC_DEADLINE_MS = 60_000;
+
 const notFound = { description: "No such event of the caller (CALENDAR_EVENT_NOT_FOUND)", schema: errorEnvelope };
 const courseNotFound = { description: "No such event of the caller (CALENDAR_EVENT_NOT_FOUND) or course (NOT_FOUND)", schema: errorEnvelope };
 const tag = "Calendar";
@@ -297,13 +309,47 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
       method: "delete",
       path: "/api/calendar/events/:id",
       tag,
-      summary: "Delete one of the caller's events",
+      summary: "Delete one of the caller's events (and, shortly after, its copy in the caller's Google Calendar if it has one)",
       auth: true,
       params: idParams,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: notFound },
       async handler({ params, res }) {
         await clients.calendar.deleteEvent({ userId: currentAuth(res).user.id, eventId: params.id });
         sendMessage(res, "Calendar event deleted");
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/calendar/sync/google",
+      tag,
+      summary:
+        "Import the caller's Google Calendar: the first time every event from 30 days ago to 180 days ahead (recurring events as their " +
+        "instances), then only what changed in Google since; events imported before are updated, never duplicated, and those " +
+        "cancelled in Google are deleted. Local changes go to Google on their own (shortly after each change).",
+      auth: true,
+      responses: {
+        200: { description: "How many events were imported and updated", schema: dataEnvelope(googleSyncSchema) },
+        400: {
+          description:
+            "No Google account linked (GOOGLE_CALENDAR_NOT_LINKED, action LINK_GOOGLE_ACCOUNT), or Google refused the credentials " +
+            "(GOOGLE_CALENDAR_AUTH_ERROR, action RELINK_GOOGLE_ACCOUNT)",
+          schema: errorEnvelope,
+        },
+        403: {
+          description: "Calendar access not granted (GOOGLE_CALENDAR_PERMISSION_ERROR, action CHECK_GOOGLE_PERMISSIONS)",
+          schema: errorEnvelope,
+        },
+        429: { description: "Google's rate limit (GOOGLE_CALENDAR_RATE_LIMIT, action RETRY_LATER)", schema: errorEnvelope },
+        502: { description: "Google failed otherwise (GOOGLE_CALENDAR_SYNC_ERROR); what was imported so far stays", schema: errorEnvelope },
+      },
+      async handler({ res }) {
+        const result = await clients.calendar.syncGoogleCalendar({ userId: currentAuth(res).user.id }, { deadlineMs: GOOGLE_SYNC_DEADLINE_MS });
+        sendData(
+          res,
+          200,
+          { imported: result.imported, updated: result.updated, deleted: result.deleted, fullSync: result.fullSync },
+          "Google Calendar synced",
+        );
       },
     }),
     route({

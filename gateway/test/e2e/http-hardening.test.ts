@@ -34,6 +34,9 @@ describe("the gateway refuses malformed input in the envelope, never with a 500"
       ["GET", "/api/flashcards/{id}/export"],
       ["POST", "/api/notifications/{id}/read"],
       ["GET", "/api/files/{id}"],
+      ["GET", "/api/calendar/events/{id}"],
+      ["PATCH", "/api/calendar/events/{id}"],
+      ["DELETE", "/api/calendar/events/{id}"],
     ];
     for (const [method, path] of routes) {
       for (const id of ["%E0%A4%A", "%", "%ZZ", "%C0%AF"]) {
@@ -60,6 +63,8 @@ describe("the gateway refuses malformed input in the envelope, never with a 500"
       ["PATCH", `/api/notes/${someId}`, { title: nul }, "title"],
       ["PUT", `/api/notes/${someId}/user-notes`, { userNotes: [{ timestamp: 1, content: nul, contentType: "text" }] }, "userNotes.0.content"],
       ["POST", "/api/quizzes/validate", { quizId: someId, responses: [{ questionId: "q1", answer: nul }] }, "responses.0.answer"],
+      ["POST", "/api/calendar/events", { title: nul, startDate: "2026-12-01T10:00:00Z", eventType: "EXAM", color: "red" }, "title"],
+      ["PATCH", `/api/calendar/events/${someId}`, { location: nul }, "location"],
     ];
     for (const [method, path, body, field] of cases) {
       const response = await api(method, path, { token: user.token, body });

@@ -14,7 +14,7 @@ import { Client } from "pg";
 
 const CLIENT_URL = "http://localhost:5173";
 const ADMIN_ORIGIN = "http://admin.localhost:5174";
-const CALENDAR_SCOPES = ["https://www.googleapis.com/auth/calendar.readonly", "https://www.googleapis.com/auth/calendar.events.readonly"];
+const CALENDAR_SCOPES = ["https://www.googleapis.com/auth/calendar.readonly", "https://www.googleapis.com/auth/calendar.events"];
 
 const identityClient = (address: string) => createClient(gateway.IdentityServiceClient, gateway.IdentityServiceService, address);
 

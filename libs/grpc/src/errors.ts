@@ -15,6 +15,8 @@ const STATUS_BY_KIND: Record<ErrorKind, status> = {
   too_large: status.OUT_OF_RANGE,
   rate_limited: status.RESOURCE_EXHAUSTED,
   unavailable: status.UNAVAILABLE,
+  // Not UNAVAILABLE: clients retry that (the service is down), while a failed upstream answer is the callee's to retry.
+  upstream: status.UNKNOWN,
   timeout: status.DEADLINE_EXCEEDED,
   internal: status.INTERNAL,
 };

@@ -124,6 +124,7 @@ describe("gRPC server and client", () => {
     ["precondition", "NOT_PENDING"],
     ["too_large", "FILE_TOO_LARGE"],
     ["rate_limited", "RATE_LIMITED"],
+    ["upstream", "GOOGLE_CALENDAR_SYNC_ERROR"],
     ["timeout", "UPSTREAM_TIMEOUT"],
   ] as const)("keeps kind %s across the wire", async (kind, code) => {
     behaviour.getCourse = async () => {

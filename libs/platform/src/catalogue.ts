@@ -56,4 +56,10 @@ export const CATALOGUE = [
 export type ServiceName = (typeof CATALOGUE)[number]["name"];
 
 /** The gateway: not a catalogue entry (it is the one that reads the catalogue), but deployed like one. */
-export const GATEWAY_APP = { name: "gateway", directory: "gateway", httpPort: 3000, grpcPort: 50050 } as const;
+export const GATEWAY_APP = {
+  name: "gateway",
+  directory: "gateway",
+  httpPort: 3000,
+  grpcPort: 50050,
+  grpcAddressVariable: "IDENTITY_GRPC_ADDRESS",
+} as const;

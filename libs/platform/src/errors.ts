@@ -13,6 +13,8 @@ export type ErrorKind =
   | "too_large"
   | "rate_limited"
   | "unavailable"
+  /** An outside service we depend on (Google, …) answered with a failure: 502, and never retried by gRPC clients. */
+  | "upstream"
   | "timeout"
   | "internal";
 
@@ -85,6 +87,7 @@ export const HTTP_STATUS_BY_KIND: Record<ErrorKind, number> = {
   too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  upstream: 502,
   timeout: 504,
   internal: 500,
 };

@@ -62,6 +62,7 @@ describe("HTTP_STATUS_BY_KIND", () => {
       too_large: 413,
       rate_limited: 429,
       unavailable: 503,
+      upstream: 502,
       timeout: 504,
       internal: 500,
     };

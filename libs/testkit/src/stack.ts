@@ -195,8 +195,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     gatewayEnv[spec.addressVariable] = `127.0.0.1:${port}`;
     serviceAddresses[spec.name] = `127.0.0.1:${port}`;
   }
-  // Services find each other like the gateway finds them (e.g. media checks courses for uploads).
-  const addressEnv = Object.fromEntries(services.map((spec) => [spec.addressVariable, serviceAddresses[spec.name]]));
+  const gatewayGrpcPort = await freePort();
+  const gatewayGrpcAddress = `127.0.0.1:${gatewayGrpcPort}`;
+  // Services find each other like the gateway finds them (e.g. media checks courses for uploads), and the
+  // gateway's own gRPC API (IdentityService: the calendar's Google tokens).
+  const addressEnv = {
+    ...Object.fromEntries(services.map((spec) => [spec.addressVariable, serviceAddresses[spec.name]])),
+    [GATEWAY_APP.grpcAddressVariable]: gatewayGrpcAddress,
+  };
   for (const spec of services.filter(isStarted)) {
     const env: Record<string, string> = {
       ...addressEnv,
@@ -216,7 +222,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     }
   }
   const gatewayPort = options.gatewayPort ?? (await freePort());
-  const gatewayGrpcPort = await freePort();
   apps.set(gateway.name, {
     spec: gateway,
     env: {
@@ -227,7 +232,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     },
   });
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  const gatewayGrpcAddress = `127.0.0.1:${gatewayGrpcPort}`;
 
   async function startApp(name: string): Promise<void> {
     const app = apps.get(name);

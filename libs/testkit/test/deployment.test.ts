@@ -564,8 +564,12 @@ function catalogueDisagreements(catalogue: Catalogue, files: DeploymentFiles): s
     }
   }
 
-  // Any process that finds a service (media finds courses) finds it at the catalogue's address.
-  const addresses = new Map(catalogue.map((entry) => [entry.grpcAddressVariable, `${entry.name}:${entry.grpcPort}`]));
+  // Any process that finds a service (media finds courses, the calendar the gateway's IdentityService) finds it at
+  // the catalogue's address.
+  const addresses = new Map([
+    ...catalogue.map((entry) => [entry.grpcAddressVariable, `${entry.name}:${entry.grpcPort}`] as const),
+    [GATEWAY_APP.grpcAddressVariable, `${GATEWAY_APP.name}:${GATEWAY_APP.grpcPort}`] as const,
+  ]);
   const environments = [
     ...Object.keys(files.compose).map((name) => [`${name} (compose)`, composeEnv(name)] as const),
     ...files.k8s.filter((doc) => doc.kind === "Deployment").map((doc) => [`${doc.metadata.name} (k8s)`, k8sEnv(doc.metadata.name)] as const),

@@ -5,16 +5,22 @@ import type { ServiceDefinition } from "@study/runtime";
 import { PrismaCalendarEventRepository } from "./adapters/db/prisma-calendar-event-repository";
 import { PrismaFeedRepository } from "./adapters/db/prisma-feed-repository";
 import { PrismaReminderRepository } from "./adapters/db/prisma-reminder-repository";
+import { PrismaGoogleSyncRepository } from "./adapters/db/prisma-google-sync-repository";
 import { startCourseEventsConsumer } from "./adapters/events/course-events-consumer";
+import { startGooglePushConsumer } from "./adapters/events/google-push-consumer";
+import { GoogleCalendarClient } from "./adapters/google/google-calendar-client";
 import { calendarGrpcService } from "./adapters/grpc/calendar-grpc-service";
 import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { IcalFeedRenderer } from "./adapters/ical/ical-feed-renderer";
+import { GrpcProviderTokens } from "./adapters/identity/grpc-provider-tokens";
 import { scheduleReminders } from "./adapters/scheduler/reminder-scheduler";
 import { CreateEvent } from "./application/create-event";
 import { DeleteEvent } from "./application/delete-event";
 import { DetachCourse } from "./application/detach-course";
 import { GetFeedToken, RenderFeed, RotateFeedToken } from "./application/feed";
 import { GetEvent } from "./application/get-event";
+import { PushToGoogle } from "./application/google/push-to-google";
+import { SyncGoogleCalendar } from "./application/google/sync-google-calendar";
 import { ListEvents } from "./application/list-events";
 import { ListSearchables } from "./application/list-searchables";
 import { SendDueReminders } from "./application/send-due-reminders";
@@ -23,7 +29,10 @@ import { calendarConfigSchema, type CalendarConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { calendarMigrations } from "./migrations";
 
-/** The composition of the calendar service: adapters → use cases → gRPC, the course-deletion consumer and the reminder scheduler. */
+/**
+ * The composition of the calendar service: adapters → use cases → gRPC, the course-deletion consumer, the Google
+ * push consumer and the reminder scheduler.
+ */
 export const calendarService: ServiceDefinition<PrismaClient, CalendarConfig> = {
   ...calendarMigrations,
   configSchema: calendarConfigSchema,
@@ -38,6 +47,19 @@ export const calendarService: ServiceDefinition<PrismaClient, CalendarConfig> = 
     lifecycle.onStop("reminder scheduler", () => reminders.stop());
     const getEvent = new GetEvent(repository);
     const feeds = new PrismaFeedRepository(db);
+
+    const providerTokens = new GrpcProviderTokens(config.IDENTITY_GRPC_ADDRESS);
+    lifecycle.onStop("identity client", async () => providerTokens.close());
+    const google = new GoogleCalendarClient({ rootUrl: config.GOOGLE_CALENDAR_API_URL, timeoutMs: config.GOOGLE_CALENDAR_TIMEOUT_MS });
+    const googleSync = new PrismaGoogleSyncRepository(db);
+    await startGooglePushConsumer({
+      connection: amqp,
+      db,
+      exchange: config.EVENT_EXCHANGE,
+      logger,
+      push: new PushToGoogle(providerTokens, google, repository, googleSync, logger),
+    });
+    const syncWindow = { pastDays: config.GOOGLE_SYNC_PAST_DAYS, futureDays: config.GOOGLE_SYNC_FUTURE_DAYS };
     const implementation = calendarGrpcService(
       {
         createEvent: new CreateEvent(repository, courses),
@@ -48,6 +70,7 @@ export const calendarService: ServiceDefinition<PrismaClient, CalendarConfig> = 
         getFeedToken: new GetFeedToken(feeds),
         rotateFeedToken: new RotateFeedToken(feeds),
         renderFeed: new RenderFeed(feeds, feeds, new IcalFeedRenderer()),
+        syncGoogleCalendar: new SyncGoogleCalendar(providerTokens, google, googleSync, syncWindow),
       },
       logger,
     );

@@ -45,6 +45,8 @@ export interface LocalOidcProvider {
   failNextTokenExchange(): void;
   /** Refresh tokens of this subject stop working (the user revoked the app's access). */
   revokeRefreshTokens(sub: string): void;
+  /** The subject an access token issued here belongs to (e.g. to let the Google Calendar stand-in accept it). */
+  subjectOf(accessToken: string): string | undefined;
   authorizations: AuthorizationRequest[];
   issued: IssuedTokens[];
   close(): Promise<void>;
@@ -263,6 +265,7 @@ export async function startOidcProvider(options: { clientId?: string; clientSecr
     revokeRefreshTokens(sub) {
       revokedSubjects.add(sub);
     },
+    subjectOf: (accessToken) => accessTokens.get(accessToken)?.sub,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

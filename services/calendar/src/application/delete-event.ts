@@ -11,6 +11,6 @@ export class DeleteEvent {
   async execute(userId: string, eventId: string): Promise<void> {
     const event = await this.getEvent.execute(userId, eventId);
     // Deleted concurrently between the read and the delete: same answer as never having existed.
-    if (!(await this.events.deleteOwned(userId, event.id, [calendarEventDeleted(event)]))) throw eventNotFound();
+    if (!(await this.events.deleteOwned(userId, event.id, (deleted) => [calendarEventDeleted(deleted)]))) throw eventNotFound();
   }
 }

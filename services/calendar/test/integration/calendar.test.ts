@@ -4,8 +4,19 @@ import { AmqpConnection, createEvent, EventPublisher, type EventEnvelope } from 
 import { createClient } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
-import { captureEvents, createTestDatabase, eventually, startFakeCourses, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
+import {
+  captureEvents,
+  createTestDatabase,
+  eventually,
+  startFakeCourses,
+  startFakeIdentity,
+  testRabbitMqUrl,
+  uniqueSuffix,
+  type EventCapture,
+} from "@study/testkit";
+import { Client } from "pg";
 import { calendarService } from "../../src/service";
+import { calendarTestEnv } from "./calendar-env";
 
 const { EventType, EventPriority } = api;
 
@@ -15,25 +26,22 @@ describe("calendar service over gRPC, with PostgreSQL and RabbitMQ", () => {
   let client: ReturnType<typeof createClient<api.CalendarServiceClient>>;
   let source: ReturnType<typeof createClient<indexing.SearchableSourceServiceClient>>;
   let courses: Awaited<ReturnType<typeof startFakeCourses>>;
+  // No Google account linked: nothing is pushed to Google.
+  let identity: Awaited<ReturnType<typeof startFakeIdentity>>;
   let capture: EventCapture;
   let publisherConnection: AmqpConnection;
   let publisher: EventPublisher;
+  let databaseUrl: string;
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase("calendar", migrationSources(calendarService));
+    databaseUrl = await createTestDatabase("calendar", migrationSources(calendarService));
     const exchange = `test.${uniqueSuffix()}`;
     capture = await captureEvents(testRabbitMqUrl(), exchange, "calendar.#");
     courses = await startFakeCourses(new Set([foreignCourse]));
+    identity = await startFakeIdentity();
     service = await startService(calendarService, {
       handleSignals: false,
-      env: {
-        DATABASE_URL: databaseUrl,
-        RABBITMQ_URL: testRabbitMqUrl(),
-        GRPC_PORT: "0",
-        EVENT_EXCHANGE: exchange,
-        LOG_LEVEL: "silent",
-        COURSES_GRPC_ADDRESS: courses.address,
-      },
+      env: calendarTestEnv(databaseUrl, { courses, identity }, { EVENT_EXCHANGE: exchange }),
     });
     client = createClient(api.CalendarServiceClient, api.CalendarServiceService, `127.0.0.1:${service.grpcPort}`);
     source = createClient(indexing.SearchableSourceServiceClient, indexing.SearchableSourceServiceService, `127.0.0.1:${service.grpcPort}`);
@@ -47,6 +55,7 @@ describe("calendar service over gRPC, with PostgreSQL and RabbitMQ", () => {
     source.close();
     await service.lifecycle.stop();
     await courses.close();
+    await identity?.close();
     await capture.close();
     await publisherConnection.close();
   });
@@ -151,7 +160,10 @@ describe("calendar service over gRPC, with PostgreSQL and RabbitMQ", () => {
 
     await client.deleteEvent({ userId: "alice", eventId });
     const [deleted] = await announced("calendar.event.deleted.v1", eventId);
-    expect(deleted.payload).toEqual({ $case: "calendarEventDeleted", value: { eventId } });
+    expect(deleted.payload).toEqual({
+      $case: "calendarEventDeleted",
+      value: { eventId, googleEventId: undefined, googleCalendarId: undefined, fromGoogle: false },
+    });
     expect(await refusal(client.getEvent({ userId: "alice", eventId }))).toMatchObject({ kind: "not_found", code: "CALENDAR_EVENT_NOT_FOUND" });
   });
 
@@ -317,5 +329,31 @@ describe("calendar service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const everyone = await source.listSearchables({ pageToken: "", pageSize: 1000 });
     expect(everyone.searchables.map((s) => s.id)).toEqual(expect.arrayContaining(mine));
     expect(await refusal(source.listSearchables({ pageToken: "garbage", pageSize: 0 }))).toMatchObject({ code: "VALIDATION_ERROR" });
+  });
+
+  it("answers the spec's codes of a failed operation when the database fails, never the cause", async () => {
+    const owner = `owner-${uniqueSuffix()}`;
+    const { event } = await create(owner);
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    // The table vanishes for a moment: every statement on it fails as a broken database would make it fail.
+    await db.query("ALTER TABLE calendar_event RENAME TO calendar_event_away");
+    try {
+      const internal = (code: string) => ({ kind: "internal", code });
+      expect(await refusal(create(owner))).toEqual({ ...internal("CALENDAR_EVENT_CREATE_ERROR"), details: [] });
+      expect(
+        await refusal(client.updateEvent({ userId: owner, eventId: event!.id, title: "Moved", eventType: 0, priority: 0, clearFields: [] })),
+      ).toMatchObject(internal("CALENDAR_EVENT_UPDATE_ERROR"));
+      expect(await refusal(client.deleteEvent({ userId: owner, eventId: event!.id }))).toMatchObject(internal("CALENDAR_EVENT_DELETE_ERROR"));
+      expect(await refusal(client.getEvent({ userId: owner, eventId: event!.id }))).toMatchObject(internal("CALENDAR_SERVICE_ERROR"));
+      expect(await refusal(client.listEvents({ userId: owner, eventType: 0 }))).toMatchObject(internal("CALENDAR_SERVICE_ERROR"));
+      const failed = await client.getEvent({ userId: owner, eventId: event!.id }).catch((error: AppError) => error);
+      expect((failed as AppError).message).toBe("The calendar service failed; please try again");
+    } finally {
+      await db.query("ALTER TABLE calendar_event_away RENAME TO calendar_event");
+      await db.end();
+    }
+    // Refusals keep their own codes.
+    expect(await refusal(client.getEvent({ userId: "someone-else", eventId: event!.id }))).toMatchObject({ code: "CALENDAR_EVENT_NOT_FOUND" });
   });
 });

@@ -5,8 +5,9 @@ import { calendar as api } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import type { AppError } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
-import { createTestDatabase, startFakeCourses, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
+import { createTestDatabase, startFakeCourses, startFakeIdentity, uniqueSuffix } from "@study/testkit";
 import { calendarService } from "../../src/service";
+import { calendarTestEnv } from "./calendar-env";
 
 const { EventType, EventPriority } = api;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,21 +19,17 @@ describe("calendar feed over gRPC, with PostgreSQL", () => {
   let service: Awaited<ReturnType<typeof startService>>;
   let client: ReturnType<typeof createClient<api.CalendarServiceClient>>;
   let courses: Awaited<ReturnType<typeof startFakeCourses>>;
+  // No Google account linked: nothing is pushed to Google.
+  let identity: Awaited<ReturnType<typeof startFakeIdentity>>;
   let db: Client;
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("calendar", migrationSources(calendarService));
     courses = await startFakeCourses(new Set());
+    identity = await startFakeIdentity();
     service = await startService(calendarService, {
       handleSignals: false,
-      env: {
-        DATABASE_URL: databaseUrl,
-        RABBITMQ_URL: testRabbitMqUrl(),
-        GRPC_PORT: "0",
-        EVENT_EXCHANGE: `test.${uniqueSuffix()}`,
-        LOG_LEVEL: "silent",
-        COURSES_GRPC_ADDRESS: courses.address,
-      },
+      env: calendarTestEnv(databaseUrl, { courses, identity }),
     });
     client = createClient(api.CalendarServiceClient, api.CalendarServiceService, `127.0.0.1:${service.grpcPort}`);
     db = new Client({ connectionString: databaseUrl });
@@ -44,6 +41,7 @@ describe("calendar feed over gRPC, with PostgreSQL", () => {
     await db.end();
     await service.lifecycle.stop();
     await courses.close();
+    await identity?.close();
   });
 
   const refusal = (promise: Promise<unknown>) =>

@@ -5,12 +5,13 @@ import { envelopeFromJson, type EventEnvelope } from "@study/events";
 import { createClient } from "@study/grpc";
 import { fixedClock } from "@study/platform/clock";
 import { migrationSources, startService } from "@study/runtime";
-import { captureEvents, createTestDatabase, eventually, startFakeCourses, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
+import { captureEvents, createTestDatabase, eventually, startFakeCourses, startFakeIdentity, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
 import { PrismaCalendarEventRepository } from "../../src/adapters/db/prisma-calendar-event-repository";
 import { PrismaReminderRepository } from "../../src/adapters/db/prisma-reminder-repository";
 import { DEFAULT_REMINDER_SETTINGS, SendDueReminders } from "../../src/application/send-due-reminders";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { calendarService } from "../../src/service";
+import { calendarTestEnv } from "./calendar-env";
 
 const REMINDER_DUE = "calendar.event.reminder_due.v1";
 const MINUTE = 60_000;
@@ -138,17 +139,11 @@ describe("calendar reminders with PostgreSQL", () => {
     const exchange = `test.${uniqueSuffix()}`;
     const capture = await captureEvents(testRabbitMqUrl(), exchange, REMINDER_DUE);
     const courses = await startFakeCourses(new Set());
+    // No Google account linked: nothing is pushed to Google.
+    const identity = await startFakeIdentity();
     const service = await startService(calendarService, {
       handleSignals: false,
-      env: {
-        DATABASE_URL: databaseUrl,
-        RABBITMQ_URL: testRabbitMqUrl(),
-        GRPC_PORT: "0",
-        EVENT_EXCHANGE: exchange,
-        LOG_LEVEL: "silent",
-        COURSES_GRPC_ADDRESS: courses.address,
-        CALENDAR_REMINDER_POLL_MS: "200",
-      },
+      env: calendarTestEnv(databaseUrl, { courses, identity }, { EVENT_EXCHANGE: exchange, CALENDAR_REMINDER_POLL_MS: "200" }),
     });
     const client = createClient(api.CalendarServiceClient, api.CalendarServiceService, `127.0.0.1:${service.grpcPort}`);
     try {
@@ -173,6 +168,7 @@ describe("calendar reminders with PostgreSQL", () => {
       client.close();
       await service.lifecycle.stop();
       await courses.close();
+      await identity.close();
       await capture.close();
     }
   });

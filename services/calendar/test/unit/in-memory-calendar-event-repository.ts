@@ -56,18 +56,25 @@ export class InMemoryCalendarEventRepository implements TransactionalCalendarEve
     const stored = this.rows.get(event.id);
     // As the adapter's locked read: an event that is gone or not the user's stays untouched, and nothing is announced.
     if (!stored || stored.userId !== event.userId) return null;
-    const saved = { ...event, createdAt: stored.createdAt, updatedAt: nextVersion(stored.updatedAt, event.updatedAt) };
+    // The Google link stays as stored, as in the adapter.
+    const saved = {
+      ...event,
+      googleEventId: stored.googleEventId,
+      googleCalendarId: stored.googleCalendarId,
+      createdAt: stored.createdAt,
+      updatedAt: nextVersion(stored.updatedAt, event.updatedAt),
+    };
     this.rows.set(event.id, saved);
     this.outbox.push(...events({ ...saved }));
     return { ...saved };
   }
 
-  async deleteOwned(userId: string, eventId: string, events: EventEnvelope[]): Promise<boolean> {
+  async deleteOwned(userId: string, eventId: string, events: (deleted: CalendarEvent) => EventEnvelope[]): Promise<CalendarEvent | null> {
     const stored = this.rows.get(eventId);
-    if (!stored || stored.userId !== userId) return false;
+    if (!stored || stored.userId !== userId) return null;
     this.rows.delete(eventId);
-    this.outbox.push(...events);
-    return true;
+    this.outbox.push(...events(stored));
+    return stored;
   }
 
   async detachCourse(

@@ -145,7 +145,12 @@ describe("SendDueReminders", () => {
 });
 
 describe("the reminder settings", () => {
-  const required = { DATABASE_URL: "postgresql://localhost/calendar", RABBITMQ_URL: "amqp://localhost", COURSES_GRPC_ADDRESS: "localhost:50051" };
+  const required = {
+    DATABASE_URL: "postgresql://localhost/calendar",
+    RABBITMQ_URL: "amqp://localhost",
+    COURSES_GRPC_ADDRESS: "localhost:50051",
+    IDENTITY_GRPC_ADDRESS: "localhost:50050",
+  };
 
   it("polls every 15 s by default and takes the interval from CALENDAR_REMINDER_POLL_MS", () => {
     expect(loadConfig(calendarConfigSchema, required).CALENDAR_REMINDER_POLL_MS).toBe(15_000);
@@ -156,6 +161,34 @@ describe("the reminder settings", () => {
     for (const value of ["soon", "50", "1.5", "3600001"]) {
       expect(() => loadConfig(calendarConfigSchema, { ...required, CALENDAR_REMINDER_POLL_MS: value })).toThrow(/CALENDAR_REMINDER_POLL_MS/);
     }
+  });
+});
+
+describe("the Google settings", () => {
+  const required = {
+    DATABASE_URL: "postgresql://localhost/calendar",
+    RABBITMQ_URL: "amqp://localhost",
+    COURSES_GRPC_ADDRESS: "localhost:50051",
+    IDENTITY_GRPC_ADDRESS: "localhost:50050",
+  };
+
+  it("syncs 30 days back and 180 ahead with Google's own API by default", () => {
+    expect(loadConfig(calendarConfigSchema, required)).toMatchObject({
+      GOOGLE_CALENDAR_API_URL: "https://www.googleapis.com/",
+      GOOGLE_SYNC_PAST_DAYS: 30,
+      GOOGLE_SYNC_FUTURE_DAYS: 180,
+      GOOGLE_CALENDAR_TIMEOUT_MS: 15_000,
+    });
+  });
+
+  it("needs the identity service's address, and refuses a Google URL or window that cannot be", () => {
+    const { IDENTITY_GRPC_ADDRESS: _identity, ...withoutIdentity } = required;
+    expect(() => loadConfig(calendarConfigSchema, withoutIdentity)).toThrow(/IDENTITY_GRPC_ADDRESS: is required but not set/);
+    expect(() => loadConfig(calendarConfigSchema, { ...required, GOOGLE_CALENDAR_API_URL: "googleapis" })).toThrow(
+      /GOOGLE_CALENDAR_API_URL: must be an http\(s\) URL/,
+    );
+    expect(() => loadConfig(calendarConfigSchema, { ...required, GOOGLE_CALENDAR_API_URL: "ftp://example.com/" })).toThrow(/GOOGLE_CALENDAR_API_URL/);
+    expect(() => loadConfig(calendarConfigSchema, { ...required, GOOGLE_SYNC_FUTURE_DAYS: "0" })).toThrow(/GOOGLE_SYNC_FUTURE_DAYS/);
   });
 });
 

@@ -110,6 +110,7 @@ describe("CreateEvent", () => {
       value: {
         eventId: event.id,
         courseId,
+        fromGoogle: false,
         searchable: {
           type: indexing.SearchableType.SEARCHABLE_TYPE_CALENDAR_EVENT,
           id: event.id,
@@ -285,7 +286,7 @@ describe("UpdateEvent", () => {
     class ReadThenDeletedElsewhere extends GetEvent {
       override async execute(userId: string, eventId: string): Promise<CalendarEvent> {
         const read = await super.execute(userId, eventId);
-        await repository.deleteOwned(userId, eventId, []);
+        await repository.deleteOwned(userId, eventId, () => []);
         return read;
       }
     }
@@ -306,7 +307,7 @@ describe("DeleteEvent", () => {
       type: EVENT_TYPES.calendarEventDeleted,
       source: "calendar",
       userId: "alice",
-      value: { eventId: event.id },
+      value: { eventId: event.id, googleEventId: undefined, googleCalendarId: undefined, fromGoogle: false },
     });
     expect(await refusal(() => useCases.deleteEvent.execute("alice", event.id))).toMatchObject(eventNotFound);
     expect(repository.outbox).toHaveLength(1);

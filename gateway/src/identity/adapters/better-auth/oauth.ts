@@ -1,13 +1,17 @@
 import { genericOAuth, type GenericOAuthConfig } from "better-auth/plugins";
 import type { GatewayConfig } from "../../../config";
 
-/** Google: the user's identity, plus read-only access to their calendars and events (for calendar sync). */
+/**
+ * Google: the user's identity, read-only access to their calendars, and access to their events (the spec's
+ * "read-only calendar access and calendar event access"): the calendar service imports the events and writes
+ * the user's own study events back (calendar.events; read-only events would refuse every push with 403).
+ */
 const GOOGLE_SCOPES = [
   "openid",
   "email",
   "profile",
   "https://www.googleapis.com/auth/calendar.readonly",
-  "https://www.googleapis.com/auth/calendar.events.readonly",
+  "https://www.googleapis.com/auth/calendar.events",
 ];
 
 /** An OpenID Connect identity provider; it is offered only when its client id and secret are configured. */

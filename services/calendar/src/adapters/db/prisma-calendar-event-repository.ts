@@ -11,7 +11,7 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 type Tx = Prisma.TransactionClient;
 
 /** The columns of a calendar event under the domain's names, for raw statements. */
-const COLUMNS = Prisma.sql`id, user_id AS "userId", title, description, start_date AS "startDate", end_date AS "endDate",
+export const EVENT_COLUMNS = Prisma.sql`id, user_id AS "userId", title, description, start_date AS "startDate", end_date AS "endDate",
   event_type::text AS "eventType", location, priority::text AS "priority", color, course_id AS "courseId",
   google_event_id AS "googleEventId", google_calendar_id AS "googleCalendarId", reminder_minutes AS "reminderMinutes",
   all_day_date AS "allDayDate", created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -37,7 +37,7 @@ export class PrismaCalendarEventRepository implements TransactionalCalendarEvent
   async listOwned(userId: string, query: EventListQuery): Promise<CalendarEventPage> {
     const where = this.listFilter(userId, query);
     const rows = await this.prisma.$queryRaw<(CalendarEvent & { total: bigint })[]>`
-      SELECT ${COLUMNS}, count(*) OVER () AS total
+      SELECT ${EVENT_COLUMNS}, count(*) OVER () AS total
       FROM calendar_event
       WHERE ${where}
       ORDER BY start_date ASC, id ASC
@@ -66,19 +66,27 @@ export class PrismaCalendarEventRepository implements TransactionalCalendarEvent
       if (!stored) return null;
       // reminded_for is the reminder scheduler's: the event was read before this transaction, so writing back the
       // value read with it could undo a reminder claimed since, and send that reminder twice.
-      const data = { ...changes, remindedFor: undefined, updatedAt: nextVersion(stored.updatedAt, event.updatedAt) };
+      // The Google link is the push's and the sync's (stored by them since the event was read): left as stored.
+      const data = {
+        ...changes,
+        remindedFor: undefined,
+        googleEventId: undefined,
+        googleCalendarId: undefined,
+        updatedAt: nextVersion(stored.updatedAt, event.updatedAt),
+      };
       const saved = await tx.calendarEvent.update({ where: { id }, data });
       await enqueueEvents(tx, events(saved));
       return saved;
     });
   }
 
-  async deleteOwned(userId: string, eventId: string, events: EventEnvelope[]): Promise<boolean> {
+  async deleteOwned(userId: string, eventId: string, events: (deleted: CalendarEvent) => EventEnvelope[]): Promise<CalendarEvent | null> {
     return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.calendarEvent.deleteMany({ where: { id: eventId, userId } });
-      if (count === 0) return false;
-      await enqueueEvents(tx, events);
-      return true;
+      const [deleted] = await tx.$queryRaw<CalendarEvent[]>`
+        DELETE FROM calendar_event WHERE id = ${eventId}::uuid AND user_id = ${userId} RETURNING ${EVENT_COLUMNS}`;
+      if (!deleted) return null;
+      await enqueueEvents(tx, events(deleted));
+      return deleted;
     });
   }
 
@@ -113,7 +121,7 @@ async function detachCourseIn(
   events: (saved: CalendarEvent) => EventEnvelope[],
 ): Promise<CalendarEvent[]> {
   const rows = await tx.$queryRaw<CalendarEvent[]>`
-    SELECT ${COLUMNS} FROM calendar_event WHERE user_id = ${userId} AND course_id = ${courseId}::uuid ORDER BY id FOR UPDATE`;
+    SELECT ${EVENT_COLUMNS} FROM calendar_event WHERE user_id = ${userId} AND course_id = ${courseId}::uuid ORDER BY id FOR UPDATE`;
   const detached: CalendarEvent[] = [];
   for (const row of rows) {
     const changed = detach(row);

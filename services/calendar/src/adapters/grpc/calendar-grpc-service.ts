@@ -1,11 +1,12 @@
 import { calendar as api } from "@study/contracts";
 import { bindUnaryHandlers, pageInfo } from "@study/grpc";
 import type { Logger } from "@study/platform";
-import { AppError } from "@study/platform/errors";
+import { AppError, isAppError } from "@study/platform/errors";
 import type { CreateEvent } from "../../application/create-event";
 import type { DeleteEvent } from "../../application/delete-event";
 import type { GetFeedToken, RenderFeed, RotateFeedToken } from "../../application/feed";
 import type { GetEvent } from "../../application/get-event";
+import type { SyncGoogleCalendar } from "../../application/google/sync-google-calendar";
 import type { ListEvents } from "../../application/list-events";
 import type { UpdateEvent } from "../../application/update-event";
 import { EVENT_PRIORITIES, EVENT_TYPES, type CalendarEvent, type EventPriority, type EventType } from "../../domain/calendar-event";
@@ -19,6 +20,7 @@ export interface CalendarUseCases {
   getFeedToken: GetFeedToken;
   rotateFeedToken: RotateFeedToken;
   renderFeed: RenderFeed;
+  syncGoogleCalendar: SyncGoogleCalendar;
 }
 
 /** EVENT_TYPE_UNSPECIFIED: not given (undefined); an unknown number: invalid input. */
@@ -63,9 +65,25 @@ export function toProtoEvent(event: CalendarEvent): api.CalendarEvent {
   };
 }
 
+/**
+ * The spec's calendar codes for an unexpected failure (a database error, a bug): the operation that failed
+ * (CALENDAR_EVENT_CREATE_ERROR, …_UPDATE_ERROR, …_DELETE_ERROR) or CALENDAR_SERVICE_ERROR, instead of the generic
+ * INTERNAL_ERROR. Refusals (AppErrors) keep their own code; the cause is logged, never sent.
+ */
+function failingAs<Req, Res>(code: string, message: string, handler: (request: Req) => Promise<Res>): (request: Req) => Promise<Res> {
+  return (request) =>
+    handler(request).catch((error: unknown) => {
+      if (isAppError(error) && error.kind !== "internal") throw error;
+      throw new AppError("internal", code, message, { cause: error });
+    });
+}
+
+const SERVICE_ERROR = "CALENDAR_SERVICE_ERROR";
+const SERVICE_FAILED = "The calendar service failed; please try again";
+
 export function calendarGrpcService(useCases: CalendarUseCases, logger: Logger): api.CalendarServiceServer {
   return bindUnaryHandlers(logger, api.CalendarServiceService, {
-    createEvent: async (request) => {
+    createEvent: failingAs("CALENDAR_EVENT_CREATE_ERROR", "The calendar event could not be created", async (request: api.CreateEventRequest) => {
       const event = await useCases.createEvent.execute(request.userId, {
         title: request.title,
         description: request.description ?? null,
@@ -79,9 +97,11 @@ export function calendarGrpcService(useCases: CalendarUseCases, logger: Logger):
         reminderMinutes: request.reminderMinutes ?? null,
       });
       return { event: toProtoEvent(event) };
-    },
-    getEvent: async (request) => ({ event: toProtoEvent(await useCases.getEvent.execute(request.userId, request.eventId)) }),
-    listEvents: async (request) => {
+    }),
+    getEvent: failingAs(SERVICE_ERROR, SERVICE_FAILED, async (request: api.GetEventRequest) => ({
+      event: toProtoEvent(await useCases.getEvent.execute(request.userId, request.eventId)),
+    })),
+    listEvents: failingAs(SERVICE_ERROR, SERVICE_FAILED, async (request: api.ListEventsRequest) => {
       const page = await useCases.listEvents.execute(request.userId, {
         limit: request.page?.limit,
         offset: request.page?.offset,
@@ -94,8 +114,8 @@ export function calendarGrpcService(useCases: CalendarUseCases, logger: Logger):
         events: page.events.map(toProtoEvent),
         page: pageInfo({ limit: page.limit, offset: page.offset, total: page.total, count: page.events.length }),
       };
-    },
-    updateEvent: async (request) => {
+    }),
+    updateEvent: failingAs("CALENDAR_EVENT_UPDATE_ERROR", "The calendar event could not be updated", async (request: api.UpdateEventRequest) => {
       const { title, description, startDate, endDate, location, color, courseId, reminderMinutes } = request;
       const event = await useCases.updateEvent.execute(request.userId, request.eventId, {
         set: {
@@ -113,13 +133,20 @@ export function calendarGrpcService(useCases: CalendarUseCases, logger: Logger):
         clear: clearFieldsFromProto(request.clearFields),
       });
       return { event: toProtoEvent(event) };
-    },
-    deleteEvent: async (request) => {
+    }),
+    deleteEvent: failingAs("CALENDAR_EVENT_DELETE_ERROR", "The calendar event could not be deleted", async (request: api.DeleteEventRequest) => {
       await useCases.deleteEvent.execute(request.userId, request.eventId);
       return {};
-    },
-    getFeedToken: async (request) => ({ token: await useCases.getFeedToken.execute(request.userId) }),
-    rotateFeedToken: async (request) => ({ token: await useCases.rotateFeedToken.execute(request.userId) }),
-    renderFeed: async (request) => ({ ics: await useCases.renderFeed.execute(request.token) }),
+    }),
+    getFeedToken: failingAs(SERVICE_ERROR, SERVICE_FAILED, async (request: api.GetFeedTokenRequest) => ({
+      token: await useCases.getFeedToken.execute(request.userId),
+    })),
+    rotateFeedToken: failingAs(SERVICE_ERROR, SERVICE_FAILED, async (request: api.RotateFeedTokenRequest) => ({
+      token: await useCases.rotateFeedToken.execute(request.userId),
+    })),
+    renderFeed: failingAs(SERVICE_ERROR, SERVICE_FAILED, async (request: api.RenderFeedRequest) => ({
+      ics: await useCases.renderFeed.execute(request.token),
+    })),
+    syncGoogleCalendar: async (request) => useCases.syncGoogleCalendar.execute(request.userId),
   });
 }

@@ -34,8 +34,11 @@ export interface CalendarEventRepository {
    * stored. Returns the stored event; null when the user's event no longer exists.
    */
   update(event: CalendarEvent, events: (saved: CalendarEvent) => EventEnvelope[]): Promise<CalendarEvent | null>;
-  /** Deletes the user's event; false when there was none. */
-  deleteOwned(userId: string, eventId: string, events: EventEnvelope[]): Promise<boolean>;
+  /**
+   * Deletes the user's event with the events `events` builds from it as it was deleted (its Google link may have
+   * been stored since it was read); null when there was none.
+   */
+  deleteOwned(userId: string, eventId: string, events: (deleted: CalendarEvent) => EventEnvelope[]): Promise<CalendarEvent | null>;
   /**
    * Stores `detach(event)` for every event of the user's course, each with the events `events` builds from it;
    * returns the stored events.
