@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { join, resolve } from "node:path";
 import { ensureAptPackages, STACK_PACKAGES } from "../apt";
 import { startInfrastructure } from "../infrastructure";
+import { startGoogleStandIn } from "./google-stand-in";
 import { REPO_ROOT, startStack } from "../stack";
 
 const COLORS = [36, 35, 33, 32, 34, 31];
@@ -87,6 +88,13 @@ async function main(): Promise<void> {
     stops.push(() => infrastructure.stop());
     const { postgres, rabbitmq } = infrastructure;
 
+    // Without Google credentials, Google is the test kit's stand-in (README "What `npm start` runs").
+    const google = process.env.GOOGLE_CLIENT_ID ? null : await startGoogleStandIn();
+    if (google) {
+      stops.push(() => google.stop());
+      say(`Google: a local stand-in (sign-in as a demo student, a demo calendar) at ${google.issuer}; set GOOGLE_CLIENT_ID/SECRET for the real one`);
+    }
+
     const colors = new Map<string, number>();
     const stack = await startStack({
       databaseUrl: (name) => postgres.databaseUrl(name),
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
         // Uploaded audio and attachments (written by media, read by the worker).
         MEDIA_STORAGE_DIR: process.env.MEDIA_STORAGE_DIR ?? join(dataDir, "media"),
         ...(process.env.MEDIA_DOWNLOAD_ALLOWLIST ? { MEDIA_DOWNLOAD_ALLOWLIST: process.env.MEDIA_DOWNLOAD_ALLOWLIST } : {}),
+        ...google?.serviceEnv,
       },
       gatewayEnv: {
         AUTH_SECRET: localSecret(dataDir),
@@ -105,6 +114,7 @@ async function main(): Promise<void> {
         CLIENT_URL: process.env.CLIENT_URL ?? "http://localhost:5173",
         TRUSTED_ORIGINS: process.env.TRUSTED_ORIGINS ?? "",
         MAIL_OUTBOX_DIR: process.env.MAIL_OUTBOX_DIR ?? join(dataDir, "mail"),
+        ...google?.gatewayEnv,
       },
       log: (app, line) => {
         const base = app.replace(/-migrate$/, "");
