@@ -27,21 +27,15 @@ import { Client } from "pg";
 import { courses as coursesApi } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { required } from "@study/platform/errors";
-import { freePort, startInfrastructure, startStack, type Infrastructure, type RunningStack } from "@study/testkit";
 import { formatSummary, summariseProfile } from "./profile";
 import { cleanupOnExit } from "./cleanup";
+import { cpuSeconds, descendants, machineBusySeconds, option, percentile, processes, sleep, startBenchStack, type ProcessInfo } from "./common";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
 // ---------------------------------------------------------------------------------------------- settings
 
-function option(name: string, fallback: number): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.split("=")[1]) : fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
-  return value;
-}
 const CONNECTIONS = option("connections", 32);
 const DURATION_S = option("duration", 10);
 const WARMUP_S = option("warmup", 3);
@@ -64,13 +58,6 @@ const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
 // ---------------------------------------------------------------------------------------------- statistics
 
-/** Nearest-rank percentile of sorted latencies (ms). */
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank];
-}
-
 /** Latencies of successful calls in ms, recorded as floats (autocannon's own histogram rounds to whole ms). */
 class Latencies {
   private values = new Float64Array(1 << 16);
@@ -92,52 +79,6 @@ class Latencies {
 }
 
 // ---------------------------------------------------------------------------------------------- processes
-
-/** CPU seconds (user + system) used so far by a process, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // fields[11] = utime, fields[12] = stime (fields 14 and 15 of proc(5)), in clock ticks (USER_HZ = 100)
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-interface ProcessInfo {
-  pid: number;
-  ppid: number;
-  comm: string;
-  cmdline: string;
-}
-
-function processes(): ProcessInfo[] {
-  const list: ProcessInfo[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ");
-      list.push({ pid: Number(entry), ppid, comm, cmdline });
-      // eslint-disable-next-line no-restricted-syntax -- the process ended meanwhile: it is no longer listed
-    } catch {}
-  }
-  return list;
-}
-
-/** The processes started, directly or not, by this one. */
-function descendants(all: ProcessInfo[]): ProcessInfo[] {
-  const ours = new Set([process.pid]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const p of all) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = ours.add(p.pid) !== undefined;
-  }
-  return all.filter((p) => p.pid !== process.pid && ours.has(p.pid));
-}
 
 /** A process this run started (startStack spawns the apps as our children), by the script it runs. */
 function childRunning(script: string): ProcessInfo {
@@ -165,13 +106,6 @@ function cpuGroups(hello: ChildProcess): Record<string, () => number[]> {
     bench: () => [],
     machine: () => [],
   };
-}
-
-/** CPU seconds the whole machine spent busy (all cores; /proc/stat, everything but idle and iowait). */
-function machineBusySeconds(): number {
-  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-  const total = fields.reduce((sum, value) => sum + value, 0);
-  return (total - fields[3] - (fields[4] ?? 0)) / 100;
 }
 
 type CpuSnapshot = Record<string, number>;
@@ -236,8 +170,6 @@ export interface PhaseResult {
   /** When the measured part ran (µs, process.hrtime clock). */
   windowUs: { fromUs: number; toUs: number };
 }
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** CPU (% of one core) that processes not started by this run may use during a phase before it is run again. */
 const FOREIGN_LIMIT = 20;
@@ -551,34 +483,10 @@ async function main(): Promise<void> {
 
   try {
     const began = Date.now();
-    const infrastructure: Infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), { containers: false });
-    cleanups.push(() => infrastructure.stop());
-
-    const suffix = randomBytes(3).toString("hex");
-    const gatewayPort = await freePort();
-    const stack: RunningStack = await startStack({
-      databaseUrl: (name) => infrastructure.postgres.databaseUrl(name),
-      databasePrefix: `bench_${suffix}_`,
-      rabbitmqUrl: infrastructure.rabbitmq.url,
-      exchange: `bench.${suffix}`,
-      gatewayPort,
-      env: { LOG_LEVEL: "warn", NODE_ENV: "production" },
-      gatewayEnv: {
-        AUTH_SECRET: randomBytes(32).toString("hex"),
-        BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-        CLIENT_URL: "http://localhost:5173",
-        MAIL_OUTBOX_DIR: join(baseDir, "mail"),
-        // node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded module runs the inspector's profiler instead
-        ...(PROFILE ? { NODE_OPTIONS: `--require ${join(__dirname, "cpu-profile-preload.js")}`, CPU_PROFILE_DIR: profileDir } : {}),
-      },
-      log: (app, line) => {
-        logs.push(`[${app}] ${line}`);
-        if (logs.length > 500) logs.shift();
-      },
-    }).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
+    const { infrastructure, stack, suffix } = await startBenchStack(baseDir, logs, cleanups, {
+      // node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded module runs the inspector's profiler instead
+      gatewayEnv: PROFILE ? { NODE_OPTIONS: `--require ${join(__dirname, "cpu-profile-preload.js")}`, CPU_PROFILE_DIR: profileDir } : {},
     });
-    cleanups.push(() => stack.stopAll());
 
     const hello = await startHello();
     cleanups.push(

@@ -28,35 +28,23 @@ import { indexing } from "@study/contracts";
 import { AmqpConnection, createEvent, EventPublisher, type EventEnvelope } from "@study/events";
 import { prismaOptions } from "@study/db";
 import { createLogger } from "@study/platform";
-import { freePort, startInfrastructure, startStack, type Infrastructure, type RunningStack } from "@study/testkit";
 import { cleanupOnExit } from "./cleanup";
+import { option, percentile, sleep, startBenchStack } from "./common";
 import { generateCorpus, scoreRanking, type BenchRecord, type QueryKind } from "./search/corpus";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
-function option(name: string, fallback: number, minimum = 1): number {
-  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
-  const value = arg ? Number(arg.split("=")[1]) : fallback;
-  if (!Number.isFinite(value) || value < minimum) throw new Error(`--${name} must be a number of at least ${minimum}`);
-  return value;
-}
-const USERS = option("users", 1000);
-const PER_USER = option("per-user", 100);
-const QUERY_USERS = option("query-users", 20);
-const CONNECTIONS = option("connections", 8);
-const DURATION_S = option("duration", 20);
-const RENAMES_PER_SECOND = option("renames-per-second", 10);
-const RENAME_SECONDS = option("rename-seconds", 20);
+const USERS = option("users", 1000, 1);
+const PER_USER = option("per-user", 100, 1);
+const QUERY_USERS = option("query-users", 20, 1);
+const CONNECTIONS = option("connections", 8, 1);
+const DURATION_S = option("duration", 20, 1);
+const RENAMES_PER_SECOND = option("renames-per-second", 10, 1);
+const RENAME_SECONDS = option("rename-seconds", 20, 1);
 const REINDEX_COURSES = option("reindex-courses", 2_000, 0);
 
 const say = (line: string) => process.stdout.write(`[bench:search] ${line}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 
 // ---------------------------------------------------------------------------------------------- records → events
@@ -445,35 +433,10 @@ async function main(): Promise<void> {
   };
 
   try {
-    const infrastructure: Infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), { containers: false });
-    cleanups.push(() => infrastructure.stop());
-    const suffix = randomBytes(3).toString("hex");
-    const exchange = `bench.${suffix}`;
-    const gatewayPort = await freePort();
-    const stack: RunningStack = await startStack({
-      databaseUrl: (name) => infrastructure.postgres.databaseUrl(name),
-      databasePrefix: `bench_${suffix}_`,
-      rabbitmqUrl: infrastructure.rabbitmq.url,
-      exchange,
-      gatewayPort,
-      env: { LOG_LEVEL: "warn", NODE_ENV: "production" },
-      gatewayEnv: {
-        AUTH_SECRET: randomBytes(32).toString("hex"),
-        BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-        CLIENT_URL: "http://localhost:5173",
-        MAIL_OUTBOX_DIR: join(baseDir, "mail"),
-      },
-      log: (app, line) => {
-        logs.push(`[${app}] ${line}`);
-        if (logs.length > 500) logs.shift();
-      },
-    }).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
-    });
-    cleanups.push(() => stack.stopAll());
+    const { infrastructure, stack, exchange, databaseUrl } = await startBenchStack(baseDir, logs, cleanups);
     const gatewayUrl = stack.gatewayUrl;
 
-    const searchDbUrl = infrastructure.postgres.databaseUrl(`bench_${suffix}_search`);
+    const searchDbUrl = databaseUrl("search");
     const searchDb = new Client({ connectionString: searchDbUrl });
     await searchDb.connect();
     cleanups.push(() => searchDb.end());

@@ -228,10 +228,11 @@ export function dashboardRoutes(clients: ServiceClients, logger: Logger, deadlin
           ),
           part(
             "study",
+            // The newest MAX_ASSETS of each kind hold the newest MAX_ASSETS of all three together.
             Promise.all([
-              clients.study.listFlashcardSets({ userId: user.id }, options),
-              clients.study.listQuizzes({ userId: user.id }, options),
-              clients.study.listStudyGuides({ userId: user.id }, options),
+              clients.study.listFlashcardSets({ userId: user.id, limit: MAX_ASSETS }, options),
+              clients.study.listQuizzes({ userId: user.id, limit: MAX_ASSETS }, options),
+              clients.study.listStudyGuides({ userId: user.id, limit: MAX_ASSETS }, options),
             ]).then(([sets, quizzes, guides]) => newestAssets(sets.flashcardSets, quizzes.quizzes, guides.studyGuides)),
             [],
           ),
@@ -255,7 +256,10 @@ export function dashboardRoutes(clients: ServiceClients, logger: Logger, deadlin
   ];
 }
 
-/** The newest MAX_ASSETS of the three kinds together (newest first; ties by id, for a stable order). */
+/**
+ * The newest MAX_ASSETS of the three kinds together: newest first, ties by id ascending — the study service's own
+ * order, so that its limited lists always hold the merged list's first MAX_ASSETS.
+ */
 function newestAssets(sets: study.FlashcardSet[], quizzes: study.Quiz[], guides: study.StudyGuide[]): Asset[] {
   const assets: Asset[] = [
     ...sets.map((set) => ({ type: "flashcard_set" as const, ...set })),
@@ -263,5 +267,5 @@ function newestAssets(sets: study.FlashcardSet[], quizzes: study.Quiz[], guides:
     ...guides.map((guide) => ({ type: "study_guide" as const, ...guide, content: guide.markdown })),
   ];
   const time = (asset: Asset) => asset.createdAt?.getTime() ?? 0;
-  return assets.sort((a, b) => time(b) - time(a) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).slice(0, MAX_ASSETS);
+  return assets.sort((a, b) => time(b) - time(a) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, MAX_ASSETS);
 }

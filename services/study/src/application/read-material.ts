@@ -3,6 +3,9 @@ import { requireUserId } from "@study/platform/ids";
 import type { EventEnvelope } from "@study/events/envelope";
 import type { MaterialFilter, MaterialRepository } from "./ports/study-repositories.port";
 
+/** The most a list may be limited to; without a limit a list has all of the user's material. */
+export const MAX_LIST_LIMIT = 100;
+
 /**
  * Reading and deleting work the same for every kind of material: owner-scoped, and another user's id is
  * simply not found.
@@ -14,8 +17,12 @@ export class MaterialCatalog<M> {
     private readonly deletedEvent: (material: M) => EventEnvelope,
   ) {}
 
-  list(userId: string, filter: MaterialFilter): Promise<M[]> {
-    return this.repository.listOwned(requireUserId(userId), filter);
+  /** Newest first; the newest `limit` (1 to MAX_LIST_LIMIT) when given, else all of them. */
+  list(userId: string, filter: MaterialFilter, limit?: number): Promise<M[]> {
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)) {
+      throw AppError.validation("Invalid query", [{ field: "limit", message: `must be an integer from 1 to ${MAX_LIST_LIMIT}` }]);
+    }
+    return this.repository.listOwned(requireUserId(userId), filter, limit);
   }
 
   async get(userId: string, id: string): Promise<M> {

@@ -251,6 +251,48 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(deletedIds().sort()).toEqual([flashcardSet!.id, quiz!.id, studyGuide!.id].sort());
   });
 
+  it("lists newest first, the newest `limit` when one is given (1-100), all of them without", async () => {
+    const userId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const otherCourse = randomUUID();
+    const request = (course = courseId) => generation(userId, course, [sourceNote(randomUUID())]);
+    // Another user's material, made last (so newest): never in this user's lists.
+    const stranger = generation(`user-${randomUUID()}`, courseId, [sourceNote(randomUUID())]);
+    const made = { sets: [] as string[], quizzes: [] as string[], guides: [] as string[] };
+    for (const course of [courseId, otherCourse, courseId]) {
+      made.sets.push((await client.generateFlashcards({ generation: request(course), cardCount: 3 })).flashcardSet!.id);
+      made.quizzes.push((await client.generateQuiz({ generation: request(course), questionCount: 3 })).quiz!.id);
+      made.guides.push((await client.generateStudyGuide({ generation: request(course) })).studyGuide!.id);
+    }
+    await client.generateFlashcards({ generation: stranger, cardCount: 3 });
+    await client.generateQuiz({ generation: stranger, questionCount: 3 });
+    await client.generateStudyGuide({ generation: stranger });
+    const newestFirst = (ids: string[]) => [...ids].reverse();
+
+    const sets = (limit?: number, course?: string) => client.listFlashcardSets({ userId, limit, courseId: course });
+    const quizzes = (limit?: number) => client.listQuizzes({ userId, limit });
+    const guides = (limit?: number) => client.listStudyGuides({ userId, limit });
+    expect((await sets()).flashcardSets.map((set) => set.id)).toEqual(newestFirst(made.sets));
+    expect((await sets(2)).flashcardSets.map((set) => set.id)).toEqual(newestFirst(made.sets).slice(0, 2));
+    // Each set still comes with all its cards.
+    expect((await sets(1)).flashcardSets[0].flashcards).toHaveLength(3);
+    expect((await sets(1, courseId)).flashcardSets.map((set) => set.id)).toEqual([made.sets[2]]);
+    expect((await sets(100)).flashcardSets.map((set) => set.id)).toEqual(newestFirst(made.sets));
+    expect((await quizzes()).quizzes.map((quiz) => quiz.id)).toEqual(newestFirst(made.quizzes));
+    expect((await quizzes(2)).quizzes.map((quiz) => quiz.id)).toEqual(newestFirst(made.quizzes).slice(0, 2));
+    expect((await quizzes(2)).quizzes[0].questions).toHaveLength(3);
+    expect((await guides()).studyGuides.map((guide) => guide.id)).toEqual(newestFirst(made.guides));
+    expect((await guides(1)).studyGuides.map((guide) => guide.id)).toEqual([made.guides[2]]);
+    expect((await guides(1)).studyGuides[0].sections.length).toBeGreaterThan(0);
+
+    const invalid = { kind: "validation", code: "VALIDATION_ERROR" };
+    for (const limit of [0, -1, 101]) {
+      expect(await refusal(sets(limit))).toEqual(invalid);
+      expect(await refusal(quizzes(limit))).toEqual(invalid);
+      expect(await refusal(guides(limit))).toEqual(invalid);
+    }
+  });
+
   it("lists searchables over SearchableSourceService: the three kinds in turn, paged, all users or one, another user's never in one's", async () => {
     const owner = `user-${randomUUID()}`;
     const other = `user-${randomUUID()}`;

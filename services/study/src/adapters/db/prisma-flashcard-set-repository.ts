@@ -85,12 +85,13 @@ export class PrismaFlashcardSetRepository implements FlashcardSetRepository {
     return row && setFromRow(row);
   }
 
-  async listOwned(userId: string, filter: MaterialFilter): Promise<FlashcardSet[]> {
+  async listOwned(userId: string, filter: MaterialFilter, limit?: number): Promise<FlashcardSet[]> {
     if (filter.flashcardSetId && !isUuid(filter.flashcardSetId)) return [];
     const rows = await this.prisma.flashcardSet.findMany({
       where: { ...materialWhere(userId, filter), ...(filter.flashcardSetId ? { id: filter.flashcardSetId } : {}) },
       include: withCards,
       orderBy: NEWEST_FIRST,
+      take: limit,
     });
     return rows.map(setFromRow);
   }

@@ -79,8 +79,13 @@ export class PrismaQuizRepository implements QuizRepository, QuizAttemptReposito
     return row && quizFromRow(row);
   }
 
-  async listOwned(userId: string, filter: MaterialFilter): Promise<Quiz[]> {
-    const rows = await this.prisma.quiz.findMany({ where: materialWhere(userId, filter), include: withQuestions, orderBy: NEWEST_FIRST });
+  async listOwned(userId: string, filter: MaterialFilter, limit?: number): Promise<Quiz[]> {
+    const rows = await this.prisma.quiz.findMany({
+      where: materialWhere(userId, filter),
+      include: withQuestions,
+      orderBy: NEWEST_FIRST,
+      take: limit,
+    });
     return rows.map(quizFromRow);
   }
 

@@ -78,8 +78,13 @@ export class PrismaStudyGuideRepository implements StudyGuideRepository {
     return row && guideFromRow(row);
   }
 
-  async listOwned(userId: string, filter: MaterialFilter): Promise<StudyGuide[]> {
-    const rows = await this.prisma.studyGuide.findMany({ where: materialWhere(userId, filter), include: withSections, orderBy: NEWEST_FIRST });
+  async listOwned(userId: string, filter: MaterialFilter, limit?: number): Promise<StudyGuide[]> {
+    const rows = await this.prisma.studyGuide.findMany({
+      where: materialWhere(userId, filter),
+      include: withSections,
+      orderBy: NEWEST_FIRST,
+      take: limit,
+    });
     return rows.map(guideFromRow);
   }
 

@@ -233,7 +233,7 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
       return { flashcardSet: toProtoFlashcardSet(outcome.material), created: outcome.created };
     },
     listFlashcardSets: async (request) => ({
-      flashcardSets: (await useCases.flashcardSets.list(request.userId, filter(request))).map(toProtoFlashcardSet),
+      flashcardSets: (await useCases.flashcardSets.list(request.userId, filter(request), request.limit)).map(toProtoFlashcardSet),
     }),
     getFlashcardSet: async (request) => ({
       flashcardSet: toProtoFlashcardSet(await useCases.flashcardSets.get(request.userId, request.flashcardSetId)),
@@ -274,7 +274,7 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
       return { quiz: toProtoQuiz(outcome.material), created: outcome.created };
     },
     listQuizzes: async (request) => ({
-      quizzes: (await useCases.quizzes.list(request.userId, filter(request))).map(toProtoQuiz),
+      quizzes: (await useCases.quizzes.list(request.userId, filter(request), request.limit)).map(toProtoQuiz),
     }),
     getQuiz: async (request) => ({
       quiz: toProtoQuiz(await useCases.quizzes.get(request.userId, request.quizId)),
@@ -294,7 +294,7 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
       return { studyGuide: toProtoStudyGuide(outcome.material), created: outcome.created };
     },
     listStudyGuides: async (request) => ({
-      studyGuides: (await useCases.studyGuides.list(request.userId, filter(request))).map(toProtoStudyGuide),
+      studyGuides: (await useCases.studyGuides.list(request.userId, filter(request), request.limit)).map(toProtoStudyGuide),
     }),
     getStudyGuide: async (request) => ({
       studyGuide: toProtoStudyGuide(await useCases.studyGuides.get(request.userId, request.studyGuideId)),

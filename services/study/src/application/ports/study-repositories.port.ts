@@ -24,8 +24,8 @@ export interface MaterialRepository<M> {
    */
   insertUnlessDuplicate(material: M, events: EventEnvelope[]): Promise<{ material: M; created: boolean }>;
   findOwned(userId: string, id: string): Promise<M | null>;
-  /** Newest first. */
-  listOwned(userId: string, filter: MaterialFilter): Promise<M[]>;
+  /** Newest first (then by id); at most `limit` when given, else all. */
+  listOwned(userId: string, filter: MaterialFilter, limit?: number): Promise<M[]>;
   /** Deletes with its parts; false when the user has no such material. */
   deleteOwned(userId: string, id: string, events: (material: M) => EventEnvelope[]): Promise<boolean>;
   /** Deletes all the user's material of a course; returns what was deleted. */

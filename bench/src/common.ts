@@ -1,0 +1,143 @@
+/**
+ * What the benchmarks share: their command-line options, percentiles, and the whole stack started the same way
+ * (PostgreSQL + RabbitMQ from libs/testkit in a temp folder, then every built app with `startStack`).
+ */
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort, startInfrastructure, startStack, type Infrastructure, type RunningStack, type StackOptions } from "@study/testkit";
+
+/**
+ * A numeric `--name=value` option of the command line: at least `minimum` when one is given, else positive.
+ */
+export function option(name: string, fallback: number, minimum?: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  const value = arg ? Number(arg.split("=")[1]) : fallback;
+  if (minimum === undefined) {
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+  } else if (!Number.isFinite(value) || value < minimum) throw new Error(`--${name} must be a number of at least ${minimum}`);
+  return value;
+}
+
+/** Nearest-rank percentile of sorted values (NaN when there are none). */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+// ---------------------------------------------------------------------------------------------- processes (Linux /proc)
+
+/** CPU seconds (user + system) used so far by a process, from /proc (Linux). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[11] = utime, fields[12] = stime (fields 14 and 15 of proc(5)), in clock ticks (USER_HZ = 100)
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  comm: string;
+  cmdline: string;
+}
+
+export function processes(): ProcessInfo[] {
+  const list: ProcessInfo[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ");
+      list.push({ pid: Number(entry), ppid, comm, cmdline });
+      // eslint-disable-next-line no-restricted-syntax -- the process ended meanwhile: it is no longer listed
+    } catch {}
+  }
+  return list;
+}
+
+/** The processes started, directly or not, by this one. */
+export function descendants(all: ProcessInfo[]): ProcessInfo[] {
+  const ours = new Set([process.pid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of all) if (!ours.has(p.pid) && ours.has(p.ppid)) grew = ours.add(p.pid) !== undefined;
+  }
+  return all.filter((p) => p.pid !== process.pid && ours.has(p.pid));
+}
+
+/** CPU seconds the whole machine spent busy (all cores; /proc/stat, everything but idle and iowait). */
+export function machineBusySeconds(): number {
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return (total - fields[3] - (fields[4] ?? 0)) / 100;
+}
+
+export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+export interface BenchStack {
+  infrastructure: Infrastructure;
+  stack: RunningStack;
+  /** The random part of this run's database names (`bench_<suffix>_<app>`) and exchange (`bench.<suffix>`). */
+  suffix: string;
+  exchange: string;
+  /** URL of one app's database of this run. */
+  databaseUrl: (app: string) => string;
+}
+
+/**
+ * Starts PostgreSQL and RabbitMQ in `baseDir`, then the built apps (`LOG_LEVEL=warn`, `NODE_ENV=production`, as in
+ * k8s/compose), registering their stop in `cleanups`. Log lines go to `logs` (the last 500 kept), which the error
+ * of a failed start quotes.
+ */
+export async function startBenchStack(
+  baseDir: string,
+  logs: string[],
+  cleanups: (() => unknown)[],
+  extra: Pick<StackOptions, "env" | "gatewayEnv" | "without" | "gatewayEntry"> & { onLog?: (app: string, line: string) => void } = {},
+): Promise<BenchStack> {
+  const infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), { containers: false });
+  cleanups.push(() => infrastructure.stop());
+  const suffix = randomBytes(3).toString("hex");
+  const exchange = `bench.${suffix}`;
+  const gatewayPort = await freePort();
+  const stack = await startStack({
+    databaseUrl: (name) => infrastructure.postgres.databaseUrl(name),
+    databasePrefix: `bench_${suffix}_`,
+    rabbitmqUrl: infrastructure.rabbitmq.url,
+    exchange,
+    gatewayPort,
+    env: { LOG_LEVEL: "warn", NODE_ENV: "production", ...extra.env },
+    gatewayEnv: {
+      AUTH_SECRET: randomBytes(32).toString("hex"),
+      BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+      CLIENT_URL: "http://localhost:5173",
+      MAIL_OUTBOX_DIR: join(baseDir, "mail"),
+      ...extra.gatewayEnv,
+    },
+    without: extra.without,
+    gatewayEntry: extra.gatewayEntry,
+    log: (app, line) => {
+      extra.onLog?.(app, line);
+      logs.push(`[${app}] ${line}`);
+      if (logs.length > 500) logs.shift();
+    },
+  }).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
+  });
+  cleanups.push(() => stack.stopAll());
+  return {
+    infrastructure,
+    stack,
+    suffix,
+    exchange,
+    databaseUrl: (app) => infrastructure.postgres.databaseUrl(`bench_${suffix}_${app}`),
+  };
+}
