@@ -113,6 +113,8 @@ const PURE_LIB_ENTRIES = any(
   "^@study/events/envelope$",
   "^libs/grpc/(src|dist)/ids\\.",
   "^@study/grpc/ids$",
+  "^libs/storage/(src|dist)/port\\.",
+  "^@study/storage/port$",
 );
 
 /**
@@ -125,7 +127,8 @@ const PURE_NPM = npm("zod", "ts-fsrs", "compromise");
 const PLATFORM_INDEX = any("^libs/platform/(src|dist)/index\\.", "^@study/platform$");
 
 /** The pure entry points themselves, held to what they promise: they load no infrastructure. */
-const PURE_ENTRY_SOURCES = "^libs/(platform/src/(errors|clock|ids|trace-context|searchable-page)|events/src/envelope|grpc/src/ids)\\.ts$";
+const PURE_ENTRY_SOURCES =
+  "^libs/(platform/src/(errors|clock|ids|trace-context|searchable-page)|events/src/envelope|grpc/src/ids|storage/src/port)\\.ts$";
 
 /** Test code: test folders, *.test / *.spec files, the testkit and the test runners. */
 const TEST_CODE = any(
@@ -231,12 +234,14 @@ module.exports = {
       name: "pure-entries-stay-pure",
       comment:
         "The entry points use cases may import (@study/platform/errors|clock|ids|trace-context|searchable-page, " +
-        "@study/events/envelope, @study/grpc/ids) load no infrastructure: no broker, database, gRPC, web or " +
-        "logger package, no other module of their lib that does, no I/O built-in.",
+        "@study/events/envelope, @study/grpc/ids, @study/storage/port) load no infrastructure: no broker, database, " +
+        "gRPC, web or logger package, no other module of their lib that does, no I/O built-in (a type-only import " +
+        "is erased: the storage port speaks of streams).",
       severity: "error",
       from: { path: PURE_ENTRY_SOURCES },
       to: {
         path: any(INFRASTRUCTURE, PLATFORM_INDEX),
+        dependencyTypesNot: ["type-only"],
         pathNot: [
           PURE_LIB_ENTRIES,
           "^libs/platform/(src|dist)/trace-context\\.|^@study/platform/trace-context$",

@@ -18,8 +18,8 @@ const common = {
   // ESM-only dependencies are compiled to CommonJS for jest's module system.
   transformIgnorePatterns: ["/node_modules/(?!(uuid|better-auth|@better-auth|better-call|jose|nanostores|@noble|defu|rou3|kysely|meilisearch)/)"],
   moduleNameMapper: {
-    "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai)$": "<rootDir>/libs/$1/src",
-    "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai)/(.*)$": "<rootDir>/libs/$1/src/$2",
+    "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai|storage)$": "<rootDir>/libs/$1/src",
+    "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai|storage)/(.*)$": "<rootDir>/libs/$1/src/$2",
   },
   moduleFileExtensions: ["ts", "js", "mjs", "cjs", "json"],
 };

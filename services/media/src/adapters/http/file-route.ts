@@ -4,7 +4,7 @@ import { AppError, type Logger } from "@study/platform";
 import type { GetNoteFile } from "../../application/get-note-file";
 import type { FileStorage } from "../../application/ports/file-storage.port";
 import type { NoteFile } from "../../domain/note";
-import { assertValidStorageKey } from "../storage/storage-key";
+import { assertValidStorageKey } from "@study/storage";
 import { contentDisposition, requestedByteRange } from "./download-headers";
 
 /** Serves `GET|HEAD /files/<storage key>` (each key segment URL-encoded) to the signed-in user `userId`. */

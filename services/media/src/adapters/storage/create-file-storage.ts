@@ -1,7 +1,5 @@
 import { resolve } from "node:path";
-import type { FileStorage } from "../../application/ports/file-storage.port";
-import { LocalFileStorage } from "./local-file-storage";
-import { S3FileStorage } from "./s3-file-storage";
+import { LocalFileStorage, S3FileStorage, type FileStorage } from "@study/storage";
 
 export interface FileStorageSettings {
   MEDIA_STORAGE_DIR: string;

@@ -1,28 +1,5 @@
-import type { Readable } from "node:stream";
-
-export interface StoredObject {
-  key: string;
-  size: number;
-  contentType: string;
-}
-
-/** Byte offsets within an object, both inclusive (as in an HTTP Range). */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-/** Port: where uploaded audio and attachments live (local folder by default, S3-compatible in deployments). */
-export interface FileStorage {
-  /** Streams `body` to `key`; never buffers the whole object. Rejects (and leaves nothing) if the stream errors. */
-  put(key: string, body: Readable, options: { contentType: string; signal?: AbortSignal }): Promise<StoredObject>;
-  /** Streams an object back, or only `range` of it; rejects NOT_FOUND-like when missing. */
-  get(key: string, range?: ByteRange): Promise<Readable>;
-  /** The object's size in bytes; rejects NOT_FOUND-like when missing. */
-  stat(key: string): Promise<{ size: number }>;
-  /** Copies an object to a local file (for ffmpeg), returning its path. */
-  download(key: string, localPath: string): Promise<void>;
-  delete(key: string): Promise<void>;
-  /** The URL a client fetches the object from: by default the gateway's owner-scoped `/api/files/<key>`. */
-  publicUrl(key: string): string;
-}
+/**
+ * Port: where uploaded audio and attachments live (local folder by default, S3-compatible in deployments). The
+ * port and its adapters are shared with other services that store files (libs/storage).
+ */
+export type { ByteRange, FileStorage, StoredObject } from "@study/storage/port";

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AppError, createLogger, internalRequestHeaders } from "@study/platform";
-import { LocalFileStorage } from "../../../src/adapters/storage/local-file-storage";
+import { LocalFileStorage } from "@study/storage";
 import {
   newUploadKey,
   startInternalHttpServer,

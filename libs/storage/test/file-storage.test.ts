@@ -5,9 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { AppError } from "@study/platform/errors";
 import { startS3Server, type LocalS3Server } from "@study/testkit";
-import type { FileStorage } from "../../../src/application/ports/file-storage.port";
-import { LocalFileStorage } from "../../../src/adapters/storage/local-file-storage";
-import { S3FileStorage } from "../../../src/adapters/storage/s3-file-storage";
+import { LocalFileStorage, S3FileStorage, type FileStorage } from "@study/storage";
 
 const MiB = 1024 * 1024;
 const BUCKET = "media";

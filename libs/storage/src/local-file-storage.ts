@@ -3,7 +3,7 @@ import { copyFile, mkdir, open, rename, rm, rmdir, stat, type FileHandle } from 
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ByteRange, FileStorage, StoredObject } from "../../application/ports/file-storage.port";
+import type { ByteRange, FileStorage, StoredObject } from "./port";
 import { assertValidStorageKey, joinPublicUrl, storageObjectNotFound } from "./storage-key";
 
 export interface LocalFileStorageConfig {

@@ -4,7 +4,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import type { ByteRange, FileStorage, StoredObject } from "../../application/ports/file-storage.port";
+import type { ByteRange, FileStorage, StoredObject } from "./port";
 import { assertValidStorageKey, joinPublicUrl, storageObjectNotFound } from "./storage-key";
 
 export interface S3FileStorageConfig {
