@@ -178,6 +178,7 @@ module.exports = {
           "^services/$1/src/", // own service: rule domain-not-to-application-or-adapters decides
           PLATFORM_ERRORS,
           npm("ts-fsrs"), // the FSRS scheduling algorithm: pure computation, no I/O (study's card-scheduler)
+          npm("chrono-node", "rrule"), // date parsing and recurrence expansion: pure computation (documents' syllabus)
           INFRASTRUCTURE, // reported by domain-not-to-infrastructure
           "^services/(?!$1/)[^/]+/", // reported by no-service-to-other-service
           "^gateway/", // reported by no-service-to-gateway
@@ -341,9 +342,10 @@ module.exports = {
     combinedDependencies: true,
     enhancedResolveOptions: {
       // Heed package.json "exports" (libs/platform has subpath exports such as ./errors) with the runtime
-      // conditions, so @study/platform/errors -> libs/platform/dist/errors.js like node resolves it.
+      // conditions, so @study/platform/errors -> libs/platform/dist/errors.js like node resolves it. "module-sync"
+      // is node's (>= 20.19) condition for an ESM-only package that require() or import() loads (file-type).
       exportsFields: ["exports"],
-      conditionNames: ["require", "node", "default"],
+      conditionNames: ["require", "node", "module-sync", "default"],
       mainFields: ["main", "types"],
     },
     reporterOptions: {

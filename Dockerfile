@@ -83,6 +83,16 @@ RUN if [ "$APP" = "services/media" ]; then \
       && rm -rf /var/lib/apt/lists/* \
       && mkdir -p /data/media && chown 10001:10001 /data/media; \
     fi
+# Text extraction (the documents worker, and syllabi read by the service): poppler's PDF tools, tesseract OCR with
+# its English data, antiword and catdoc (DOC, PPT, XLS), unrtf: Debian packages.
+RUN if [ "$APP" = "services/documents" ]; then \
+      apt-get update -qq \
+      && apt-get install -y -qq --no-install-recommends \
+           poppler-utils tesseract-ocr tesseract-ocr-eng antiword catdoc unrtf \
+      && rm -rf /var/lib/apt/lists/* \
+      && mkdir -p /data/documents /var/tmp/documents \
+      && chown 10001:10001 /data/documents /var/tmp/documents; \
+    fi
 # Files stay owned by root and read-only for the app user (works with readOnlyRootFilesystem).
 COPY --from=prod-deps /app/ ./
 COPY --from=assemble /out/ ./

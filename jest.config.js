@@ -16,8 +16,12 @@ const common = {
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],
   transform: { "^.+\\.(ts|js|mjs|cjs)$": swc },
   // ESM-only dependencies are compiled to CommonJS for jest's module system.
-  transformIgnorePatterns: ["/node_modules/(?!(uuid|better-auth|@better-auth|better-call|jose|nanostores|@noble|defu|rou3|kysely|meilisearch)/)"],
+  transformIgnorePatterns: [
+    "/node_modules/(?!(uuid|better-auth|@better-auth|better-call|jose|nanostores|@noble|defu|rou3|kysely|meilisearch|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit|pptxgenjs)/)",
+  ],
   moduleNameMapper: {
+    // file-type's exports offer only "import" and "module-sync" conditions, which jest's resolver does not use.
+    "^file-type$": "<rootDir>/node_modules/file-type/index.js",
     "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai|storage)$": "<rootDir>/libs/$1/src",
     "^@study/(contracts|platform|db|grpc|events|runtime|testkit|ai|storage)/(.*)$": "<rootDir>/libs/$1/src/$2",
   },

@@ -25,6 +25,7 @@ import { studyGuideRoutes } from "./routes/study-guides";
 import { searchRoutes } from "./routes/search";
 import { calendarRoutes } from "./routes/calendar";
 import { dashboardRoutes } from "./routes/dashboard";
+import { documentRoutes } from "./routes/documents";
 
 export interface GatewayDependencies {
   config: GatewayConfig;
@@ -62,6 +63,7 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
     ...searchRoutes(deps.clients),
     ...calendarRoutes(deps.clients, { baseUrl: config.BASE_URL, feedRateLimitPerMinute: config.CALENDAR_FEED_RATE_LIMIT_PER_MINUTE }),
     ...dashboardRoutes(deps.clients, deps.logger),
+    ...documentRoutes(deps.clients, config),
   );
   registry.add(
     route({

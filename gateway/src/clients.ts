@@ -1,4 +1,4 @@
-import { calendar, courses, media, notifications, search, study } from "@study/contracts";
+import { calendar, courses, documents, media, notifications, search, study } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { CATALOGUE, type Catalogue, type ServiceName } from "@study/platform/catalogue";
 import type { GatewayConfig } from "./config";
@@ -21,6 +21,11 @@ export function createServiceClients(config: GatewayConfig) {
     study: createClient(study.StudyServiceClient, study.StudyServiceService, address.study, options),
     search: createClient(search.SearchServiceClient, search.SearchServiceService, address.search, options),
     calendar: createClient(calendar.CalendarServiceClient, calendar.CalendarServiceService, address.calendar, options),
+    // A document's text (GetDocument, GetDocumentText) may be larger than grpc-js's 4 MB default.
+    documents: createClient(documents.DocumentsServiceClient, documents.DocumentsServiceService, address.documents, {
+      ...options,
+      maxReceiveMessageBytes: 32 * 1024 * 1024,
+    }),
   };
 }
 

@@ -16,6 +16,15 @@ export function grpcAddressSettings<const T extends Catalogue>(catalogue: T) {
     : { [K in Variable]: ReturnType<typeof grpcAddress> };
 }
 
+/** A service's internal HTTP endpoint (catalogue `http[].gatewayUrlVariable`); empty counts as unset. */
+const internalHttpUrl = () =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.url({ protocol: /^https?$/ }).optional());
+
 const commaList = z
   .string()
   .default("")
@@ -57,12 +66,12 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
    * stored files (/api/files/…) fetched from it, with the user id signed with INTERNAL_UPLOAD_SECRET (shared
    * with media). Upload and file routes answer 503 when unset.
    */
-  MEDIA_UPLOAD_URL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => v || undefined)
-    .pipe(z.url({ protocol: /^https?$/ }).optional()),
+  MEDIA_UPLOAD_URL: internalHttpUrl(),
+  /**
+   * The documents service's internal HTTP endpoint: document and syllabus uploads are streamed to it like media's,
+   * signed with the same INTERNAL_UPLOAD_SECRET. The document upload routes answer 503 when unset.
+   */
+  DOCUMENTS_UPLOAD_URL: internalHttpUrl(),
   INTERNAL_UPLOAD_SECRET: z
     .string()
     .trim()
@@ -75,7 +84,7 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
     .int()
     .min(100)
     .default(5 * 60_000),
-  /** The spec's upload request timeout: the whole upload, media's answer included, must end within it (CONNECTION_TIMEOUT). */
+  /** The spec's upload request timeout: the whole upload, the service's answer included, must end within it (CONNECTION_TIMEOUT). */
   UPLOAD_REQUEST_TIMEOUT_MS: z.coerce
     .number()
     .int()

@@ -19,6 +19,13 @@ export const intParam = (min: number, max: number, fallback: number) => {
     .transform((v) => v ?? fallback);
 };
 
+/**
+ * A query parameter read as one string. A parameter given twice (`?limit=1&limit=2`, which Express reads as an
+ * array) is refused rather than guessed at: which of the two a client meant is not ours to pick, and a proxy in
+ * between may have picked the other one.
+ */
+export const singleParam = () => z.string({ error: (issue) => (Array.isArray(issue.input) ? "must be given once" : undefined) });
+
 export const booleanParam = (fallback: boolean) =>
   z
     .enum(["true", "false"], { message: "must be true or false" })

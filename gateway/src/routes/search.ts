@@ -5,18 +5,13 @@ import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData } from "../http/envelope";
+import { singleParam } from "../http/query";
 
 /**
  * A query parameter forwarded as the client wrote it: the search service owns the rules (ranges, formats,
- * defaults) and answers their codes, so the gateway checks only that the parameter is one string. A parameter
- * given twice (`?limit=1&limit=2`, which Express reads as an array) is refused rather than guessed at: which of
- * the two a client meant is not ours to pick, and a proxy in between may have picked the other one.
+ * defaults) and answers their codes, so the gateway checks only that the parameter is one string.
  */
-const forwarded = (description: string) =>
-  z
-    .string({ error: (issue) => (Array.isArray(issue.input) ? "must be given once" : undefined) })
-    .optional()
-    .describe(description);
+const forwarded = (description: string) => singleParam().optional().describe(description);
 
 const searchQuery = z.object({
   query: forwarded("Required: the words to search for, 1-500 characters (missing, blank or longer: 400 VALIDATION_ERROR)"),

@@ -67,6 +67,8 @@ export async function generationSource(
       courseId: body.courseId,
       courseName: course.name,
       difficulty: difficultyToProto(body.difficulty),
+      documents: [],
+      focusAreas: [],
       notes: notes.map((note) => ({
         noteId: note.id,
         title: note.title,
@@ -93,9 +95,12 @@ export async function requireNote(clients: ServiceClients, userId: string, noteI
 export const courseRefSchema = z.object({ id: z.string(), name: z.string() }).meta({ id: "CourseRef" });
 export const noteRefSchema = z.object({ id: z.string(), title: z.string() }).meta({ id: "NoteRef" });
 export const sourceSchema = z
-  .object({ noteId: z.string(), startTime: z.number().nullable().describe("Seconds: the transcript segment the text came from") })
+  .union([
+    z.object({ noteId: z.string(), startTime: z.number().nullable().describe("Seconds: the transcript segment the text came from") }),
+    z.object({ documentId: z.string(), page: z.number().int().nullable().describe("The document's page the text came from") }),
+  ])
   .nullable()
-  .meta({ id: "SourceLink", description: "Where the item came from; null when unknown or when the note was deleted" });
+  .meta({ id: "SourceLink", description: "Where the item came from (a note, or a document); null when unknown or when the source was deleted" });
 
 export const materialFields = {
   id: z.string(),
@@ -143,8 +148,11 @@ export function materialJson(material: MaterialOrigin) {
   };
 }
 
-export const sourceJson = (source: api.SourceLink | undefined) =>
-  source?.noteId ? { noteId: source.noteId, startTime: source.startTime ?? null } : null;
+export function sourceJson(source: api.SourceLink | undefined) {
+  if (source?.noteId) return { noteId: source.noteId, startTime: source.startTime ?? null };
+  if (source?.documentId) return { documentId: source.documentId, page: source.page ?? null };
+  return null;
+}
 
 /** The {course, note} references of material, with course names fetched in one batch. */
 export async function embedder(clients: ServiceClients, userId: string, materials: MaterialOrigin[]) {

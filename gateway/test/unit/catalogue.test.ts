@@ -35,6 +35,7 @@ describe("the gateway and the service catalogue", () => {
       study: "study:50054",
       search: "search:50055",
       calendar: "calendar:50056",
+      documents: "documents:50057",
     });
   });
 

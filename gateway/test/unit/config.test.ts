@@ -10,6 +10,7 @@ const valid = {
   STUDY_GRPC_ADDRESS: "study:50054",
   SEARCH_GRPC_ADDRESS: "search:50055",
   CALENDAR_GRPC_ADDRESS: "calendar:50056",
+  DOCUMENTS_GRPC_ADDRESS: "documents:50057",
   AUTH_SECRET: "x".repeat(32),
   BASE_URL: "https://api.example.com",
   CLIENT_URL: "https://app.example.com",
@@ -38,5 +39,16 @@ describe("gateway configuration", () => {
     expect(() => loadConfig(gatewayConfigSchema, { ...valid, AUTH_SECRET: "short" })).toThrow(
       "Invalid configuration: AUTH_SECRET: must be at least 32 characters",
     );
+  });
+
+  it("reads each service's internal upload endpoint as an http(s) URL; empty is unset", () => {
+    const config = loadConfig(gatewayConfigSchema, {
+      ...valid,
+      MEDIA_UPLOAD_URL: "http://media:50063",
+      DOCUMENTS_UPLOAD_URL: "http://documents:50067",
+    });
+    expect(config).toMatchObject({ MEDIA_UPLOAD_URL: "http://media:50063", DOCUMENTS_UPLOAD_URL: "http://documents:50067" });
+    expect(loadConfig(gatewayConfigSchema, { ...valid, DOCUMENTS_UPLOAD_URL: " " }).DOCUMENTS_UPLOAD_URL).toBeUndefined();
+    expect(() => loadConfig(gatewayConfigSchema, { ...valid, DOCUMENTS_UPLOAD_URL: "ftp://documents" })).toThrow("DOCUMENTS_UPLOAD_URL");
   });
 });

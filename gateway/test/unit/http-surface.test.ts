@@ -24,6 +24,7 @@ function buildApp(env: Record<string, string>) {
     STUDY_GRPC_ADDRESS: "127.0.0.1:1",
     SEARCH_GRPC_ADDRESS: "127.0.0.1:1",
     CALENDAR_GRPC_ADDRESS: "127.0.0.1:1",
+    DOCUMENTS_GRPC_ADDRESS: "127.0.0.1:1",
     AUTH_SECRET: "s".repeat(32),
     BASE_URL: "http://127.0.0.1:3000",
     CLIENT_URL: "https://app.example.com",

@@ -22,3 +22,4 @@ export {
   StudyGuideDeleted,
 } from "./gen/study/events/v1/study";
 export { CalendarEventCreated, CalendarEventUpdated, CalendarEventDeleted, CalendarReminderDue } from "./gen/study/events/v1/calendar";
+export { DocumentUploaded, DocumentProcessed, DocumentFailed, DocumentDeleted, SyllabusFailed } from "./gen/study/events/v1/documents";

@@ -34,6 +34,11 @@ export const EVENT_TYPES = {
   calendarEventUpdated: "calendar.event.updated.v1",
   calendarEventDeleted: "calendar.event.deleted.v1",
   calendarReminderDue: "calendar.event.reminder_due.v1",
+  documentUploaded: "documents.document.uploaded.v1",
+  documentProcessed: "documents.document.processed.v1",
+  documentFailed: "documents.document.failed.v1",
+  documentDeleted: "documents.document.deleted.v1",
+  syllabusFailed: "documents.syllabus.failed.v1",
 } as const satisfies Record<EventCase, string>;
 
 /** Builds an envelope for the current operation: fresh time-ordered id, now, and the active trace context. */

@@ -29,6 +29,8 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** Attempts for calls that fail with UNAVAILABLE (grpc-js retry policy, with backoff). */
   maxAttempts?: number;
+  /** Largest answer accepted (grpc-js's default is 4 MB; a document's text can be larger). */
+  maxReceiveMessageBytes?: number;
 }
 
 /** A ts-proto client class (`…ServiceClient`), as generated. */
@@ -68,6 +70,7 @@ export function createClient<C extends Client>(
     "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.enable_retries": 1,
     "grpc.keepalive_time_ms": 30_000,
+    ...(options.maxReceiveMessageBytes ? { "grpc.max_receive_message_length": options.maxReceiveMessageBytes } : {}),
   });
   const calleeName = serviceName.split(".").at(-1) ?? serviceName;
   const wrapper: Record<string, unknown> = {

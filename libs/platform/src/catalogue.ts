@@ -51,6 +51,14 @@ export const CATALOGUE = [
   { name: "study", directory: "services/study", grpcAddressVariable: "STUDY_GRPC_ADDRESS", grpcPort: 50054 },
   { name: "search", directory: "services/search", grpcAddressVariable: "SEARCH_GRPC_ADDRESS", grpcPort: 50055 },
   { name: "calendar", directory: "services/calendar", grpcAddressVariable: "CALENDAR_GRPC_ADDRESS", grpcPort: 50056 },
+  {
+    name: "documents",
+    directory: "services/documents",
+    grpcAddressVariable: "DOCUMENTS_GRPC_ADDRESS",
+    grpcPort: 50057,
+    extraProcesses: [{ name: "documents-worker", script: "dist/worker.js", healthPortVariable: "DOCUMENTS_WORKER_HEALTH_PORT" }],
+    http: [{ portVariable: "DOCUMENTS_HTTP_PORT", defaultPort: 50067, gatewayUrlVariable: "DOCUMENTS_UPLOAD_URL" }],
+  },
 ] as const satisfies Catalogue;
 
 export type ServiceName = (typeof CATALOGUE)[number]["name"];

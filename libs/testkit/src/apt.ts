@@ -7,13 +7,22 @@ export interface AptRequirement {
   installs: string;
 }
 
-/** What the local stack needs from Debian: the broker, and the media pipeline's tools and speech model. */
+/**
+ * What the local stack needs from Debian: the broker, the media pipeline's tools and speech model, and the tools of
+ * documents' text extraction (poppler, tesseract with its English data, antiword, catdoc, unrtf).
+ */
 export const STACK_PACKAGES: AptRequirement[] = [
   { package: "rabbitmq-server", installs: "/usr/lib/rabbitmq/bin/rabbitmq-server" },
   { package: "ffmpeg", installs: "/usr/bin/ffmpeg" },
   { package: "pocketsphinx", installs: "/usr/bin/pocketsphinx_continuous" },
   { package: "pocketsphinx-en-us", installs: "/usr/share/pocketsphinx/model/en-us" },
   { package: "yt-dlp", installs: "/usr/bin/yt-dlp" },
+  { package: "poppler-utils", installs: "/usr/bin/pdftotext" },
+  { package: "tesseract-ocr", installs: "/usr/bin/tesseract" },
+  { package: "tesseract-ocr-eng", installs: "/usr/share/tesseract-ocr/5/tessdata/eng.traineddata" },
+  { package: "antiword", installs: "/usr/bin/antiword" },
+  { package: "catdoc", installs: "/usr/bin/catdoc" },
+  { package: "unrtf", installs: "/usr/bin/unrtf" },
 ];
 
 /**

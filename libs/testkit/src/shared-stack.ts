@@ -22,9 +22,16 @@ const holder = globalThis as { __studySharedStack?: TestStack };
  */
 export async function startSharedStack(): Promise<void> {
   if (holder.__studySharedStack) return;
-  // Stored and temporary media files in the run's folder, never in the repository's .data/.
+  // Stored and temporary files (media's, documents') in the run's folder, never in the repository's .data/.
   const folder = mkdtempSync(join(process.env.STUDY_TEST_BASE_DIR ?? tmpdir(), "shared-stack-"));
-  const stack = await startTestStack({ env: { MEDIA_STORAGE_DIR: join(folder, "storage"), MEDIA_WORK_DIR: join(folder, "work") } });
+  const stack = await startTestStack({
+    env: {
+      MEDIA_STORAGE_DIR: join(folder, "storage"),
+      MEDIA_WORK_DIR: join(folder, "work"),
+      DOCUMENTS_STORAGE_DIR: join(folder, "documents"),
+      DOCUMENTS_WORK_DIR: join(folder, "documents-work"),
+    },
+  });
   holder.__studySharedStack = stack;
   const apps = ["gateway", ...Object.keys(stack.serviceAddresses)];
   const description = {

@@ -614,24 +614,24 @@ describe("the service catalogue (libs/platform/src/catalogue.ts)", () => {
 
   it("bites: a catalogue entry without deployment files is reported, for compose and for k8s", () => {
     // A service that is not (yet) in the catalogue, with a worker.
-    const withDocuments: Catalogue = [
+    const withReports: Catalogue = [
       ...CATALOGUE,
       {
-        name: "documents",
-        directory: "services/documents",
-        grpcAddressVariable: "DOCUMENTS_GRPC_ADDRESS",
-        grpcPort: 50057,
-        extraProcesses: [{ name: "documents-worker", script: "dist/worker.js", healthPortVariable: "DOCUMENTS_WORKER_HEALTH_PORT" }],
+        name: "reports",
+        directory: "services/reports",
+        grpcAddressVariable: "REPORTS_GRPC_ADDRESS",
+        grpcPort: 50058,
+        extraProcesses: [{ name: "reports-worker", script: "dist/worker.js", healthPortVariable: "REPORTS_WORKER_HEALTH_PORT" }],
       },
     ];
-    expect(catalogueDisagreements(withDocuments, files)).toEqual([
-      "documents: no compose service",
-      "documents: no k8s Deployment",
-      "documents-worker: no compose service",
-      "documents-worker: no k8s Deployment",
-      "documents (k8s): no Service port grpc 50057",
-      "gateway (compose): DOCUMENTS_GRPC_ADDRESS is unset, the catalogue says documents:50057",
-      "gateway (k8s): DOCUMENTS_GRPC_ADDRESS is unset, the catalogue says documents:50057",
+    expect(catalogueDisagreements(withReports, files)).toEqual([
+      "reports: no compose service",
+      "reports: no k8s Deployment",
+      "reports-worker: no compose service",
+      "reports-worker: no k8s Deployment",
+      "reports (k8s): no Service port grpc 50058",
+      "gateway (compose): REPORTS_GRPC_ADDRESS is unset, the catalogue says reports:50058",
+      "gateway (k8s): REPORTS_GRPC_ADDRESS is unset, the catalogue says reports:50058",
     ]);
   });
 

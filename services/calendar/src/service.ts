@@ -15,6 +15,7 @@ import { IcalFeedRenderer } from "./adapters/ical/ical-feed-renderer";
 import { GrpcProviderTokens } from "./adapters/identity/grpc-provider-tokens";
 import { scheduleReminders } from "./adapters/scheduler/reminder-scheduler";
 import { CreateEvent } from "./application/create-event";
+import { CreateEventsFromSource } from "./application/create-events-from-source";
 import { DeleteEvent } from "./application/delete-event";
 import { DetachCourse } from "./application/detach-course";
 import { GetFeedToken, RenderFeed, RotateFeedToken } from "./application/feed";
@@ -63,6 +64,7 @@ export const calendarService: ServiceDefinition<PrismaClient, CalendarConfig> = 
     const implementation = calendarGrpcService(
       {
         createEvent: new CreateEvent(repository, courses),
+        createEventsFromSource: new CreateEventsFromSource(repository, courses),
         getEvent,
         listEvents: new ListEvents(repository),
         updateEvent: new UpdateEvent(repository, getEvent, courses),

@@ -11,7 +11,6 @@ import { WORKER_CONSUMER_NAME } from "./adapters/events/import-worker-consumer";
 import { mediaGrpcService } from "./adapters/grpc/media-grpc-service";
 import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { fileDownloadRoute } from "./adapters/http/file-route";
-import { startInternalHttpServer } from "./adapters/http/internal-http-server";
 import { attachmentUploadRoute, audioUploadRoute } from "./adapters/http/upload-routes";
 import { createFileStorage } from "./adapters/storage/create-file-storage";
 import { AddAttachment } from "./application/add-attachment";
@@ -35,6 +34,7 @@ import { UpdateUserNotes } from "./application/update-user-notes";
 import { WatchImportJob } from "./application/watch-import-job";
 import { mediaConfigSchema, type MediaConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
+import { startInternalHttpServer } from "@study/storage";
 import { mediaMigrations } from "./migrations";
 
 /** The composition of the media service: adapters → use cases → gRPC, and the course-deletion consumer. */

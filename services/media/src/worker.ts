@@ -1,9 +1,9 @@
 import "./instrumentation";
-import { readdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prismaOptions } from "@study/db";
-import { runMain, type Logger } from "@study/platform";
+import { runMain } from "@study/platform";
 import { startProcess, type ProcessContext } from "@study/runtime";
 import { FfmpegAudioProcessor } from "./adapters/audio/ffmpeg-audio-processor";
 import { PrismaImportJobRepository } from "./adapters/db/prisma-import-job-repository";
@@ -17,11 +17,11 @@ import { YtDlpVideoSource } from "./adapters/video/yt-dlp-video-source";
 import { CompleteJob } from "./application/complete-job";
 import { FailJob } from "./application/fail-job";
 import { ProcessImport } from "./application/process-import";
-import { LocalScratchSpace } from "./adapters/scratch/local-scratch-space";
 import { ReportProgress } from "./application/report-progress";
 import { StartJob } from "./application/start-job";
 import { workerConfigSchema, type WorkerConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
+import { LocalScratchSpace, processScratchFolder, removeScratchOfStoppedProcesses } from "@study/storage";
 
 /**
  * The media worker (`node services/media/dist/worker.js`): consumes import work from RabbitMQ and runs the
@@ -43,8 +43,8 @@ const mediaWorker = {
     const storage = createFileStorage(config);
     // One folder per worker process; folders of workers that died (SIGKILL, crash) are removed at start.
     const workRoot = config.MEDIA_WORK_DIR ?? join(tmpdir(), "study-media-work");
-    await removeFoldersOfDeadWorkers(workRoot, logger);
-    const workDirectory = join(workRoot, `worker-${process.pid}`);
+    await removeScratchOfStoppedProcesses(workRoot, (folder) => logger.info({ folder }, "removed the temporary files of a stopped worker"));
+    const workDirectory = processScratchFolder(workRoot);
     const failJob = new FailJob(jobs);
     const processImport = new ProcessImport({
       jobs,
@@ -91,25 +91,5 @@ const mediaWorker = {
     logger.info({ concurrency: config.MEDIA_WORKER_CONCURRENCY }, "media worker started");
   },
 };
-
-/** Removes `worker-<pid>` folders whose process no longer runs (on this host: folders are per host). */
-async function removeFoldersOfDeadWorkers(root: string, logger: Logger): Promise<void> {
-  const entries = await readdir(root).catch(() => [] as string[]);
-  for (const entry of entries) {
-    const pid = Number(/^worker-(\d+)$/.exec(entry)?.[1]);
-    if (!pid || pid === process.pid || isAlive(pid)) continue;
-    await rm(join(root, entry), { recursive: true, force: true });
-    logger.info({ folder: entry }, "removed the temporary files of a stopped worker");
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 runMain(() => startProcess(mediaWorker));

@@ -8,13 +8,14 @@ import type { RecordType } from "./domain/search-record";
 /**
  * The services that own searchable records and the types each serves through SearchableSourceService (the
  * reindex reads them; a type no listed source serves is never removed by a reindex). A source counts once the
- * catalogue names it (calendar does from its entry on); documents join here when their service exists.
+ * catalogue names it.
  */
 export const SOURCE_TYPES: Readonly<Record<string, readonly RecordType[]>> = {
   courses: ["course"],
   media: ["note"],
   study: ["flashcard_set", "quiz", "study_guide"],
   calendar: ["calendar_event"],
+  documents: ["document"],
 };
 
 /** Where each source answers: the catalogue's address setting of the service (COURSES_GRPC_ADDRESS, …). */

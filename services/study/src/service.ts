@@ -26,7 +26,7 @@ import { studyConfigSchema, type StudyConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { studyMigrations } from "./migrations";
 
-/** The composition of the study service: adapters → use cases → gRPC and the note/course event consumer. */
+/** The composition of the study service: adapters → use cases → gRPC and the note/document/course event consumer. */
 export const studyService: ServiceDefinition<PrismaClient, StudyConfig> = {
   ...studyMigrations,
   configSchema: studyConfigSchema,

@@ -105,6 +105,8 @@ async function main(): Promise<void> {
         NODE_ENV: "development",
         // Uploaded audio and attachments (written by media, read by the worker).
         MEDIA_STORAGE_DIR: process.env.MEDIA_STORAGE_DIR ?? join(dataDir, "media"),
+        // Uploaded documents (written by the documents service, read by its worker).
+        DOCUMENTS_STORAGE_DIR: process.env.DOCUMENTS_STORAGE_DIR ?? join(dataDir, "documents"),
         ...(process.env.MEDIA_DOWNLOAD_ALLOWLIST ? { MEDIA_DOWNLOAD_ALLOWLIST: process.env.MEDIA_DOWNLOAD_ALLOWLIST } : {}),
         ...google?.serviceEnv,
       },

@@ -73,22 +73,21 @@ const clean = (value: string | null): string | null => {
   return trimmed.length === 0 ? null : trimmed;
 };
 const isValidDate = (date: Date) => !Number.isNaN(date.getTime());
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Midnight UTC of a `YYYY-MM-DD` date (an all-day event's start), or null when it is not a date. */
+export function midnightUtc(date: string): Date | null {
+  if (!ISO_DATE.test(date)) return null;
+  const instant = new Date(`${date}T00:00:00.000Z`);
+  return Number.isNaN(instant.getTime()) || instant.toISOString().slice(0, 10) !== date ? null : instant;
+}
 
 type Attributes = Omit<CalendarEvent, "id" | "userId" | "googleEventId" | "googleCalendarId" | "allDayDate" | "createdAt" | "updatedAt">;
 
-/** Checks every rule; each problem becomes one {field, message}. */
-function validate(attributes: {
-  title: string;
-  description: string | null;
-  startDate: Date | null;
-  endDate: Date | null;
-  eventType: EventType | null;
-  location: string | null;
-  priority: EventPriority;
-  color: string;
-  courseId: string | null;
-  reminderMinutes: number;
-}): asserts attributes is Attributes {
+type Normalised = ReturnType<typeof normalise>;
+
+/** Every rule an event's attributes break, one {field, message} each. */
+function violationsOf(attributes: Normalised): FieldViolation[] {
   const violations: FieldViolation[] = [];
   const { title, description, location, startDate, endDate, eventType, priority, color, courseId, reminderMinutes } = attributes;
   if (title.length === 0) violations.push({ field: "title", message: "must not be empty" });
@@ -114,7 +113,16 @@ function validate(attributes: {
   if (!Number.isInteger(reminderMinutes) || reminderMinutes < 0 || reminderMinutes > MAX_REMINDER_MINUTES) {
     violations.push({ field: "reminderMinutes", message: `must be a whole number from 0 to ${MAX_REMINDER_MINUTES}` });
   }
-  if (violations.length > 0) throw AppError.validation("Invalid calendar event", violations);
+  return violations;
+}
+
+/** Attributes without violations are an event's (violations: `violationsOf(attributes)`). */
+const isValid = (attributes: Normalised, violations: FieldViolation[]): attributes is Attributes => violations.length === 0;
+
+/** Checks every rule; each problem becomes one {field, message}. */
+function validate(attributes: Normalised): asserts attributes is Attributes {
+  const violations = violationsOf(attributes);
+  if (!isValid(attributes, violations)) throw AppError.validation("Invalid calendar event", violations);
 }
 
 function normalise(input: EventInput) {
@@ -136,6 +144,121 @@ export function createCalendarEvent(id: string, userId: string, input: EventInpu
   const attributes = normalise(input);
   validate(attributes);
   return { id, userId, ...attributes, googleEventId: null, googleCalendarId: null, allDayDate: null, createdAt: now, updatedAt: now };
+}
+
+/** An item of an outside source (a syllabus) that becomes an event of the user once: the fields a source knows. */
+export interface SourceItem {
+  /** Unique per user for the source's item: the event is made once per key. */
+  sourceKey: string;
+  title: string;
+  description: string | null;
+  /** May be absent for an all-day item: its date's midnight UTC. */
+  startDate: Date | null;
+  endDate: Date | null;
+  eventType: EventType | null;
+  location: string | null;
+  /** YYYY-MM-DD of an all-day item (its start is that day's midnight UTC, as for an all-day event imported from Google). */
+  allDayDate: string | null;
+}
+
+/** A source item's event and its key. */
+export interface SourcedEvent {
+  sourceKey: string;
+  event: CalendarEvent;
+}
+
+export const MAX_SOURCE_ITEMS = 1000;
+export const SOURCE_KEY_MAX_LENGTH = 512;
+/** A refusal names at most this many problems: it travels in a gRPC trailer, whose size is bounded. */
+export const MAX_REPORTED_VIOLATIONS = 20;
+/** A source gives no colour: each type gets its own, so that a syllabus's classes, exams and deadlines stand apart. */
+export const SOURCE_EVENT_COLORS: Readonly<Record<EventType, string>> = {
+  CLASS: "#3b82f6",
+  DEADLINE: "#f59e0b",
+  EXAM: "#ef4444",
+  MEETING: "#10b981",
+  STUDY_SESSION: "#8b5cf6",
+};
+
+/** The problems of a source item beyond the event rules (its key, its all-day date), and its start. */
+function sourceItemChecks(item: SourceItem, index: number, firstIndexOfKey: Map<string, number>) {
+  const violations: FieldViolation[] = [];
+  if (item.sourceKey.trim().length === 0) violations.push({ field: "sourceKey", message: "must not be empty" });
+  else if ([...item.sourceKey].length > SOURCE_KEY_MAX_LENGTH) {
+    violations.push({ field: "sourceKey", message: `must be at most ${SOURCE_KEY_MAX_LENGTH} characters` });
+  } else {
+    const first = firstIndexOfKey.get(item.sourceKey);
+    if (first === undefined) firstIndexOfKey.set(item.sourceKey, index);
+    else violations.push({ field: "sourceKey", message: `must differ from items[${first}].sourceKey` });
+  }
+  const allDayDate = clean(item.allDayDate);
+  let startDate = item.startDate;
+  if (allDayDate !== null) {
+    const midnight = midnightUtc(allDayDate);
+    if (midnight === null) violations.push({ field: "allDayDate", message: "must be a date (YYYY-MM-DD)" });
+    else if (startDate === null) startDate = midnight;
+    else if (startDate.getTime() !== midnight.getTime()) {
+      violations.push({ field: "startDate", message: `must be the midnight UTC of allDayDate (${midnight.toISOString()})` });
+    }
+  }
+  return { violations, startDate, allDayDate };
+}
+
+/**
+ * The events of a source's items for one user and course (null: none). Each item keeps CreateEvent's rules, with
+ * the defaults of a created event (priority, reminder) and its type's colour; an all-day item starts at its date's
+ * midnight UTC; keys are present and distinct. Every problem refuses the whole call, named `items[<index>].<field>`.
+ * Returns the events with the course id as checked (trimmed; null when blank).
+ */
+export function createSourceEvents(
+  userId: string,
+  courseId: string | null,
+  items: SourceItem[],
+  newId: () => string,
+  now: Date,
+): { courseId: string | null; sourced: SourcedEvent[] } {
+  if (items.length > MAX_SOURCE_ITEMS) {
+    throw AppError.validation("Too many source items", [{ field: "items", message: `must be at most ${MAX_SOURCE_ITEMS} items` }]);
+  }
+  const violations: FieldViolation[] = [];
+  const course = clean(courseId);
+  if (course !== null && !UUID.test(course)) violations.push({ field: "courseId", message: "must be a course id (UUID)" });
+  const firstIndexOfKey = new Map<string, number>();
+  const sourced: SourcedEvent[] = [];
+  items.forEach((item, index) => {
+    const checks = sourceItemChecks(item, index, firstIndexOfKey);
+    const { eventType } = item;
+    // The course is the call's, checked once above.
+    const attributes = normalise({
+      ...item,
+      startDate: checks.startDate,
+      priority: null,
+      color: eventType !== null && EVENT_TYPES.includes(eventType) ? SOURCE_EVENT_COLORS[eventType] : SOURCE_EVENT_COLORS.MEETING,
+      courseId: null,
+      reminderMinutes: null,
+    });
+    const itemViolations = [...checks.violations, ...violationsOf(attributes)];
+    if (!isValid(attributes, itemViolations)) {
+      violations.push(...itemViolations.map(({ field, message }) => ({ field: `items[${index}].${field}`, message })));
+      return;
+    }
+    const event: CalendarEvent = {
+      id: newId(),
+      userId,
+      ...attributes,
+      courseId: course,
+      googleEventId: null,
+      googleCalendarId: null,
+      allDayDate: checks.allDayDate,
+      createdAt: now,
+      updatedAt: now,
+    };
+    sourced.push({ sourceKey: item.sourceKey, event });
+  });
+  if (violations.length > 0) {
+    throw AppError.validation(`Invalid source items (${violations.length} problems)`, violations.slice(0, MAX_REPORTED_VIOLATIONS));
+  }
+  return { courseId: course, sourced };
 }
 
 /** A PATCH: the given fields set, the named ones cleared, every rule checked on the result (endDate ≥ startDate too). */

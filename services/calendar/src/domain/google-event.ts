@@ -1,4 +1,4 @@
-import { EVENT_LIMITS, type CalendarEvent, type EventType } from "./calendar-event";
+import { EVENT_LIMITS, midnightUtc, type CalendarEvent, type EventType } from "./calendar-event";
 
 /**
  * How events cross between Google Calendar and the study calendar, both ways. Google's shapes are described here
@@ -84,7 +84,6 @@ export interface ImportDefaults {
 }
 
 const DAY_MS = 86_400_000;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Cut to `max` code points (never inside a surrogate pair); null for blank text. */
 function fit(text: string | undefined, max: number): string | null {
@@ -92,13 +91,6 @@ function fit(text: string | undefined, max: number): string | null {
   if (trimmed.length === 0) return null;
   const codePoints = [...trimmed];
   return codePoints.length <= max ? trimmed : codePoints.slice(0, max).join("").trimEnd();
-}
-
-/** Midnight UTC of a `YYYY-MM-DD` date, or null when it is not one. */
-function midnightUtc(date: string): Date | null {
-  if (!ISO_DATE.test(date)) return null;
-  const instant = new Date(`${date}T00:00:00.000Z`);
-  return Number.isNaN(instant.getTime()) || instant.toISOString().slice(0, 10) !== date ? null : instant;
 }
 
 const instantOf = (time: GoogleEventTime): Date | null => ("dateTime" in time ? time.dateTime : midnightUtc(time.date));

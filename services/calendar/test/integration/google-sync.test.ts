@@ -137,4 +137,21 @@ describe("Google Calendar sync and push in the calendar service", () => {
     await eventually(async () => (identity.asked.includes(unlinked) ? true : undefined));
     expect(google.requests.filter((request) => request.account === unlinked)).toEqual([]);
   });
+
+  it("pushes the events created from a source like any other, an all-day one as an all-day Google event", async () => {
+    const userId = linkedUser();
+    const day = inDays(5, 0).toISOString().slice(0, 10);
+    const items = [
+      { sourceKey: "syllabus:lab", title: "Lab 1", startDate: inDays(3), endDate: inDays(3, 12), eventType: EventType.EVENT_TYPE_CLASS },
+      { sourceKey: "syllabus:essay", title: "Essay due", allDayDate: day, eventType: EventType.EVENT_TYPE_DEADLINE },
+    ];
+    expect(await client.createEventsFromSource({ userId, items })).toEqual({ created: 2, existing: 0 });
+    const [lab, essay] = (await client.listEvents({ userId, eventType: 0 })).events;
+    const labCopy = await eventually(async () => google.event(userId, lab.id.replace(/-/g, "")), 20_000);
+    const essayCopy = await eventually(async () => google.event(userId, essay.id.replace(/-/g, "")), 20_000);
+    expect(labCopy).toMatchObject({ summary: "Lab 1", start: { dateTime: expect.any(String) } });
+    expect(new Date(String((labCopy.start as { dateTime: string }).dateTime))).toEqual(inDays(3));
+    expect(essayCopy).toMatchObject({ summary: "Essay due", start: { date: day } });
+    expect(insertsOf(userId).map((request) => request.status)).toEqual([200, 200]);
+  });
 });

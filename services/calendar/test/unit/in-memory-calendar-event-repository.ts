@@ -5,7 +5,7 @@ import type {
   EventListQuery,
   TransactionalCalendarEventRepository,
 } from "../../src/application/ports/calendar-event-repository.port";
-import { nextVersion, type CalendarEvent } from "../../src/domain/calendar-event";
+import { nextVersion, type CalendarEvent, type SourcedEvent } from "../../src/domain/calendar-event";
 
 /** Ascending by start, then by id: the order of PrismaCalendarEventRepository.listOwned. */
 const byStart = (a: CalendarEvent, b: CalendarEvent) => a.startDate.getTime() - b.startDate.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -23,6 +23,13 @@ export class InMemoryCalendarEventRepository implements TransactionalCalendarEve
   readonly outbox: EventEnvelope[] = [];
   readonly transactions: FakeTx[] = [];
   private readonly rows = new Map<string, CalendarEvent>();
+  /** The source key of each event made from a source (by event id; the adapter's source_key column). */
+  private readonly sourceKeys = new Map<string, string>();
+
+  /** The source key an event was created with, if any. */
+  sourceKeyOf(eventId: string): string | undefined {
+    return this.sourceKeys.get(eventId);
+  }
 
   /** Every stored event, by start. */
   all(): CalendarEvent[] {
@@ -33,6 +40,21 @@ export class InMemoryCalendarEventRepository implements TransactionalCalendarEve
     if (this.rows.has(event.id)) throw new Error(`duplicate event id ${event.id}`);
     this.rows.set(event.id, { ...event });
     this.outbox.push(...events);
+  }
+
+  /** As the adapter's INSERT … ON CONFLICT DO NOTHING: an existing (user, key) keeps its event and announces nothing. */
+  async insertFromSource(sourced: SourcedEvent[], events: (created: CalendarEvent) => EventEnvelope[]): Promise<CalendarEvent[]> {
+    const created: CalendarEvent[] = [];
+    for (const { sourceKey, event } of sourced) {
+      // The unique (user_id, source_key): a stored event of the user with this key.
+      const exists = [...this.rows.values()].some((row) => row.userId === event.userId && this.sourceKeys.get(row.id) === sourceKey);
+      if (exists) continue;
+      await this.insert(event, []);
+      this.sourceKeys.set(event.id, sourceKey);
+      created.push({ ...event });
+    }
+    this.outbox.push(...created.flatMap(events));
+    return created;
   }
 
   async findOwned(userId: string, eventId: string): Promise<CalendarEvent | null> {

@@ -4,6 +4,7 @@ import { EVENT_TYPES, type EventEnvelope } from "@study/events/envelope";
 import { AppError } from "@study/platform/errors";
 import { refusal } from "@study/testkit/refusal";
 import { CreateEvent } from "../../src/application/create-event";
+import { CreateEventsFromSource } from "../../src/application/create-events-from-source";
 import { DeleteEvent } from "../../src/application/delete-event";
 import { DetachCourse } from "../../src/application/detach-course";
 import { GetEvent } from "../../src/application/get-event";
@@ -12,7 +13,8 @@ import { ListSearchables } from "../../src/application/list-searchables";
 import type { CourseDirectory } from "../../src/application/ports/course-directory.port";
 import { DEFAULT_SEARCHABLE_PAGE_SIZE, encodePageToken } from "@study/platform/searchable-page";
 import { UpdateEvent } from "../../src/application/update-event";
-import type { CalendarEvent, EventInput } from "../../src/domain/calendar-event";
+import { toSearchable } from "../../src/application/searchable";
+import { MAX_REPORTED_VIOLATIONS, MAX_SOURCE_ITEMS, type CalendarEvent, type EventInput, type SourceItem } from "../../src/domain/calendar-event";
 import { InMemoryCalendarEventRepository } from "./in-memory-calendar-event-repository";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -45,6 +47,7 @@ function calendarUseCases(events: InMemoryCalendarEventRepository, directory: Co
   const getEvent = new GetEvent(events);
   return {
     createEvent: new CreateEvent(events, directory),
+    createEventsFromSource: new CreateEventsFromSource(events, directory),
     getEvent,
     listEvents: new ListEvents(events),
     updateEvent: new UpdateEvent(events, getEvent, directory),
@@ -165,6 +168,154 @@ describe("CreateEvent", () => {
     });
     expect(courses.asked).toEqual([]);
     expect(repository.outbox).toEqual([]);
+  });
+});
+
+describe("CreateEventsFromSource", () => {
+  const item = (sourceKey: string, changes: Partial<SourceItem> = {}): SourceItem => ({
+    sourceKey,
+    title: `Item ${sourceKey}`,
+    description: null,
+    startDate: at("2026-09-02T10:00:00Z"),
+    endDate: at("2026-09-02T11:15:00Z"),
+    eventType: "CLASS",
+    location: null,
+    allDayDate: null,
+    ...changes,
+  });
+  const syllabus = (courseId: string) => [
+    item(`syllabus:${courseId}:lecture-1`, { title: " Lecture 1 ", location: "Room 101" }),
+    item(`syllabus:${courseId}:midterm`, { title: "Midterm", eventType: "EXAM", description: "Chapters 1-4" }),
+    item(`syllabus:${courseId}:essay`, { title: "Essay due", eventType: "DEADLINE", startDate: null, endDate: null, allDayDate: "2026-10-15" }),
+  ];
+  const fromSource = (userId: string, courseId: string | null, items: SourceItem[]) =>
+    useCases.createEventsFromSource.execute(userId, courseId, items);
+
+  it("creates one event per new item with CreateEvent's defaults and its type's colour, announcing each with its searchable", async () => {
+    const courseId = courses.own("alice");
+    expect(await fromSource("alice", courseId, syllabus(courseId))).toEqual({ created: 3, existing: 0 });
+    const stored = repository.all();
+    expect(stored).toHaveLength(3);
+    expect(stored.map((event) => [event.title, event.eventType, event.color, event.priority, event.reminderMinutes, event.courseId])).toEqual([
+      ["Lecture 1", "CLASS", "#3b82f6", "MEDIUM", 30, courseId],
+      ["Midterm", "EXAM", "#ef4444", "MEDIUM", 30, courseId],
+      ["Essay due", "DEADLINE", "#f59e0b", "MEDIUM", 30, courseId],
+    ]);
+    expect(stored.map((event) => repository.sourceKeyOf(event.id))).toEqual(syllabus(courseId).map((given) => given.sourceKey));
+    for (const event of stored) expect(event.id).toMatch(UUID_V7);
+    // The course is asked once for the call, not per item.
+    expect(courses.asked).toEqual([courseId]);
+    expect(repository.outbox.map((envelope) => eventOf(envelope, "calendarEventCreated"))).toEqual(
+      stored.map((event) => ({
+        type: EVENT_TYPES.calendarEventCreated,
+        source: "calendar",
+        userId: "alice",
+        value: { eventId: event.id, courseId, fromGoogle: false, searchable: toSearchable(event) },
+      })),
+    );
+  });
+
+  it("keeps an all-day item's date, its start at that day's midnight UTC, as an all-day event imported from Google", async () => {
+    await fromSource("alice", null, [
+      item("k1", { startDate: null, endDate: null, allDayDate: "2026-10-15" }),
+      item("k2", { startDate: at("2026-10-16T00:00:00Z"), endDate: at("2026-10-18T00:00:00Z"), allDayDate: "2026-10-16" }),
+    ]);
+    expect(repository.all().map(({ startDate, endDate, allDayDate }) => ({ startDate, endDate, allDayDate }))).toEqual([
+      { startDate: at("2026-10-15T00:00:00Z"), endDate: null, allDayDate: "2026-10-15" },
+      { startDate: at("2026-10-16T00:00:00Z"), endDate: at("2026-10-18T00:00:00Z"), allDayDate: "2026-10-16" },
+    ]);
+    expect(courses.asked).toEqual([]);
+  });
+
+  it("creates nothing for keys the user has already, announcing only the new ones; another user's same key is theirs", async () => {
+    const courseId = courses.own("alice");
+    await fromSource("alice", courseId, syllabus(courseId));
+    const first = repository.all();
+    const announced = repository.outbox.length;
+
+    expect(await fromSource("alice", courseId, syllabus(courseId))).toEqual({ created: 0, existing: 3 });
+    expect(repository.all()).toEqual(first);
+    expect(repository.outbox).toHaveLength(announced);
+
+    const added = item(`syllabus:${courseId}:final`, { title: "Final exam", eventType: "EXAM" });
+    // An existing key's event is left as it was, even when the item changed.
+    const changed = [{ ...syllabus(courseId)[0], title: "Lecture 1 (moved)" }, added];
+    expect(await fromSource("alice", courseId, changed)).toEqual({ created: 1, existing: 1 });
+    expect(repository.all().map((event) => event.title)).toEqual(["Lecture 1", "Midterm", "Final exam", "Essay due"]);
+    const finalExam = repository.all().find((event) => event.title === "Final exam");
+    expect(repository.outbox.slice(announced).map((envelope) => eventOf(envelope, "calendarEventCreated").value)).toEqual([
+      expect.objectContaining({ eventId: finalExam?.id }),
+    ]);
+
+    const bobsCourse = courses.own("bob");
+    expect(await fromSource("bob", bobsCourse, [item(`syllabus:${courseId}:midterm`)])).toEqual({ created: 1, existing: 0 });
+  });
+
+  it("refuses invalid items with CreateEvent's rules, each problem named by item index and field, storing nothing", async () => {
+    const courseId = courses.own("alice");
+    const items = [
+      item("ok"),
+      item("bad-1", { title: "", eventType: null, location: "x".repeat(256) }),
+      item("bad-2", { endDate: at("2026-09-02T09:00:00Z"), description: "d".repeat(1001) }),
+      item("ok"),
+      item("", { allDayDate: "2026-02-30" }),
+      item("bad-5", { startDate: at("2026-10-15T08:00:00Z"), endDate: null, allDayDate: "2026-10-15" }),
+      item("bad-6", { startDate: null }),
+    ];
+    expect(await refusal(() => fromSource("alice", courseId, items))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+      details: [
+        { field: "items[1].title", message: "must not be empty" },
+        { field: "items[1].eventType", message: "is required" },
+        { field: "items[1].location", message: "must be at most 255 characters" },
+        { field: "items[2].description", message: "must be at most 1000 characters" },
+        { field: "items[2].endDate", message: "must not be before startDate" },
+        { field: "items[3].sourceKey", message: "must differ from items[0].sourceKey" },
+        { field: "items[4].sourceKey", message: "must not be empty" },
+        { field: "items[4].allDayDate", message: "must be a date (YYYY-MM-DD)" },
+        { field: "items[5].startDate", message: "must be the midnight UTC of allDayDate (2026-10-15T00:00:00.000Z)" },
+        { field: "items[6].startDate", message: "is required" },
+      ],
+    });
+    expect(await refusal(() => fromSource("alice", "not-a-course", [item("k")]))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+      details: [{ field: "courseId", message: "must be a course id (UUID)" }],
+    });
+    expect(await refusal(() => fromSource("", courseId, [item("k")]))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+      details: [{ field: "userId", message: "is required" }],
+    });
+    expect(courses.asked).toEqual([]);
+    expect(repository.all()).toEqual([]);
+    expect(repository.outbox).toEqual([]);
+  });
+
+  it(`takes at most ${MAX_SOURCE_ITEMS} items and names at most ${MAX_REPORTED_VIOLATIONS} problems`, async () => {
+    const many = (count: number, changes: Partial<SourceItem> = {}) => Array.from({ length: count }, (_, index) => item(`k${index}`, changes));
+    expect(await refusal(() => fromSource("alice", null, many(MAX_SOURCE_ITEMS + 1)))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+      details: [{ field: "items", message: `must be at most ${MAX_SOURCE_ITEMS} items` }],
+    });
+    const refused = await refusal(() => fromSource("alice", null, many(50, { title: "" })));
+    expect(refused.details).toHaveLength(MAX_REPORTED_VIOLATIONS);
+    expect(refused.details[MAX_REPORTED_VIOLATIONS - 1]).toEqual({
+      field: `items[${MAX_REPORTED_VIOLATIONS - 1}].title`,
+      message: "must not be empty",
+    });
+    expect(await fromSource("alice", null, many(MAX_SOURCE_ITEMS))).toEqual({ created: MAX_SOURCE_ITEMS, existing: 0 });
+  });
+
+  it("answers NOT_FOUND for a course of another user (or none), storing and announcing nothing; no items creates nothing", async () => {
+    const bobs = courses.own("bob");
+    expect(await refusal(() => fromSource("alice", bobs, [item("k")]))).toMatchObject(courseNotFound);
+    expect(await refusal(() => fromSource("alice", randomUUID(), []))).toMatchObject(courseNotFound);
+    expect(repository.all()).toEqual([]);
+    expect(repository.outbox).toEqual([]);
+    expect(await fromSource("alice", courses.own("alice"), [])).toEqual({ created: 0, existing: 0 });
   });
 });
 

@@ -11,7 +11,7 @@ import type { JobTransitionStore } from "../../src/application/job-transitions";
 import type { JobTransition, JobWithNote } from "../../src/application/ports/import-job-repository.port";
 import type { Transcriber } from "../../src/application/ports/transcriber.port";
 import type { VideoSource } from "../../src/application/ports/video-source.port";
-import { LocalScratchSpace } from "../../src/adapters/scratch/local-scratch-space";
+import { LocalScratchSpace } from "@study/storage";
 import { INTERRUPTED_TOO_OFTEN, ProcessImport } from "../../src/application/process-import";
 import { ReportProgress } from "../../src/application/report-progress";
 import { StartJob } from "../../src/application/start-job";

@@ -2,15 +2,24 @@ import { requireUserId } from "@study/platform/ids";
 import {
   courseDeletedMessage,
   createNotification,
+  documentFailedMessage,
+  documentProcessedMessage,
+  documentProcessingStartedMessage,
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
   reminderMessage,
+  syllabusEventsCreatedMessage,
+  syllabusFailedMessage,
+  syllabusProcessedMessage,
   welcomeMessage,
   type NotificationType,
 } from "../domain/notification";
 import { newId } from "@study/grpc/ids";
 import type { TransactionalNotificationRepository } from "./ports/notification-repository.port";
+
+/** The documents service's documentType of a syllabus. */
+const SYLLABUS = "SYLLABUS";
 
 /**
  * Turns domain events into the notifications they warrant (SYSTEM; ALERT for failures; REMINDER for calendar
@@ -48,6 +57,35 @@ export class NotifyOnEvent<Tx> {
   /** Reminds the user of a calendar event about to start (REMINDER); the calendar sends one per event and start. */
   calendarReminderDue(event: { userId: string; title: string; startDate: Date; location: string | null }, tx: Tx): Promise<void> {
     return this.notify(event.userId, reminderMessage(event.title, event.startDate, event.location), tx, "REMINDER");
+  }
+
+  /** Tells the user that an uploaded document is being processed (its text extracted). */
+  documentUploaded(event: { userId: string; title: string }, tx: Tx): Promise<void> {
+    return this.notify(event.userId, documentProcessingStartedMessage(event.title), tx);
+  }
+
+  /**
+   * Tells the user that a document was processed and indexed; for a syllabus, that it was processed with the
+   * number of calendar events made from it, and, when there are some, that they were created for the course.
+   */
+  async documentProcessed(
+    event: { userId: string; title: string; documentType: string; calendarEventsCreated: number | null },
+    tx: Tx,
+  ): Promise<void> {
+    if (event.documentType !== SYLLABUS) return this.notify(event.userId, documentProcessedMessage(event.title), tx);
+    const created = event.calendarEventsCreated ?? 0;
+    await this.notify(event.userId, syllabusProcessedMessage(event.title, created), tx);
+    if (created > 0) await this.notify(event.userId, syllabusEventsCreatedMessage(event.title, created), tx);
+  }
+
+  /** Alerts the user that processing a document failed, with the error text. */
+  documentFailed(event: { userId: string; title: string; errorMessage: string }, tx: Tx): Promise<void> {
+    return this.notify(event.userId, documentFailedMessage(event.title, event.errorMessage), tx, "ALERT");
+  }
+
+  /** Alerts the user that a syllabus upload could not be processed, with the error text. */
+  syllabusFailed(event: { userId: string; fileName: string; errorMessage: string }, tx: Tx): Promise<void> {
+    return this.notify(event.userId, syllabusFailedMessage(event.fileName, event.errorMessage), tx, "ALERT");
   }
 
   private async notify(userId: string, content: string, tx: Tx, type: NotificationType = "SYSTEM"): Promise<void> {

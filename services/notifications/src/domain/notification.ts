@@ -92,6 +92,49 @@ export function importFailedMessage(noteTitle: string, errorMessage: string): st
   return `Processing of “${title}” failed: ${quoted(errorMessage, MAX_QUOTED_ERROR_LENGTH, "unknown error")}`;
 }
 
+/** Longest part of a document title or a file name quoted in a message (a document title has at most 255 characters). */
+const MAX_QUOTED_DOCUMENT_TITLE_LENGTH = 255;
+
+const documentTitle = (title: string) => quoted(title, MAX_QUOTED_DOCUMENT_TITLE_LENGTH, "Untitled");
+const calendarEvents = (count: number) => (count === 1 ? "1 calendar event" : `${count} calendar events`);
+
+/** SYSTEM notification: an uploaded document is stored and its text extraction started. */
+export function documentProcessingStartedMessage(title: string): string {
+  return `Processing started for the document “${documentTitle(title)}”. We will let you know when it is ready to search.`;
+}
+
+/** SYSTEM notification: the document's text was extracted and indexed. */
+export function documentProcessedMessage(title: string): string {
+  return `The document “${documentTitle(title)}” was processed and indexed: you can now search it and generate study materials from it.`;
+}
+
+/** ALERT notification: extracting the document's text failed, with the error text. */
+export function documentFailedMessage(title: string, errorMessage: string): string {
+  const error = quoted(errorMessage, MAX_QUOTED_ERROR_LENGTH, "unknown error");
+  return `Processing of the document “${documentTitle(title)}” failed: ${error}`;
+}
+
+/**
+ * SYSTEM notification: a syllabus was processed, with the number of calendar events made from it (new ones only:
+ * uploading the same syllabus again creates none).
+ */
+export function syllabusProcessedMessage(title: string, eventsCreated: number): string {
+  const created = eventsCreated > 0 ? `${calendarEvents(eventsCreated)} created` : "no new calendar events created";
+  return `The syllabus “${documentTitle(title)}” was processed: ${created}.`;
+}
+
+/** SYSTEM notification: calendar events were created from a syllabus for its course (the event names no course). */
+export function syllabusEventsCreatedMessage(title: string, eventsCreated: number): string {
+  const verb = eventsCreated === 1 ? "was" : "were";
+  return `${calendarEvents(eventsCreated)} ${verb} added to your calendar for the course of the syllabus “${documentTitle(title)}”.`;
+}
+
+/** ALERT notification: a syllabus upload could not be processed (nothing was kept), with the error text. */
+export function syllabusFailedMessage(fileName: string, errorMessage: string): string {
+  const error = quoted(errorMessage, MAX_QUOTED_ERROR_LENGTH, "unknown error");
+  return `The syllabus “${documentTitle(fileName)}” could not be processed and was not saved: ${error}`;
+}
+
 /** Longest parts of a calendar event's title and location quoted in a reminder (their limits in the calendar). */
 const MAX_QUOTED_EVENT_TITLE_LENGTH = 255;
 const MAX_QUOTED_LOCATION_LENGTH = 255;

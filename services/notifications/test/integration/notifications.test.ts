@@ -8,10 +8,16 @@ import { createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix } from "@
 import type { NotificationsConfig } from "../../src/config";
 import {
   courseDeletedMessage,
+  documentFailedMessage,
+  documentProcessedMessage,
+  documentProcessingStartedMessage,
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
   reminderMessage,
+  syllabusEventsCreatedMessage,
+  syllabusFailedMessage,
+  syllabusProcessedMessage,
   welcomeMessage,
 } from "../../src/domain/notification";
 import type { PrismaClient } from "../../src/generated/prisma/client";
@@ -224,6 +230,65 @@ describe("notifications service over gRPC, with PostgreSQL and RabbitMQ", () => 
         [NotificationType.NOTIFICATION_TYPE_SYSTEM, importStartedMessage("Lecture 4: Kinetics")],
         [NotificationType.NOTIFICATION_TYPE_SYSTEM, noteReadyMessage("Lecture 4: Kinetics")],
         [NotificationType.NOTIFICATION_TYPE_ALERT, importFailedMessage("Lecture 5", "The video is private")],
+      ].sort(),
+    );
+  });
+
+  it("tells the user when a document is being processed, processed and indexed, or failed, and of a syllabus's events", async () => {
+    const userId = user();
+    const document = { documentId: randomUUID(), courseId: randomUUID(), title: "Chapter 3 slides", documentType: "HANDOUT" };
+    const SYSTEM = NotificationType.NOTIFICATION_TYPE_SYSTEM;
+    const ALERT = NotificationType.NOTIFICATION_TYPE_ALERT;
+    await publisher.publish([
+      createEvent("documents", userId, { $case: "documentUploaded", value: { ...document, format: "PPTX", storageKey: "documents/k" } }),
+      createEvent("documents", userId, { $case: "documentProcessed", value: { ...document, pageCount: 12, wordCount: 3400 } }),
+      createEvent("documents", userId, {
+        $case: "documentFailed",
+        value: { ...document, documentId: randomUUID(), title: "Scan.pdf", errorMessage: "The PDF is encrypted" },
+      }),
+      createEvent("documents", userId, {
+        $case: "documentProcessed",
+        value: {
+          ...document,
+          documentId: randomUUID(),
+          title: "BIO 101 Syllabus",
+          documentType: "SYLLABUS",
+          pageCount: 2,
+          wordCount: 800,
+          calendarEventsCreated: 14,
+        },
+      }),
+      // The same syllabus uploaded again: nothing new in the calendar.
+      createEvent("documents", userId, {
+        $case: "documentProcessed",
+        value: {
+          ...document,
+          documentId: randomUUID(),
+          title: "BIO 101 Syllabus",
+          documentType: "SYLLABUS",
+          pageCount: 2,
+          wordCount: 800,
+          calendarEventsCreated: 0,
+        },
+      }),
+      createEvent("documents", userId, {
+        $case: "syllabusFailed",
+        value: { courseId: document.courseId, fileName: "syllabus.docx", errorMessage: "No dates were found" },
+      }),
+    ]);
+    const all = await eventually(async () => {
+      const list = await client.listNotifications({ userId, limit: 20, includeRead: true });
+      return list.total >= 7 ? list.notifications : undefined;
+    });
+    expect(all.map((n) => [n.type, n.content]).sort()).toEqual(
+      [
+        [SYSTEM, documentProcessingStartedMessage("Chapter 3 slides")],
+        [SYSTEM, documentProcessedMessage("Chapter 3 slides")],
+        [ALERT, documentFailedMessage("Scan.pdf", "The PDF is encrypted")],
+        [SYSTEM, syllabusProcessedMessage("BIO 101 Syllabus", 14)],
+        [SYSTEM, syllabusEventsCreatedMessage("BIO 101 Syllabus", 14)],
+        [SYSTEM, syllabusProcessedMessage("BIO 101 Syllabus", 0)],
+        [ALERT, syllabusFailedMessage("syllabus.docx", "No dates were found")],
       ].sort(),
     );
   });

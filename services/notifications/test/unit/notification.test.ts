@@ -1,6 +1,9 @@
 import {
   courseDeletedMessage,
   createNotification,
+  documentFailedMessage,
+  documentProcessedMessage,
+  documentProcessingStartedMessage,
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
@@ -9,6 +12,9 @@ import {
   markAsRead,
   MAX_CONTENT_LENGTH,
   retentionCutoff,
+  syllabusEventsCreatedMessage,
+  syllabusFailedMessage,
+  syllabusProcessedMessage,
   welcomeMessage,
 } from "../../src/domain/notification";
 import { refusal } from "@study/testkit/refusal";
@@ -100,6 +106,45 @@ describe("media import messages", () => {
     expect(createNotification("id", "u", { type: "SYSTEM", content: importStartedMessage("🎧".repeat(300)) }, now).content).toContain(
       "🎧".repeat(255),
     );
+  });
+});
+
+describe("document messages", () => {
+  it("name the document in the started, processed and failed messages, the failure with its error text", () => {
+    expect(documentProcessingStartedMessage(" Chapter 3 slides ")).toBe(
+      "Processing started for the document “Chapter 3 slides”. We will let you know when it is ready to search.",
+    );
+    expect(documentProcessedMessage("Chapter 3 slides")).toBe(
+      "The document “Chapter 3 slides” was processed and indexed: you can now search it and generate study materials from it.",
+    );
+    expect(documentFailedMessage("Scan.pdf", " The PDF is encrypted ")).toBe("Processing of the document “Scan.pdf” failed: The PDF is encrypted");
+    expect(documentFailedMessage(" ", "")).toBe("Processing of the document “Untitled” failed: unknown error");
+  });
+
+  it("count a syllabus's calendar events, in the singular for one and as none new for zero", () => {
+    expect(syllabusProcessedMessage("BIO 101 Syllabus", 14)).toBe("The syllabus “BIO 101 Syllabus” was processed: 14 calendar events created.");
+    expect(syllabusProcessedMessage("BIO 101 Syllabus", 1)).toBe("The syllabus “BIO 101 Syllabus” was processed: 1 calendar event created.");
+    expect(syllabusProcessedMessage("BIO 101 Syllabus", 0)).toBe("The syllabus “BIO 101 Syllabus” was processed: no new calendar events created.");
+    expect(syllabusEventsCreatedMessage("BIO 101 Syllabus", 14)).toBe(
+      "14 calendar events were added to your calendar for the course of the syllabus “BIO 101 Syllabus”.",
+    );
+    expect(syllabusEventsCreatedMessage("BIO 101 Syllabus", 1)).toBe(
+      "1 calendar event was added to your calendar for the course of the syllabus “BIO 101 Syllabus”.",
+    );
+    expect(syllabusFailedMessage("syllabus.pdf", "No dates were found")).toBe(
+      "The syllabus “syllabus.pdf” could not be processed and was not saved: No dates were found",
+    );
+  });
+
+  it("stay within the content limit, whatever the title, file name and error lengths", () => {
+    for (const content of [
+      documentFailedMessage("T".repeat(5_000), "E".repeat(5_000)),
+      syllabusFailedMessage("F".repeat(5_000), "E".repeat(5_000)),
+      syllabusEventsCreatedMessage("T".repeat(5_000), 1000),
+      documentProcessedMessage("📄".repeat(5_000)),
+    ]) {
+      expect(createNotification("id", "u", { type: "ALERT", content }, now).content).toBe(content);
+    }
   });
 });
 

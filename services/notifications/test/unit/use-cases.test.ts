@@ -10,10 +10,16 @@ import { MarkNotificationRead } from "../../src/application/mark-notification-re
 import {
   courseDeletedMessage,
   createNotification,
+  documentFailedMessage,
+  documentProcessedMessage,
+  documentProcessingStartedMessage,
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
   reminderMessage,
+  syllabusEventsCreatedMessage,
+  syllabusFailedMessage,
+  syllabusProcessedMessage,
   welcomeMessage,
   type Notification,
   type NotificationType,
@@ -225,6 +231,73 @@ describe("NotifyOnEvent for media imports", () => {
     tx.commit();
     expect(repository.all()).toEqual([
       expect.objectContaining({ userId: "bob", type: "ALERT", content: importFailedMessage("Lecture 2", "Unsupported format"), read: false }),
+    ]);
+  });
+});
+
+describe("NotifyOnEvent for documents", () => {
+  const processed = { userId: "alice", title: "Chapter 3 slides", documentType: "HANDOUT", calendarEventsCreated: null };
+  const contents = () =>
+    repository
+      .all()
+      .map((n) => [n.type, n.content])
+      .sort();
+
+  it("announces a document's processing and its success as SYSTEM notifications, inside the given transaction", async () => {
+    const tx = repository.begin();
+    const notify = new NotifyOnEvent(repository);
+    await notify.documentUploaded({ userId: "alice", title: "Chapter 3 slides" }, tx);
+    await notify.documentProcessed(processed, tx);
+    expect(repository.all()).toEqual([]);
+
+    tx.commit();
+    expect(contents()).toEqual(
+      [
+        ["SYSTEM", documentProcessingStartedMessage("Chapter 3 slides")],
+        ["SYSTEM", documentProcessedMessage("Chapter 3 slides")],
+      ].sort(),
+    );
+  });
+
+  it("alerts the user of a failed document with the error text, and of a failed syllabus", async () => {
+    const tx = repository.begin();
+    const notify = new NotifyOnEvent(repository);
+    await notify.documentFailed({ userId: "bob", title: "Scan.pdf", errorMessage: "The PDF is encrypted" }, tx);
+    await notify.syllabusFailed({ userId: "bob", fileName: "syllabus.docx", errorMessage: "No dates were found" }, tx);
+    tx.commit();
+    expect(repository.all().every((n) => n.userId === "bob" && !n.read)).toBe(true);
+    expect(contents()).toEqual(
+      [
+        ["ALERT", documentFailedMessage("Scan.pdf", "The PDF is encrypted")],
+        ["ALERT", syllabusFailedMessage("syllabus.docx", "No dates were found")],
+      ].sort(),
+    );
+  });
+
+  it("tells of a processed syllabus with its count, and of the events created for its course only when there are some", async () => {
+    const notify = new NotifyOnEvent(repository);
+    const syllabus = { ...processed, title: "BIO 101 Syllabus", documentType: "SYLLABUS" };
+    let tx = repository.begin();
+    await notify.documentProcessed({ ...syllabus, calendarEventsCreated: 14 }, tx);
+    expect(repository.all()).toEqual([]);
+    tx.commit();
+    expect(contents()).toEqual(
+      [
+        ["SYSTEM", syllabusProcessedMessage("BIO 101 Syllabus", 14)],
+        ["SYSTEM", syllabusEventsCreatedMessage("BIO 101 Syllabus", 14)],
+      ].sort(),
+    );
+
+    // The same syllabus again (nothing new), or one without a count: the processed notification alone.
+    repository = new InMemoryNotificationRepository();
+    const again = new NotifyOnEvent(repository);
+    tx = repository.begin();
+    await again.documentProcessed({ ...syllabus, calendarEventsCreated: 0 }, tx);
+    await again.documentProcessed({ ...syllabus, calendarEventsCreated: null }, tx);
+    tx.commit();
+    expect(contents()).toEqual([
+      ["SYSTEM", syllabusProcessedMessage("BIO 101 Syllabus", 0)],
+      ["SYSTEM", syllabusProcessedMessage("BIO 101 Syllabus", 0)],
     ]);
   });
 });

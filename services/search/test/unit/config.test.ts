@@ -7,6 +7,7 @@ const sources = {
   MEDIA_GRPC_ADDRESS: "media:50053",
   STUDY_GRPC_ADDRESS: "study:50054",
   CALENDAR_GRPC_ADDRESS: "calendar:50056",
+  DOCUMENTS_GRPC_ADDRESS: "documents:50057",
 };
 
 describe("search configuration", () => {
@@ -35,6 +36,7 @@ describe("search configuration", () => {
       { name: "media", types: ["note"], address: "media:50053" },
       { name: "study", types: ["flashcard_set", "quiz", "study_guide"], address: "study:50054" },
       { name: "calendar", types: ["calendar_event"], address: "calendar:50056" },
+      { name: "documents", types: ["document"], address: "documents:50057" },
     ]);
     expect(() => loadConfig(reindexConfigSchema, { ...base, COURSES_GRPC_ADDRESS: "courses:50051", STUDY_GRPC_ADDRESS: "study:50054" })).toThrow(
       "Invalid configuration: MEDIA_GRPC_ADDRESS: is required but not set",

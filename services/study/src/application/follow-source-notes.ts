@@ -1,17 +1,20 @@
 import type { FlashcardSet } from "../domain/flashcard-set";
 import type { Quiz } from "../domain/quiz";
 import type { StudyGuide } from "../domain/study-guide";
-import type { FlashcardSetRepository, QuizRepository, SourceNoteLinks, StudyGuideRepository } from "./ports/study-repositories.port";
+import type { MaterialRepository, SourceNoteLinks } from "./ports/study-repositories.port";
 import { flashcardSetDeleted, quizDeleted, studyGuideDeleted } from "./study-events";
 
+/** What following a deleted course needs of each kind's repository. */
+type CourseMaterial<M> = Pick<MaterialRepository<M>, "deleteCourse">;
+
 /**
- * Keeps material in step with the notes and courses it came from. A deleted note's material stays (the user
- * studied with it) but loses its links to the note; a deleted course takes its material with it.
+ * Keeps material in step with the notes, documents and courses it came from. A deleted note's or document's
+ * material stays (the user studied with it) but loses its links to it; a deleted course takes its material with it.
  */
 export class FollowSourceNotes {
   constructor(
     private readonly links: SourceNoteLinks,
-    private readonly repositories: { sets: FlashcardSetRepository; quizzes: QuizRepository; guides: StudyGuideRepository },
+    private readonly repositories: { sets: CourseMaterial<FlashcardSet>; quizzes: CourseMaterial<Quiz>; guides: CourseMaterial<StudyGuide> },
   ) {}
 
   noteDeleted(userId: string, noteId: string): Promise<void> {
@@ -20,6 +23,10 @@ export class FollowSourceNotes {
 
   noteRenamed(userId: string, noteId: string, title: string): Promise<void> {
     return this.links.renameNote(userId, noteId, title);
+  }
+
+  documentDeleted(userId: string, documentId: string): Promise<void> {
+    return this.links.detachDocument(userId, documentId);
   }
 
   async courseDeleted(userId: string, courseId: string): Promise<{ flashcardSets: number; quizzes: number; studyGuides: number }> {

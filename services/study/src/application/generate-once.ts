@@ -8,12 +8,12 @@ import type { MaterialRepository } from "./ports/study-repositories.port";
 
 export interface GenerationOutcome<M> {
   material: M;
-  /** False when material for the same note content already existed and was returned instead. */
+  /** False when material for the same source content already existed and was returned instead. */
   created: boolean;
 }
 
 /**
- * The deduplicated generation every kind shares: the same user, course and note content return the stored
+ * The deduplicated generation every kind shares: the same user, course and source content return the stored
  * material, whatever options were asked for; otherwise `build` generates new material, which is stored with its Created event.
  */
 export async function generateOnce<M extends MaterialOrigin>(options: {
@@ -26,19 +26,22 @@ export async function generateOnce<M extends MaterialOrigin>(options: {
   const { request, repository } = options;
   requireUserId(request.userId);
   assertValidGenerationRequest(request);
-  const contentHash = generationFingerprint(options.kind, request.notes);
+  const documents = request.documents ?? [];
+  const contentHash = generationFingerprint(options.kind, request.notes, { documents, focusAreas: request.focusAreas });
   const existing = await repository.findByFingerprint(request.userId, request.courseId, contentHash);
   if (existing) return { material: existing, created: false };
 
   const now = new Date();
-  const [firstNote] = request.notes;
+  // Material made from documents only has no note.
+  const firstNote = request.notes.at(0);
   const material = await options.build({
     id: newId(),
     userId: request.userId,
     courseId: request.courseId,
-    noteId: firstNote.noteId,
-    noteTitle: firstNote.title,
+    noteId: firstNote?.noteId ?? null,
+    noteTitle: firstNote?.title ?? null,
     noteIds: request.notes.map((note) => note.noteId),
+    documentIds: documents.map((document) => document.documentId),
     contentHash,
     difficulty: request.difficulty,
     generator: "",

@@ -21,6 +21,8 @@ export interface MaterialOrigin {
   noteTitle: string | null;
   /** Every source note that still exists. */
   noteIds: string[];
+  /** Every source document that still exists. */
+  documentIds: string[];
   /** The deduplication key (see generation-fingerprint.ts). */
   contentHash: string;
   title: string;

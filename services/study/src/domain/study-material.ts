@@ -29,13 +29,39 @@ export interface SourceNote {
   summary?: string;
 }
 
+/** A page of a document's extracted text (a PDF page, a slide, a sheet), numbered from 1. */
+export interface SourceDocumentPage {
+  number: number;
+  text: string;
+}
+
+/** A processed document as the generators read it: its pages in order. */
+export interface SourceDocument {
+  documentId: string;
+  title: string;
+  pages: SourceDocumentPage[];
+}
+
 /**
- * Where a generated card, question or section came from, so a client can jump to it: the note, and the start
- * of the transcript segment the text was taken from (null when it came from a user note or the whole note).
+ * Where a generated card, question or section came from, so a client can jump to it: the note and the start of
+ * the transcript segment the text was taken from (null when it came from a user note or the whole note), or the
+ * document and the page the text was taken from (null when no page could be told). The other kind's fields are
+ * declared absent, so `source?.noteId` reads as "the note, if any" on either kind.
  */
-export interface SourceReference {
+export type SourceReference = NoteSourceReference | DocumentSourceReference;
+
+export interface NoteSourceReference {
   noteId: string;
   startTime: number | null;
+  documentId?: undefined;
+  page?: undefined;
+}
+
+export interface DocumentSourceReference {
+  documentId: string;
+  page: number | null;
+  noteId?: undefined;
+  startTime?: undefined;
 }
 
 export interface GeneratedFlashcard {

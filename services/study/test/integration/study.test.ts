@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { indexing, study as api } from "@study/contracts";
+import { prismaOptions } from "@study/db";
 import { AmqpConnection, createEvent, EventPublisher } from "@study/events";
 import { createClient } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
 import { captureEvents, createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
+import { PrismaClient } from "../../src/generated/prisma/client";
 import { studyService } from "../../src/service";
+import { chapterDocument } from "../adapters/generation/offline/fixtures/documents";
 
 /** A short lecture on cell membranes, as a transcription engine would give it: sentences on a timeline. */
 const LECTURE = [
@@ -42,9 +45,12 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
   let publisherConnection: AmqpConnection;
   let publisher: EventPublisher;
   let exchange: string;
+  /** Reads what the API does not show (a material's document ids) and when the consumer handled an event. */
+  let db: PrismaClient;
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("study", migrationSources(studyService));
+    db = new PrismaClient(prismaOptions(databaseUrl, 2));
     exchange = `test.${uniqueSuffix()}`;
     capture = await captureEvents(testRabbitMqUrl(), exchange, "study.#");
     service = await startService(studyService, {
@@ -64,6 +70,7 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     await service.lifecycle.stop();
     await capture.close();
     await publisherConnection.close();
+    await db.$disconnect();
   });
 
   const generation = (
@@ -77,6 +84,8 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     courseName: "Biology 101",
     notes,
     difficulty,
+    documents: [],
+    focusAreas: [],
   });
 
   const refusal = (promise: Promise<unknown>) =>
@@ -356,5 +365,181 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
       code: "VALIDATION_ERROR",
     });
     expect(await refusal(source.listSearchables({ pageToken: "", pageSize: 1001 }))).toEqual({ kind: "validation", code: "VALIDATION_ERROR" });
+  });
+
+  it("generates each kind from a document, linking every item to its page, once per document content and focus", async () => {
+    const userId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const documentId = randomUUID();
+    const chapter: api.SourceDocument = { ...chapterDocument(documentId) };
+    const fromDocument = (document: api.SourceDocument, focusAreas: string[] = []): api.GenerationRequest => ({
+      ...generation(userId, courseId, []),
+      documents: [document],
+      focusAreas,
+    });
+    const createdEvent = (id: string) =>
+      eventually(async () =>
+        capture.events.find((event) => {
+          const value = event.payload?.value;
+          return (
+            !!value && ["flashcardSetId", "quizId", "studyGuideId"].some((key) => key in value && (value as Record<string, unknown>)[key] === id)
+          );
+        }),
+      );
+    /** Every link names the document and one of its pages, and nothing of a note. */
+    const expectPageLinks = (sources: (api.SourceLink | undefined)[]) => {
+      for (const link of sources) {
+        expect(link).toEqual({ documentId, page: expect.any(Number) });
+        expect([1, 2, 3]).toContain(link?.page);
+      }
+    };
+
+    const first = await client.generateFlashcards({ generation: fromDocument(chapter, ["osmosis"]), cardCount: 8 });
+    expect(first.created).toBe(true);
+    const set = first.flashcardSet!;
+    expect(set).toMatchObject({
+      userId,
+      courseId,
+      noteIds: [],
+      generator: "offline",
+      cardCount: 8,
+      title: "Biology textbook, chapter 4 — Flashcards",
+    });
+    expect(set.noteId).toBeUndefined();
+    expectPageLinks(set.flashcards.map((card) => card.source));
+    expect(`${set.flashcards[0].front} ${set.flashcards[0].back}`.toLowerCase()).toContain("osmosis");
+    // Stored: read back with the same links.
+    const stored = (await client.getFlashcardSet({ userId, flashcardSetId: set.id })).flashcardSet!;
+    expect(stored.flashcards.map((card) => card.source)).toEqual(set.flashcards.map((card) => card.source));
+    expect((await createdEvent(set.id)).payload?.value).toMatchObject({
+      noteIds: [],
+      cardCount: 8,
+      searchable: { type: indexing.SearchableType.SEARCHABLE_TYPE_FLASHCARD_SET, id: set.id, userId, courseId, title: set.title },
+    });
+
+    // The same document content and focus: the stored set, whatever the count; new page text or another focus: a new one.
+    const again = await client.generateFlashcards({ generation: fromDocument({ ...chapter, title: "Renamed" }, ["Osmosis "]), cardCount: 3 });
+    expect(again).toMatchObject({ created: false, flashcardSet: { id: set.id, cardCount: 8 } });
+    const otherFocus = await client.generateFlashcards({ generation: fromDocument(chapter, ["fermentation"]), cardCount: 3 });
+    expect(otherFocus.created).toBe(true);
+    const edited = {
+      ...chapter,
+      pages: [...chapter.pages.slice(0, 2), { number: 3, text: `${chapter.pages[2].text}\n\nATP is the energy currency of the cell.` }],
+    };
+    expect((await client.generateFlashcards({ generation: fromDocument(edited, ["osmosis"]), cardCount: 3 })).created).toBe(true);
+
+    const { quiz, created: quizCreated } = await client.generateQuiz({ generation: fromDocument(chapter), questionCount: 7 });
+    expect(quizCreated).toBe(true);
+    expect(quiz!.questions).toHaveLength(7);
+    expectPageLinks(quiz!.questions.map((question) => question.source));
+    expect((await client.getQuiz({ userId, quizId: quiz!.id })).quiz!.questions.map((question) => question.source)).toEqual(
+      quiz!.questions.map((question) => question.source),
+    );
+    expect((await createdEvent(quiz!.id)).payload?.value).toMatchObject({
+      questionCount: 7,
+      searchable: { type: indexing.SearchableType.SEARCHABLE_TYPE_QUIZ, id: quiz!.id, metadata: { questionCount: "7" } },
+    });
+    expect(await client.generateQuiz({ generation: fromDocument(chapter), questionCount: 2 })).toMatchObject({
+      created: false,
+      quiz: { id: quiz!.id },
+    });
+
+    const { studyGuide, created: guideCreated } = await client.generateStudyGuide({ generation: fromDocument(chapter) });
+    expect(guideCreated).toBe(true);
+    expectPageLinks(studyGuide!.sections.map((section) => section.source));
+    expect(studyGuide!.sections[0].source).toEqual({ documentId, page: 1 });
+    expect((await createdEvent(studyGuide!.id)).payload?.value).toMatchObject({
+      sectionCount: studyGuide!.sections.length,
+      searchable: { type: indexing.SearchableType.SEARCHABLE_TYPE_STUDY_GUIDE, id: studyGuide!.id, content: studyGuide!.markdown },
+    });
+  });
+
+  it("follows the documents: a deleted document leaves its material without links to it, once, for its owner only", async () => {
+    const userId = `user-${randomUUID()}`;
+    const otherUserId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const documentId = randomUUID();
+    const noteId = randomUUID();
+    const fromDocument = (owner: string, notes: api.SourceNote[] = []): api.GenerationRequest => ({
+      ...generation(owner, courseId, notes),
+      documents: [chapterDocument(documentId)],
+    });
+    const { flashcardSet } = await client.generateFlashcards({ generation: fromDocument(userId, [sourceNote(noteId)]), cardCount: 12 });
+    const { quiz } = await client.generateQuiz({ generation: fromDocument(userId), questionCount: 5 });
+    const { studyGuide } = await client.generateStudyGuide({ generation: fromDocument(userId) });
+    const { flashcardSet: othersSet } = await client.generateFlashcards({ generation: fromDocument(otherUserId), cardCount: 4 });
+    const readAll = async () => ({
+      set: (await client.getFlashcardSet({ userId, flashcardSetId: flashcardSet!.id })).flashcardSet!,
+      quiz: (await client.getQuiz({ userId, quizId: quiz!.id })).quiz!,
+      guide: (await client.getStudyGuide({ userId, studyGuideId: studyGuide!.id })).studyGuide!,
+    });
+    const sources = ({ set, quiz: readQuiz, guide }: Awaited<ReturnType<typeof readAll>>) => [
+      ...set.flashcards.map((card) => card.source),
+      ...readQuiz.questions.map((question) => question.source),
+      ...guide.sections.map((section) => section.source),
+    ];
+    const before = await readAll();
+    expect(sources(before).filter((link) => link?.documentId === documentId).length).toBeGreaterThan(0);
+    const documentIdsOf = async (table: "flashcard_set" | "quiz" | "study_guide", id: string) =>
+      (await db.$queryRawUnsafe<{ document_ids: string[] }[]>(`SELECT document_ids FROM ${table} WHERE id = $1::uuid`, id))[0].document_ids;
+    expect(await documentIdsOf("flashcard_set", flashcardSet!.id)).toEqual([documentId]);
+    const deleted = () =>
+      createEvent("documents", userId, {
+        $case: "documentDeleted",
+        value: { documentId, courseId, title: "Biology textbook, chapter 4", storageKey: `documents/${documentId}` },
+      });
+    const handled = (eventId: string) =>
+      eventually(async () => (await db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM inbox_message WHERE event_id = $1`, eventId)).length > 0, 10_000);
+
+    const first = deleted();
+    await publisher.publish([first]);
+    await handled(first.id);
+    const after = await readAll();
+    expect(sources(after).some((link) => link?.documentId === documentId)).toBe(false);
+    // The material stays whole, and the note's links are another source's.
+    expect([after.set.cardCount, after.quiz.questions.length, after.guide.sections.length]).toEqual([
+      before.set.cardCount,
+      before.quiz.questions.length,
+      before.guide.sections.length,
+    ]);
+    expect(after.set.flashcards.map((card) => card.source).filter((link) => link?.noteId)).toEqual(
+      before.set.flashcards.map((card) => card.source).filter((link) => link?.noteId),
+    );
+    expect(after.set.noteIds).toEqual([noteId]);
+    expect(await documentIdsOf("flashcard_set", flashcardSet!.id)).toEqual([]);
+    expect(await documentIdsOf("quiz", quiz!.id)).toEqual([]);
+    expect(await documentIdsOf("study_guide", studyGuide!.id)).toEqual([]);
+
+    // Another user's material from a document of the same id is not the owner's to clear.
+    const others = (await client.getFlashcardSet({ userId: otherUserId, flashcardSetId: othersSet!.id })).flashcardSet!;
+    expect(others.flashcards.map((card) => card.source)).toEqual(othersSet!.flashcards.map((card) => card.source));
+    expect(others.flashcards.every((card) => card.source?.documentId === documentId)).toBe(true);
+    expect(await documentIdsOf("flashcard_set", othersSet!.id)).toEqual([documentId]);
+
+    // The same deletion again (a new event: the inbox does not hold it back) changes nothing more.
+    const updatedAt = () => db.$queryRawUnsafe<{ updated_at: Date }[]>(`SELECT updated_at FROM quiz WHERE id = $1::uuid`, quiz!.id);
+    const updatedAfterFirst = await updatedAt();
+    const again = deleted();
+    await publisher.publish([again]);
+    await handled(again.id);
+    expect(await readAll()).toEqual(after);
+    expect(await updatedAt()).toEqual(updatedAfterFirst);
+  });
+
+  it("refuses a document without text, and bad focus areas", async () => {
+    const userId = `user-${randomUUID()}`;
+    const scan: api.SourceDocument = { documentId: randomUUID(), title: "Scanned handout", pages: [{ number: 1, text: "  " }] };
+    const request = (document: api.SourceDocument, focusAreas: string[] = []) => ({
+      generation: { ...generation(userId, randomUUID(), []), documents: [document], focusAreas },
+    });
+    expect(await refusal(client.generateStudyGuide(request(scan)))).toEqual({ kind: "precondition", code: "DOCUMENT_HAS_NO_TEXT" });
+    expect(await refusal(client.generateQuiz({ ...request(chapterDocument(randomUUID()), ["x".repeat(101)]), questionCount: 5 }))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+    });
+    expect(await refusal(client.generateQuiz({ ...request(chapterDocument(randomUUID())), questionCount: 51 }))).toEqual({
+      kind: "validation",
+      code: "VALIDATION_ERROR",
+    });
   });
 });

@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
+import type { AppError } from "@study/platform/errors";
 import { generationFingerprint } from "../../src/domain/generation-fingerprint";
-import { assertValidGenerationRequest, flashcardCount, type GenerationNote } from "../../src/domain/generation-request";
+import { assertValidGenerationRequest, flashcardCount, type GenerationNote, type GenerationRequest } from "../../src/domain/generation-request";
 import { renderStudyGuideMarkdown } from "../../src/domain/study-guide";
-import { assertValidQuiz, assertValidStudyGuide, type SourceNote } from "../../src/domain/study-material";
+import { assertValidQuiz, assertValidStudyGuide, type SourceDocument, type SourceNote } from "../../src/domain/study-material";
 
 const note = (noteId: string, transcript: string, userNotes: SourceNote["userNotes"] = []): SourceNote => ({
   noteId,
@@ -82,6 +84,88 @@ describe("generation requests", () => {
     expect(() => flashcardCount(51)).toThrow(
       expect.objectContaining({ details: [{ field: "cardCount", message: "must be an integer from 1 to 50" }] }),
     );
+  });
+});
+
+describe("generation from documents", () => {
+  const request = { userId: "u", courseId: "c", courseName: "Biology", difficulty: "MEDIUM" as const, notes: [] };
+  const document = (documentId: string, ...texts: string[]): SourceDocument => ({
+    documentId,
+    title: `Document ${documentId}`,
+    pages: texts.map((text, index) => ({ number: index + 1, text })),
+  });
+  const chapter = document("d1", "Osmosis is the diffusion of water.", "Diffusion needs no energy.");
+  const problems = (invalid: Partial<GenerationRequest>) => {
+    try {
+      assertValidGenerationRequest({ ...request, documents: [chapter], ...invalid });
+    } catch (error) {
+      return error as AppError;
+    }
+    throw new Error("expected the request to be refused");
+  };
+
+  it("accepts a document without any note, with up to ten focus areas of 1-100 characters", () => {
+    expect(() => assertValidGenerationRequest({ ...request, documents: [chapter] })).not.toThrow();
+    const focusAreas = Array.from({ length: 10 }, (_, index) => `${"x".repeat(99)}${index}`);
+    expect(() => assertValidGenerationRequest({ ...request, documents: [chapter], focusAreas })).not.toThrow();
+  });
+
+  it("refuses no source at all, a repeated document, bad page numbers and bad focus areas", () => {
+    expect(problems({ documents: [] })).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: [{ field: "noteIds", message: "must name at least one note or document" }],
+    });
+    expect(problems({ documents: [chapter, chapter] }).details).toEqual([{ field: "documents", message: "must not repeat a document" }]);
+    expect(problems({ documents: [{ ...chapter, documentId: " " }] }).details).toEqual([{ field: "documents.0.documentId", message: "is required" }]);
+    expect(problems({ documents: [{ ...chapter, pages: [{ number: 0, text: "Osmosis." }] }] }).details).toEqual([
+      { field: "documents.0.pages", message: "page numbers must be integers from 1" },
+    ]);
+    expect(problems({ documents: [{ ...chapter, pages: [chapter.pages[0], chapter.pages[0]] }] }).details).toEqual([
+      { field: "documents.0.pages", message: "must not repeat a page number" },
+    ]);
+    expect(problems({ focusAreas: Array.from({ length: 11 }, (_, index) => `topic ${index}`) }).details).toEqual([
+      { field: "focusAreas", message: "must name at most 10 topics" },
+    ]);
+    expect(problems({ focusAreas: ["osmosis", "  ", "y".repeat(101)] }).details).toEqual([
+      { field: "focusAreas.1", message: "must be 1 to 100 characters" },
+      { field: "focusAreas.2", message: "must be 1 to 100 characters" },
+    ]);
+  });
+
+  it("refuses a document without text on any page with DOCUMENT_HAS_NO_TEXT (a failed precondition)", () => {
+    const scan = { ...document("d2", "", " \n "), title: "Scanned handout" };
+    expect(problems({ documents: [chapter, scan] })).toMatchObject({
+      kind: "precondition",
+      code: "DOCUMENT_HAS_NO_TEXT",
+      message: 'Document "Scanned handout" has no extracted text to study from',
+    });
+    expect(() => assertValidGenerationRequest({ ...request, documents: [document("d3", "", "Osmosis moves water.")] })).not.toThrow();
+  });
+
+  it("deduplicates by the documents' ids and page texts and the focus areas, not by titles or page order", () => {
+    const key = (documents: SourceDocument[], focusAreas?: string[]) => generationFingerprint("quiz", [], { documents, focusAreas });
+    const base = key([chapter]);
+    expect(key([{ ...chapter, title: "Renamed", pages: [...chapter.pages].reverse() }])).toBe(base);
+    expect(key([chapter], [])).toBe(base);
+    expect(key([chapter], ["Osmosis", " diffusion"])).toBe(key([chapter], ["diffusion", "osmosis ", "OSMOSIS"]));
+    const variants = [
+      key([{ ...chapter, documentId: "d9" }]),
+      key([{ ...chapter, pages: [chapter.pages[0], { number: 2, text: "Diffusion needs no ATP." }] }]),
+      key([{ ...chapter, pages: [chapter.pages[0]] }]),
+      key([chapter], ["osmosis"]),
+      key([chapter, document("d2", "Active transport uses ATP.")]),
+      generationFingerprint("flashcards", [], { documents: [chapter] }),
+    ];
+    expect(new Set([base, ...variants]).size).toBe(7);
+  });
+
+  it("keeps a notes-only key as it was before documents existed", () => {
+    const a = note("a", "Osmosis is the movement of water across a membrane.");
+    const before = createHash("sha256")
+      .update(JSON.stringify({ kind: "quiz", notes: [{ noteId: "a", transcript: a.transcript, userNotes: [] }] }))
+      .digest("hex");
+    expect(generationFingerprint("quiz", [a])).toBe(before);
+    expect(generationFingerprint("quiz", [a], { documents: [], focusAreas: [] })).toBe(before);
   });
 });
 

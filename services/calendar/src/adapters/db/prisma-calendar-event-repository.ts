@@ -5,10 +5,16 @@ import type {
   EventListQuery,
   TransactionalCalendarEventRepository,
 } from "../../application/ports/calendar-event-repository.port";
-import { nextVersion, type CalendarEvent } from "../../domain/calendar-event";
+import { nextVersion, type CalendarEvent, type SourcedEvent } from "../../domain/calendar-event";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
+
+/**
+ * Time a source's batch may hold its transaction (Prisma's default is 5 s): up to 1 000 rows with their outbox rows,
+ * possibly after waiting for a concurrent call with the same keys to commit.
+ */
+const SOURCE_TRANSACTION_TIMEOUT_MS = 30_000;
 
 /** The columns of a calendar event under the domain's names, for raw statements. */
 export const EVENT_COLUMNS = Prisma.sql`id, user_id AS "userId", title, description, start_date AS "startDate", end_date AS "endDate",
@@ -24,6 +30,26 @@ export class PrismaCalendarEventRepository implements TransactionalCalendarEvent
       await tx.calendarEvent.create({ data: event });
       await enqueueEvents(tx, events);
     });
+  }
+
+  /**
+   * One INSERT … ON CONFLICT DO NOTHING (Prisma's skipDuplicates): the unique index on (user_id, source_key) makes
+   * a concurrent call with the same keys wait for this transaction, then skip what it inserted. The other unique
+   * keys are the new id and the Google link (none yet), so a skipped row is a key that exists. The rows go in key
+   * order, so that calls with the same keys in another order wait on each other instead of deadlocking.
+   */
+  insertFromSource(sourced: SourcedEvent[], events: (created: CalendarEvent) => EventEnvelope[]): Promise<CalendarEvent[]> {
+    const data = sourced
+      .map(({ sourceKey, event }) => ({ ...event, sourceKey }))
+      .sort((a, b) => (a.sourceKey < b.sourceKey ? -1 : a.sourceKey > b.sourceKey ? 1 : 0));
+    return this.prisma.$transaction(
+      async (tx) => {
+        const created = await tx.calendarEvent.createManyAndReturn({ data, skipDuplicates: true });
+        await enqueueEvents(tx, created.flatMap(events));
+        return created;
+      },
+      { timeout: SOURCE_TRANSACTION_TIMEOUT_MS, maxWait: 10_000 },
+    );
   }
 
   findOwned(userId: string, eventId: string): Promise<CalendarEvent | null> {

@@ -3,6 +3,7 @@ import { bindUnaryHandlers, pageInfo } from "@study/grpc";
 import type { Logger } from "@study/platform";
 import { AppError, isAppError } from "@study/platform/errors";
 import type { CreateEvent } from "../../application/create-event";
+import type { CreateEventsFromSource } from "../../application/create-events-from-source";
 import type { DeleteEvent } from "../../application/delete-event";
 import type { GetFeedToken, RenderFeed, RotateFeedToken } from "../../application/feed";
 import type { GetEvent } from "../../application/get-event";
@@ -13,6 +14,7 @@ import { EVENT_PRIORITIES, EVENT_TYPES, type CalendarEvent, type EventPriority, 
 
 export interface CalendarUseCases {
   createEvent: CreateEvent;
+  createEventsFromSource: CreateEventsFromSource;
   getEvent: GetEvent;
   listEvents: ListEvents;
   updateEvent: UpdateEvent;
@@ -29,6 +31,19 @@ export function eventTypeFromProto(value: api.EventType): EventType | undefined 
   const type = EVENT_TYPES.find((name) => api.EventType[`EVENT_TYPE_${name}`] === value);
   if (!type) throw AppError.validation("Invalid event type", [{ field: "eventType", message: `must be one of ${EVENT_TYPES.join(", ")}` }]);
   return type;
+}
+
+/** The type of the source item at `index`, as eventTypeFromProto reads it: an unknown number is refused under the item's name. */
+function sourceItemEventType(value: api.EventType, index: number): EventType | null {
+  try {
+    return eventTypeFromProto(value) ?? null;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    throw AppError.validation(
+      error.message,
+      error.details.map(({ field, message }) => ({ field: `items[${index}].${field}`, message })),
+    );
+  }
 }
 
 /** EVENT_PRIORITY_UNSPECIFIED: not given (undefined); an unknown number: invalid input. */
@@ -98,6 +113,25 @@ export function calendarGrpcService(useCases: CalendarUseCases, logger: Logger):
       });
       return { event: toProtoEvent(event) };
     }),
+    createEventsFromSource: failingAs(
+      "CALENDAR_EVENT_CREATE_ERROR",
+      "The calendar events could not be created",
+      async (request: api.CreateEventsFromSourceRequest) =>
+        useCases.createEventsFromSource.execute(
+          request.userId,
+          request.courseId ?? null,
+          request.items.map((item, index) => ({
+            sourceKey: item.sourceKey,
+            title: item.title,
+            description: item.description ?? null,
+            startDate: item.startDate ?? null,
+            endDate: item.endDate ?? null,
+            eventType: sourceItemEventType(item.eventType, index),
+            location: item.location ?? null,
+            allDayDate: item.allDayDate ?? null,
+          })),
+        ),
+    ),
     getEvent: failingAs(SERVICE_ERROR, SERVICE_FAILED, async (request: api.GetEventRequest) => ({
       event: toProtoEvent(await useCases.getEvent.execute(request.userId, request.eventId)),
     })),

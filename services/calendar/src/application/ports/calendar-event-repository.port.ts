@@ -1,5 +1,5 @@
 import type { EventEnvelope } from "@study/events/envelope";
-import type { CalendarEvent, EventType } from "../../domain/calendar-event";
+import type { CalendarEvent, EventType, SourcedEvent } from "../../domain/calendar-event";
 
 export interface EventListQuery {
   limit: number;
@@ -25,6 +25,12 @@ export interface CalendarEventPage {
  */
 export interface CalendarEventRepository {
   insert(event: CalendarEvent, events: EventEnvelope[]): Promise<void>;
+  /**
+   * Inserts, in one transaction, the events whose (userId, sourceKey) is new, with the events `events` builds from
+   * each one inserted; a key that exists (stored earlier, or by a concurrent call that committed first) leaves its
+   * event as it is and announces nothing. Returns the events inserted.
+   */
+  insertFromSource(sourced: SourcedEvent[], events: (created: CalendarEvent) => EventEnvelope[]): Promise<CalendarEvent[]>;
   /** The event if it exists and belongs to the user. */
   findOwned(userId: string, eventId: string): Promise<CalendarEvent | null>;
   listOwned(userId: string, query: EventListQuery): Promise<CalendarEventPage>;

@@ -1,7 +1,7 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import type { AudioProbe, AudioProcessor } from "../../application/ports/audio-processor.port";
-import { runTool } from "./run-tool";
+import { runTool } from "@study/platform/run-tool";
 
 export interface FfmpegAudioProcessorOptions {
   ffmpegPath?: string;

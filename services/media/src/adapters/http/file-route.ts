@@ -1,14 +1,10 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { AppError, type Logger } from "@study/platform";
 import type { GetNoteFile } from "../../application/get-note-file";
 import type { FileStorage } from "../../application/ports/file-storage.port";
 import type { NoteFile } from "../../domain/note";
-import { assertValidStorageKey } from "@study/storage";
+import { assertValidStorageKey, type FileRoute } from "@study/storage";
 import { contentDisposition, requestedByteRange } from "./download-headers";
-
-/** Serves `GET|HEAD /files/<storage key>` (each key segment URL-encoded) to the signed-in user `userId`. */
-export type FileRoute = (request: IncomingMessage, response: ServerResponse, userId: string, encodedKey: string) => Promise<void>;
 
 function decodeStorageKey(encodedKey: string): string {
   let key: string;

@@ -7,7 +7,7 @@ import type { FileStorage } from "../../application/ports/file-storage.port";
 import { ATTACHMENT_DETECTION_BYTES, ATTACHMENT_SIZE_LIMITS, assertAttachmentContent, attachmentTypeOf } from "../../domain/attachment-type";
 import { AUDIO_FORMAT_DETECTION_BYTES, AUDIO_FORMATS, detectAudioFormat, mimeTypeOfAudioFormat } from "../../domain/audio-format";
 import { toProtoJob, toProtoNote } from "../grpc/proto-mapping";
-import { newUploadKey, type UploadRoute } from "./internal-http-server";
+import { newUploadKey, type UploadRoute } from "@study/storage";
 
 const unexpectedAudio = () =>
   new AppError(

@@ -1,5 +1,4 @@
-import { resolve } from "node:path";
-import { LocalFileStorage, S3FileStorage, type FileStorage } from "@study/storage";
+import { createFileStorage as createStorage, type FileStorage } from "@study/storage";
 
 export interface FileStorageSettings {
   MEDIA_STORAGE_DIR: string;
@@ -13,18 +12,17 @@ export interface FileStorageSettings {
 
 /** An S3-compatible bucket when MEDIA_S3_BUCKET is set, otherwise the local folder MEDIA_STORAGE_DIR. */
 export function createFileStorage(config: FileStorageSettings): FileStorage {
-  if (config.MEDIA_S3_BUCKET) {
-    return new S3FileStorage({
-      bucket: config.MEDIA_S3_BUCKET,
-      region: config.MEDIA_S3_REGION,
-      endpoint: config.MEDIA_S3_ENDPOINT,
-      forcePathStyle: Boolean(config.MEDIA_S3_ENDPOINT),
-      credentials:
-        config.MEDIA_S3_ACCESS_KEY_ID && config.MEDIA_S3_SECRET_ACCESS_KEY
-          ? { accessKeyId: config.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: config.MEDIA_S3_SECRET_ACCESS_KEY }
-          : undefined,
-      publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
-    });
-  }
-  return new LocalFileStorage({ rootDirectory: resolve(config.MEDIA_STORAGE_DIR), publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL });
+  return createStorage({
+    storageDir: config.MEDIA_STORAGE_DIR,
+    publicBaseUrl: config.MEDIA_PUBLIC_BASE_URL,
+    s3: config.MEDIA_S3_BUCKET
+      ? {
+          bucket: config.MEDIA_S3_BUCKET,
+          region: config.MEDIA_S3_REGION,
+          endpoint: config.MEDIA_S3_ENDPOINT,
+          accessKeyId: config.MEDIA_S3_ACCESS_KEY_ID,
+          secretAccessKey: config.MEDIA_S3_SECRET_ACCESS_KEY,
+        }
+      : undefined,
+  });
 }

@@ -2,7 +2,7 @@ import { join, resolve } from "node:path";
 import { AppError } from "@study/platform/errors";
 import type { AudioProcessor } from "../../application/ports/audio-processor.port";
 import type { RecognisedSegment, Transcriber, Transcript, TranscriptionOptions } from "../../application/ports/transcriber.port";
-import { runTool } from "../audio/run-tool";
+import { runTool } from "@study/platform/run-tool";
 
 /** Debian's pocketsphinx-en-us: acoustic model `en-us/`, language model and pronunciation dictionary. */
 export const DEBIAN_POCKETSPHINX_MODEL_DIRECTORY = "/usr/share/pocketsphinx/model/en-us";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { librivoxClip, runFfmpeg } from "@study/testkit";
 import { FfmpegAudioProcessor } from "../../../src/adapters/audio/ffmpeg-audio-processor";
-import { ExternalToolError } from "../../../src/adapters/audio/run-tool";
+import { ExternalToolError } from "@study/platform/run-tool";
 import { readWav, zeroCrossingsPerSecond } from "./fixtures";
 
 const processor = new FfmpegAudioProcessor();

@@ -5,7 +5,7 @@ import { contentWords } from "@study/ai";
 import { LIBRIVOX_DIRECTORY, librivoxClip, runFfmpeg } from "@study/testkit";
 import type { Transcript } from "../../../src/application/ports/transcriber.port";
 import { FfmpegAudioProcessor } from "../../../src/adapters/audio/ffmpeg-audio-processor";
-import { ExternalToolError } from "../../../src/adapters/audio/run-tool";
+import { ExternalToolError } from "@study/platform/run-tool";
 import {
   parsePocketsphinxLine,
   PocketsphinxTranscriber,

@@ -29,6 +29,21 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
       noteTranscribed: (event, envelope, tx) => options.notifyOnEvent.noteTranscribed({ userId: envelope.userId, title: event.title }, tx),
       noteImportFailed: (event, envelope, tx) =>
         options.notifyOnEvent.noteImportFailed({ userId: envelope.userId, title: event.title, errorMessage: event.errorMessage }, tx),
+      documentUploaded: (event, envelope, tx) => options.notifyOnEvent.documentUploaded({ userId: envelope.userId, title: event.title }, tx),
+      documentProcessed: (event, envelope, tx) =>
+        options.notifyOnEvent.documentProcessed(
+          {
+            userId: envelope.userId,
+            title: event.title,
+            documentType: event.documentType,
+            calendarEventsCreated: event.calendarEventsCreated ?? null,
+          },
+          tx,
+        ),
+      documentFailed: (event, envelope, tx) =>
+        options.notifyOnEvent.documentFailed({ userId: envelope.userId, title: event.title, errorMessage: event.errorMessage }, tx),
+      syllabusFailed: (event, envelope, tx) =>
+        options.notifyOnEvent.syllabusFailed({ userId: envelope.userId, fileName: event.fileName, errorMessage: event.errorMessage }, tx),
       calendarReminderDue: (event, envelope, tx) =>
         options.notifyOnEvent.calendarReminderDue(
           // A reminder always carries its start: one without is malformed (retried, then dead-lettered).

@@ -90,6 +90,10 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
       calendarEventUpdated: (event, envelope, tx) => index(event.searchable, envelope, tx),
       // The delete names no course: a calendar event outlives its course, so its course is not what removes it.
       calendarEventDeleted: (event, envelope, tx) => remove("calendar_event", event.eventId, "", envelope, tx),
+      documentUploaded: (event, envelope, tx) => index(event.searchable, envelope, tx),
+      documentProcessed: (event, envelope, tx) => index(event.searchable, envelope, tx),
+      documentFailed: (event, envelope, tx) => index(event.searchable, envelope, tx),
+      documentDeleted: (event, envelope, tx) => remove("document", event.documentId, event.courseId, envelope, tx),
     },
   });
 }

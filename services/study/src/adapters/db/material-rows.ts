@@ -11,6 +11,7 @@ export function originColumns(material: MaterialOrigin) {
     noteId: material.noteId,
     noteTitle: material.noteTitle,
     noteIds: material.noteIds,
+    documentIds: material.documentIds,
     contentHash: material.contentHash,
     title: material.title,
     description: material.description,
@@ -24,11 +25,25 @@ export function originColumns(material: MaterialOrigin) {
 export const sourceColumns = (source: SourceReference | null) => ({
   sourceNoteId: source?.noteId ?? null,
   sourceStartTime: source?.startTime ?? null,
+  sourceDocumentId: source?.documentId ?? null,
+  sourcePage: source?.page ?? null,
 });
 
-/** A source link survives its note's deletion as a bare time (noteId null): then there is nothing to jump to. */
-export function sourceFromColumns(row: { sourceNoteId: string | null; sourceStartTime: number | null }): SourceReference | null {
-  return row.sourceNoteId === null ? null : { noteId: row.sourceNoteId, startTime: row.sourceStartTime };
+interface SourceRow {
+  sourceNoteId: string | null;
+  sourceStartTime: number | null;
+  sourceDocumentId: string | null;
+  sourcePage: number | null;
+}
+
+/**
+ * A source link survives its note's deletion as a bare time (noteId null): then there is nothing to jump to.
+ * A link to a document page is the document and its page.
+ */
+export function sourceFromColumns(row: SourceRow): SourceReference | null {
+  if (row.sourceNoteId !== null) return { noteId: row.sourceNoteId, startTime: row.sourceStartTime };
+  if (row.sourceDocumentId !== null) return { documentId: row.sourceDocumentId, page: row.sourcePage };
+  return null;
 }
 
 /** The where-clause of an owner-scoped material list. */

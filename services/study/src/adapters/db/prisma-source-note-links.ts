@@ -8,30 +8,67 @@ const PART_TABLES = [
   { table: "study_section", parent: "study_guide", key: "study_guide_id" },
 ] as const;
 
-/** Note links across the three kinds of material, in one transaction each (plain SQL: array updates). */
+/** How one kind of source is recorded: its ids on the material, and an item's link to one of them. */
+interface SourceColumns {
+  /** The material's array of source ids. */
+  ids: string;
+  /** The item's source id column. */
+  itemLink: string;
+  /** The SET list that drops an item's link. */
+  clearItemLink: string;
+  /** More of the material's SET list (each assignment ending in a comma). */
+  clearMaterial: string;
+}
+
+const NOTE_SOURCE: SourceColumns = {
+  ids: "note_ids",
+  itemLink: "source_note_id",
+  // The start time stays: without its note it reads as no link (sourceFromColumns).
+  clearItemLink: "source_note_id = NULL",
+  // The material's first note, when it is this one.
+  clearMaterial: `note_id = CASE WHEN note_id = $2 THEN NULL ELSE note_id END,
+                  note_title = CASE WHEN note_id = $2 THEN NULL ELSE note_title END,`,
+};
+
+const DOCUMENT_SOURCE: SourceColumns = {
+  ids: "document_ids",
+  itemLink: "source_document_id",
+  clearItemLink: "source_document_id = NULL, source_page = NULL",
+  clearMaterial: "",
+};
+
+/** Source links across the three kinds of material, in one transaction each (plain SQL: array updates). */
 export class PrismaSourceNoteLinks implements SourceNoteLinks {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async detachNote(userId: string, noteId: string): Promise<void> {
+  detachNote(userId: string, noteId: string): Promise<void> {
+    return this.detach(userId, noteId, NOTE_SOURCE);
+  }
+
+  detachDocument(userId: string, documentId: string): Promise<void> {
+    return this.detach(userId, documentId, DOCUMENT_SOURCE);
+  }
+
+  /** Items first: they are found through their material still naming the source. */
+  private async detach(userId: string, sourceId: string, source: SourceColumns): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       for (const { table, parent, key } of PART_TABLES) {
         await tx.$executeRawUnsafe(
-          `UPDATE ${table} SET source_note_id = NULL
-             WHERE source_note_id = $2 AND ${key} IN (SELECT id FROM ${parent} WHERE user_id = $1 AND $2 = ANY(note_ids))`,
+          `UPDATE ${table} SET ${source.clearItemLink}
+             WHERE ${source.itemLink} = $2 AND ${key} IN (SELECT id FROM ${parent} WHERE user_id = $1 AND $2 = ANY(${source.ids}))`,
           userId,
-          noteId,
+          sourceId,
         );
       }
       for (const table of MATERIAL_TABLES) {
         await tx.$executeRawUnsafe(
           `UPDATE ${table}
-              SET note_ids = array_remove(note_ids, $2),
-                  note_id = CASE WHEN note_id = $2 THEN NULL ELSE note_id END,
-                  note_title = CASE WHEN note_id = $2 THEN NULL ELSE note_title END,
+              SET ${source.ids} = array_remove(${source.ids}, $2),
+                  ${source.clearMaterial}
                   updated_at = now()
-            WHERE user_id = $1 AND $2 = ANY(note_ids)`,
+            WHERE user_id = $1 AND $2 = ANY(${source.ids})`,
           userId,
-          noteId,
+          sourceId,
         );
       }
     });

@@ -15,9 +15,9 @@ export interface DomainEventsConsumerOptions {
 }
 
 /**
- * Follows the notes and courses the material came from. The effects run in their own transactions rather
- * than the inbox's; that is safe because each is idempotent (a redelivery detaches, renames or deletes what
- * is already so), and the low prefetch keeps both transactions within the connection pool.
+ * Follows the notes, documents and courses the material came from. The effects run in their own transactions
+ * rather than the inbox's; that is safe because each is idempotent (a redelivery detaches, renames or deletes
+ * what is already so), and the low prefetch keeps both transactions within the connection pool.
  */
 export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   const { followSourceNotes, logger } = options;
@@ -31,6 +31,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     handlers: {
       noteDeleted: (event, envelope) => followSourceNotes.noteDeleted(envelope.userId, event.noteId),
       noteUpdated: (event, envelope) => followSourceNotes.noteRenamed(envelope.userId, event.noteId, event.title),
+      documentDeleted: (event, envelope) => followSourceNotes.documentDeleted(envelope.userId, event.documentId),
       courseDeleted: async (event, envelope) => {
         const deleted = await followSourceNotes.courseDeleted(envelope.userId, event.courseId);
         logger.info({ courseId: event.courseId, ...deleted }, "study material of a deleted course removed");

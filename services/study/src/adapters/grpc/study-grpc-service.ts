@@ -95,6 +95,12 @@ function generationRequest(request: api.GenerationRequest | undefined): Generati
       userNotes: note.userNotes.map((entry) => ({ timestamp: entry.timestamp, content: entry.content, contentType: entry.contentType })),
       summary: note.summary,
     })),
+    documents: request.documents.map((document) => ({
+      documentId: document.documentId,
+      title: document.title,
+      pages: document.pages.map((page) => ({ number: page.number, text: page.text })),
+    })),
+    focusAreas: request.focusAreas,
   };
 }
 
@@ -126,6 +132,8 @@ export function callSignal(call: Pick<ServerUnaryCall<unknown, unknown>, "on" | 
 const sourceLink = (source: SourceReference | null): api.SourceLink => ({
   noteId: source?.noteId ?? undefined,
   startTime: source?.startTime ?? undefined,
+  documentId: source?.documentId ?? undefined,
+  page: source?.page ?? undefined,
 });
 
 const origin = (material: MaterialOrigin) => ({

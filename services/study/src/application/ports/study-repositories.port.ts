@@ -52,11 +52,16 @@ export interface QuizAttemptRepository {
   listForQuiz(userId: string, quizId: string): Promise<QuizAttempt[]>;
 }
 
-/** Keeps the material's links to notes current as notes change in the media service. */
+/**
+ * Keeps the material's links to its sources current as notes change in the media service and documents are
+ * deleted in the documents service. Every method touches the given user's material only and is idempotent.
+ */
 export interface SourceNoteLinks {
   /** The note is gone: drop it from note lists and source links (the material stays). */
   detachNote(userId: string, noteId: string): Promise<void>;
   renameNote(userId: string, noteId: string, title: string): Promise<void>;
+  /** The document is gone: drop it from document lists and source links, page included (the material stays). */
+  detachDocument(userId: string, documentId: string): Promise<void>;
 }
 
 export type FlashcardSetRepository = MaterialRepository<FlashcardSet> & CardRepository;

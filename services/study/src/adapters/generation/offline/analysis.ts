@@ -1,6 +1,6 @@
 import { contentWords } from "@study/ai";
 import { AppError } from "@study/platform/errors";
-import type { SourceNote } from "../../../domain/study-material";
+import type { SourceDocument, SourceNote } from "../../../domain/study-material";
 import { findDefinitions, type Definition } from "./definitions";
 import { extractKeyTerms, type KeyTerm } from "./key-terms";
 import { tagUnits } from "./tagging";
@@ -29,6 +29,8 @@ export interface StudyText {
   informativeness: number[];
   /** Stop-word-free, plural-folded words of each unit, by unit id. */
   contentWordsByUnit: string[][];
+  /** Whether the unit mentions one of the request's focus areas, by unit id; all false without focus areas. */
+  focus: boolean[];
 }
 
 /** Lets other work run (generation is CPU-bound) and stops if the caller aborted meanwhile. */
@@ -65,10 +67,33 @@ function notEnoughContent(): AppError {
   );
 }
 
-/** Splits the notes into units, tags them, finds definitions and key terms. NOT_ENOUGH_CONTENT when the text is too thin. */
-export async function analyseNotes(notes: readonly SourceNote[], signal?: AbortSignal): Promise<StudyText> {
+/**
+ * Which units mention a focus area: all of the area's content words (plurals folded, in any order) are among the
+ * unit's, so "the Krebs cycle" matches "… the cycle Krebs described …" and "Krebs cycles"; an area of stop
+ * words only is looked for as written.
+ */
+function focusOfUnits(units: readonly TextUnit[], contentWordsByUnit: readonly string[][], focusAreas: readonly string[]): boolean[] {
+  const areas = focusAreas
+    .map((area) => area.trim())
+    .filter(Boolean)
+    .map((area) => ({ lower: area.toLowerCase(), words: contentWords(area) }));
+  return units.map((unit, id) => {
+    const words = new Set(contentWordsByUnit[id]);
+    return areas.some((area) => (area.words.length ? area.words.every((word) => words.has(word)) : unit.text.toLowerCase().includes(area.lower)));
+  });
+}
+
+/**
+ * Splits the notes and documents into units, tags them, finds definitions and key terms, marks the units on a
+ * focus area. NOT_ENOUGH_CONTENT when the text is too thin.
+ */
+export async function analyseNotes(
+  notes: readonly SourceNote[],
+  signal?: AbortSignal,
+  more: { documents?: readonly SourceDocument[]; focusAreas?: readonly string[] } = {},
+): Promise<StudyText> {
   await checkpoint(signal);
-  const units = buildTextUnits(notes);
+  const units = buildTextUnits(notes, more.documents);
   const contentWordsByUnit = units.map((unit) => contentWords(unit.text));
   const contentWordCount = contentWordsByUnit.reduce((sum, words) => sum + words.length, 0);
   if (units.length < MIN_UNITS || contentWordCount < MIN_CONTENT_WORDS) throw notEnoughContent();
@@ -93,5 +118,6 @@ export async function analyseNotes(notes: readonly SourceNote[], signal?: AbortS
     definitions: allDefinitions.filter((definition) => termKeys.has(definition.termKey)),
     informativeness: raw.map((value) => value / highest),
     contentWordsByUnit,
+    focus: focusOfUnits(units, contentWordsByUnit, more.focusAreas ?? []),
   };
 }

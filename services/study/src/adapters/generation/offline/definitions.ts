@@ -283,7 +283,7 @@ function definitionsInUnit(unit: TextUnit, tokens: readonly Token[], previous: T
 export function findDefinitions(units: readonly TextUnit[], tokensByUnit: readonly (readonly Token[])[]): Definition[] {
   const byTerm = new Map<string, Definition>();
   units.forEach((unit, index) => {
-    const previous = index > 0 && units[index - 1].noteId === unit.noteId ? units[index - 1] : undefined;
+    const previous = index > 0 && units[index - 1].sourceId === unit.sourceId ? units[index - 1] : undefined;
     for (const definition of definitionsInUnit(unit, tokensByUnit[index], previous)) {
       if (!byTerm.has(definition.termKey)) byTerm.set(definition.termKey, definition);
     }

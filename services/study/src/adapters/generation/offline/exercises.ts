@@ -16,11 +16,31 @@ const LONGEST_FACT_WORDS = 40;
 
 const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
-export const sourceOf = (unit: TextUnit): SourceReference => ({ noteId: unit.noteId, startTime: unit.startTime });
+/** The note and the time the unit starts at, or the document and the page the unit is on. */
+export const sourceOf = (unit: TextUnit): SourceReference =>
+  unit.page === null ? { noteId: unit.sourceId, startTime: unit.startTime } : { documentId: unit.sourceId, page: unit.page };
 
-/** Score shared by cards and questions: the kind the level prefers, a term of the right rarity, a fact at the right depth, an informative unit. */
+/** A unit on a focus area outranks every other: the other factors of a score differ by less than this between units. */
+const FOCUS_PRIORITY = 100;
+
+/**
+ * Score shared by cards and questions: the kind the level prefers, a term of the right rarity, a fact at the right
+ * depth, an informative unit; a unit on a focus area above all.
+ */
 export function candidateScore(text: StudyText, profile: DifficultyProfile, kindWeight: number, term: KeyTerm, unit: TextUnit): number {
-  return kindWeight * (0.4 + 0.6 * rarityFit(profile, term.rarity)) * depthFit(profile, unit.position) * (0.5 + 0.5 * text.informativeness[unit.id]);
+  const focus = text.focus[unit.id] ? FOCUS_PRIORITY : 1;
+  return (
+    focus *
+    kindWeight *
+    (0.4 + 0.6 * rarityFit(profile, term.rarity)) *
+    depthFit(profile, unit.position) *
+    (0.5 + 0.5 * text.informativeness[unit.id])
+  );
+}
+
+/** The order material is shown in: units on a focus area first, each group in text order. */
+export function focusFirst(text: StudyText, a: number, b: number): number {
+  return Number(text.focus[b]) - Number(text.focus[a]) || a - b;
 }
 
 /** The key term a definition defines (analysis keeps only definitions of key terms). */

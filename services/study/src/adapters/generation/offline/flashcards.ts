@@ -3,7 +3,7 @@ import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
-import { blankOut, candidateScore, definedName, isFact, sourceOf, termOf, termToAskAbout } from "./exercises";
+import { blankOut, candidateScore, definedName, focusFirst, isFact, sourceOf, termOf, termToAskAbout } from "./exercises";
 import type { KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
 import { selectDiverse, type Candidate } from "./selection";
@@ -54,7 +54,9 @@ function clozeCard(text: StudyText, profile: DifficultyProfile, unit: TextUnit):
 
 /** Fallback for terms no other card asks about: the term, and the most informative thing the notes say about it. */
 function contextCard(text: StudyText, profile: DifficultyProfile, term: KeyTerm): CardCandidate | null {
-  const unitId = term.unitIds.filter((id) => isFact(text.units[id])).sort((a, b) => text.informativeness[b] - text.informativeness[a] || a - b)[0];
+  const unitId = term.unitIds
+    .filter((id) => isFact(text.units[id]))
+    .sort((a, b) => Number(text.focus[b]) - Number(text.focus[a]) || text.informativeness[b] - text.informativeness[a] || a - b)[0];
   if (unitId === undefined) return null;
   const unit = text.units[unitId];
   const card = { front: `What do your notes say about ${term.inProse}?`, back: unit.statement, source: sourceOf(unit) };
@@ -66,7 +68,7 @@ function contextCard(text: StudyText, profile: DifficultyProfile, term: KeyTerm)
  * cloze cards (a key term blanked out of an informative sentence), scored for the level (see candidateScore)
  * and chosen so that no unit, front or term repeats while others are left. When the sentences run out,
  * term → context cards for the terms not yet asked about fill up. Fewer than `count` only when the text has
- * fewer usable sentences and terms than that. In text order.
+ * fewer usable sentences and terms than that. In text order, those on a focus area first.
  */
 export function buildFlashcards(text: StudyText, profile: DifficultyProfile, count: number): { kind: FlashcardKind; card: GeneratedFlashcard }[] {
   const cards = selectDiverse(
@@ -79,6 +81,6 @@ export function buildFlashcards(text: StudyText, profile: DifficultyProfile, cou
   const asked = new Set(cards.map((card) => card.termKey));
   const fallback = text.terms.filter((term) => !asked.has(term.key)).flatMap((term) => contextCard(text, profile, term) ?? []);
   return [...cards, ...selectDiverse(fallback, count - cards.length)]
-    .sort((a, b) => a.unitId - b.unitId || compareText(a.kind, b.kind))
+    .sort((a, b) => focusFirst(text, a.unitId, b.unitId) || compareText(a.kind, b.kind))
     .map(({ kind, card }) => ({ kind, card }));
 }

@@ -51,7 +51,7 @@ interface Candidate {
   key: string;
   words: string[];
   unitIds: Set<number>;
-  noteIndexes: Set<number>;
+  sourceIndexes: Set<number>;
   /** Written form → occurrences, split by whether the form started its unit (and may be capitalised only for that). */
   forms: Map<string, { inside: number; initial: number }>;
   isAcronym: boolean;
@@ -89,7 +89,7 @@ function addCandidate(
       key,
       words,
       unitIds: new Set(),
-      noteIndexes: new Set(),
+      sourceIndexes: new Set(),
       forms: new Map(),
       isAcronym: false,
       isProperNoun: false,
@@ -101,7 +101,7 @@ function addCandidate(
     candidates.set(key, candidate);
   }
   candidate.unitIds.add(unit.id);
-  candidate.noteIndexes.add(unit.noteIndex);
+  candidate.sourceIndexes.add(unit.sourceIndex);
   if (endsRun) {
     candidate.mentions += 1;
     if (tokens[start - 1]?.lower === "the") candidate.mentionsAfterThe += 1;
@@ -267,7 +267,7 @@ export function extractKeyTerms(
         (1 + PHRASE_BONUS * (candidate.words.length - 1)) *
         (candidate.defined ? DEFINED_BONUS : 1) *
         (candidate.specialist ? SPECIALIST_BONUS : 1) *
-        (1 + CROSS_NOTE_BONUS * (candidate.noteIndexes.size - 1)),
+        (1 + CROSS_NOTE_BONUS * (candidate.sourceIndexes.size - 1)),
     }))
     .sort((a, b) => b.score - a.score || compareText(a.candidate.key, b.candidate.key))
     .slice(0, limit);

@@ -19,12 +19,16 @@ import { buildStudyGuide } from "./study-guide";
 
 const COVERED_TERMS = 4;
 
-/** What the material is named after: the note for one note, else the course. */
+/** What the material is named after: the note or document when there is one source, else the course. */
 function materialTitle(input: GenerationInput): string {
-  const [first] = input.notes;
-  const noteTitle = input.notes.length === 1 ? first.title.trim() : "";
-  return noteTitle || input.courseName.trim() || first?.title.trim() || "Notes";
+  const titles = [...input.notes.map((note) => note.title), ...(input.documents ?? []).map((document) => document.title)];
+  const sourceTitle = titles.length === 1 ? titles[0].trim() : "";
+  return sourceTitle || input.courseName.trim() || titles[0]?.trim() || "Notes";
 }
+
+/** The notes and documents analysed, with the focus areas marked. */
+const analyse = (input: GenerationInput, signal?: AbortSignal) =>
+  analyseNotes(input.notes, signal, { documents: input.documents, focusAreas: input.focusAreas });
 
 const clampCount = (count: number, max: number) => Math.min(max, Math.max(1, Math.floor(count) || 1));
 
@@ -40,15 +44,15 @@ function nothingToAsk(what: string): AppError {
 }
 
 /**
- * The default generator: no AI model, deterministic NLP over the notes' transcripts and text notes
- * (sentence units mapped to transcript segments, compromise noun phrases ranked as key terms, definition
- * patterns, TextTiling topic blocks). Same input, same output.
+ * The default generator: no AI model, deterministic NLP over the notes' transcripts and text notes and the
+ * documents' pages (sentence units mapped to transcript segments or pages, compromise noun phrases ranked as key
+ * terms, definition patterns, TextTiling topic blocks; sentences on a focus area ranked first). Same input, same output.
  */
 export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
   readonly name = "offline";
 
   async generateFlashcards(input: GenerationInput & { cardCount: number }, signal?: AbortSignal): Promise<GeneratedFlashcardSet> {
-    const text = await analyseNotes(input.notes, signal);
+    const text = await analyse(input, signal);
     const cards = buildFlashcards(text, difficultyProfile(input.difficulty), clampCount(input.cardCount, MAX_FLASHCARD_COUNT));
     await checkpoint(signal);
     if (!cards.length) throw nothingToAsk("flashcards");
@@ -65,7 +69,7 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
   }
 
   async generateQuiz(input: GenerationInput & { questionCount: number }, signal?: AbortSignal): Promise<GeneratedQuiz> {
-    const text = await analyseNotes(input.notes, signal);
+    const text = await analyse(input, signal);
     const questions = buildQuiz(text, difficultyProfile(input.difficulty), clampCount(input.questionCount, MAX_QUESTION_COUNT));
     await checkpoint(signal);
     if (!questions.length) throw nothingToAsk("a quiz");
@@ -82,8 +86,8 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
   }
 
   async generateStudyGuide(input: GenerationInput, signal?: AbortSignal): Promise<GeneratedStudyGuide> {
-    const text = await analyseNotes(input.notes, signal);
-    const guide = buildStudyGuide(text, difficultyProfile(input.difficulty), materialTitle(input), input.notes);
+    const text = await analyse(input, signal);
+    const guide = buildStudyGuide(text, difficultyProfile(input.difficulty), materialTitle(input), input.notes, input.documents);
     await checkpoint(signal);
     assertValidStudyGuide(guide);
     return guide;

@@ -8,6 +8,7 @@ import {
   candidateScore,
   chooseDistractors,
   definedName,
+  focusFirst,
   isFact,
   optionForm,
   sourceOf,
@@ -148,7 +149,7 @@ function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: Te
  * Up to `count` questions: multiple choice (definition and cloze, four options: the answer and three other key
  * terms of the text, shuffled by a seed taken from the question) and true/false on stated facts, in the
  * level's mix; when one kind runs short the other fills in. True and false alternate (the first one's truth
- * is taken from a hash of its text). No unit is asked about twice. In text order.
+ * is taken from a hash of its text). No unit is asked about twice. In text order, those on a focus area first.
  */
 export function buildQuiz(text: StudyText, profile: DifficultyProfile, count: number): GeneratedQuestion[] {
   const facts = text.units.filter(isFact);
@@ -172,6 +173,6 @@ export function buildQuiz(text: StudyText, profile: DifficultyProfile, count: nu
     return { unitId: candidate.unitId, question: trueFalseQuestion(text, profile, candidate.unit, !isTrue) };
   });
   return [...multipleChoice.map(({ unitId, question }) => ({ unitId, question: question() as GeneratedQuestion })), ...trueFalseQuestions]
-    .sort((a, b) => a.unitId - b.unitId)
+    .sort((a, b) => focusFirst(text, a.unitId, b.unitId))
     .map(({ question }) => question);
 }

@@ -1,4 +1,4 @@
-import type { GeneratedStudyGuide, GeneratedStudySection, SourceNote } from "../../../domain/study-material";
+import type { GeneratedStudyGuide, GeneratedStudySection, SourceDocument, SourceNote } from "../../../domain/study-material";
 import type { StudyText } from "./analysis";
 import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
@@ -33,12 +33,12 @@ interface Block {
   titleTerms: KeyTerm[];
 }
 
-/** Unit ids by note, each note's split into topical blocks (a section never spans two notes). */
+/** Unit ids by source, each source's split into topical blocks (a section never spans two notes or documents). */
 function blocksOf(text: StudyText): number[][] {
   const blocks: number[][] = [];
   let noteStart = 0;
   for (let index = 1; index <= text.units.length; index += 1) {
-    if (index < text.units.length && text.units[index].noteIndex === text.units[noteStart].noteIndex) continue;
+    if (index < text.units.length && text.units[index].sourceIndex === text.units[noteStart].sourceIndex) continue;
     const ids = text.units.slice(noteStart, index).map((unit) => unit.id);
     for (const [from, to] of topicBlocks(ids.map((id) => text.contentWordsByUnit[id]))) blocks.push(ids.slice(from, to));
     noteStart = index;
@@ -107,7 +107,8 @@ function withTermsInBold(text: StudyText, unitId: number, terms: readonly KeyTer
 
 function section(text: StudyText, profile: DifficultyProfile, block: Block, title: string): GeneratedStudySection {
   const limit = Math.min(profile.bulletsPerSection, Math.max(2, Math.ceil(block.unitIds.length / 4)));
-  const chosen = mostInformative(text, block.unitIds, limit, (id) => text.informativeness[id]);
+  // Sentences on a focus area first (informativeness is at most 1).
+  const chosen = mostInformative(text, block.unitIds, limit, (id) => text.informativeness[id] + (text.focus[id] ? 1 : 0));
   // A block of short or term-less sentences still says something: its opening sentences.
   const bullets = chosen.length ? chosen : block.unitIds.slice(0, 2);
   const inBlock = new Set(block.unitIds);
@@ -168,11 +169,11 @@ function learningObjectives(text: StudyText, profile: DifficultyProfile, blocks:
   return objectives.length ? objectives : [`Explain what the notes say about ${text.terms[0].inProse}.`];
 }
 
-/** Tips from the material: which terms to drill, where to start, what not to confuse, where to replay, when to review. */
+/** Tips from the material: which terms to drill, where to start, what not to confuse, where to replay or reread, when to review. */
 function studyTips(
   text: StudyText,
   profile: DifficultyProfile,
-  notes: readonly SourceNote[],
+  sources: { notes: readonly SourceNote[]; documents: readonly SourceDocument[] },
   sections: readonly { block: Block; title: string }[],
   pairs: readonly [KeyTerm, KeyTerm][],
 ): string[] {
@@ -192,8 +193,11 @@ function studyTips(
   const top = text.terms[0];
   const firstMention = text.units[top.unitIds[0]];
   if (firstMention && firstMention.startTime !== null) {
-    const note = notes.find((candidate) => candidate.noteId === firstMention.noteId);
+    const note = sources.notes.find((candidate) => candidate.noteId === firstMention.sourceId);
     tips.push(`Replay "${note?.title ?? "the recording"}" from ${formatTimestamp(firstMention.startTime)}, where ${top.inProse} first comes up.`);
+  } else if (firstMention && firstMention.page !== null) {
+    const document = sources.documents.find((candidate) => candidate.documentId === firstMention.sourceId);
+    tips.push(`Reread page ${firstMention.page} of "${document?.title || "the document"}", where ${top.inProse} first comes up.`);
   }
   tips.push(profile.reviewTip);
   return tips;
@@ -202,9 +206,16 @@ function studyTips(
 /**
  * A guide whose sections follow the text's topics (see topicBlocks): each titled by its dominant key terms,
  * its most informative sentences as bullets (key terms in bold), a subsection per term defined in it, and a
- * link to where it starts. Overview = an extractive summary; objectives and tips are built from the terms.
+ * link to where it starts (sections on a focus area first). Overview = an extractive summary; objectives and tips
+ * are built from the terms.
  */
-export function buildStudyGuide(text: StudyText, profile: DifficultyProfile, title: string, notes: readonly SourceNote[]): GeneratedStudyGuide {
+export function buildStudyGuide(
+  text: StudyText,
+  profile: DifficultyProfile,
+  title: string,
+  notes: readonly SourceNote[],
+  documents: readonly SourceDocument[] = [],
+): GeneratedStudyGuide {
   const unitBlocks = blocksOf(text);
   const terms = titleTerms(text, unitBlocks);
   const blocks: Block[] = unitBlocks.map((unitIds, index) => ({ unitIds, titleTerms: terms[index] }));
@@ -226,10 +237,13 @@ export function buildStudyGuide(text: StudyText, profile: DifficultyProfile, tit
     studyTips: studyTips(
       text,
       profile,
-      notes,
+      { notes, documents },
       blocks.map((block, index) => ({ block, title: titles[index] })),
       pairs,
     ),
-    sections: blocks.map((block, index) => section(text, profile, block, titles[index])),
+    sections: blocks
+      .map((block, index) => ({ block, index, focus: block.unitIds.some((id) => text.focus[id]) }))
+      .sort((a, b) => Number(b.focus) - Number(a.focus) || a.index - b.index)
+      .map(({ block, index }) => section(text, profile, block, titles[index])),
   };
 }

@@ -1,26 +1,30 @@
 import { ENGLISH_STOP_WORDS, normalizeTerm, splitSentences } from "@study/ai";
-import type { SourceNote, SourceSegment } from "../../../domain/study-material";
+import type { SourceDocument, SourceNote, SourceSegment } from "../../../domain/study-material";
 import { capitalize } from "./prose";
 import { hasVerb, isPrepositionWord, tagBatch, type Token } from "./tagging";
 
 /**
  * One sentence-sized piece of the source: a sentence of a punctuated transcript, a few merged phrases of an
  * unpunctuated one (pocketsphinx prints neither case nor punctuation), the pause-delimited pieces of one
- * clause rejoined (the media service's pocketsphinx transcripts: a full stop at every pause), or a sentence
- * of a user's text note.
+ * clause rejoined (the media service's pocketsphinx transcripts: a full stop at every pause), a sentence
+ * of a user's text note, or a sentence of a document's page.
  */
 export interface TextUnit {
-  /** Order across all notes. */
+  /** Order across all sources. */
   id: number;
-  noteId: string;
-  noteIndex: number;
+  /** The note or document the unit is from. */
+  sourceId: string;
+  /** That source's place among the request's sources: the notes in order, then the documents. */
+  sourceIndex: number;
   /** As said, without hesitation sounds ("um", "uh"). */
   text: string;
   /** `text` as a stand-alone statement: leading discourse markers ("So,", "Okay, now") dropped, capitalised. */
   statement: string;
   /** Start of the transcript segment the unit begins in (for a user note: the one playing at its timestamp), or null without timing. */
   startTime: number | null;
-  /** 0 for the note's first unit, 1 for its last. */
+  /** The document page the unit is on; null exactly for a note's unit. */
+  page: number | null;
+  /** 0 for the source's first unit, 1 for its last. */
   position: number;
 }
 
@@ -153,6 +157,8 @@ function unitRanges(from: number, to: number, segmentOf: number[]): [number, num
 interface DraftUnit {
   text: string;
   startTime: number | null;
+  /** A document's page; absent for a note's. */
+  page?: number;
 }
 
 /** A piece of the transcript: its text and its words' range [from, to) among the transcript's words. */
@@ -420,21 +426,75 @@ function interleaveByTime(transcript: DraftUnit[], userNotes: DraftUnit[]): Draf
   return merged.concat(userNotes.slice(next));
 }
 
-/** The notes as units, in note order then spoken order. Units without a word are dropped. */
-export function buildTextUnits(notes: readonly SourceNote[]): TextUnit[] {
+/** A line this short without closing punctuation, followed by a capital, is a heading: it stays a unit of its own. */
+const LONGEST_HEADING_WORDS = 8;
+
+/**
+ * A page's text as the sentence splitter should see it. Extracted text is wrapped (pdftotext writes a line
+ * break at every line, and the splitter takes a line break as a sentence's end): the lines of a paragraph are
+ * rejoined, hyphenation at a line's end undone; blank lines, lines ending a sentence and headings (a short
+ * line without closing punctuation before a capital) keep their break.
+ */
+function unwrapped(text: string): string {
+  const lines = text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.trim());
+  let result = "";
+  lines.forEach((line, index) => {
+    if (index === 0) {
+      result = line;
+      return;
+    }
+    const previous = lines[index - 1];
+    const heading = !/[.!?:;,]$/.test(previous) && wordsOf(previous).length <= LONGEST_HEADING_WORDS && /^\p{Lu}/u.test(line);
+    if (!previous || !line || /[.!?:]$/.test(previous) || heading) result += `\n${line}`;
+    else if (/\p{L}-$/u.test(previous) && /^\p{Ll}/u.test(line)) result = result.slice(0, -1) + line;
+    else result += ` ${line}`;
+  });
+  return result;
+}
+
+/** A document's pages as units: sentence by sentence, a long sentence cut into even windows, each on its page. */
+function documentUnits(document: SourceDocument): DraftUnit[] {
+  return [...document.pages]
+    .sort((a, b) => a.number - b.number)
+    .flatMap((page) =>
+      splitSentences(unwrapped(page.text)).flatMap((sentence) => {
+        const words = wordsOf(sentence);
+        if (words.length <= LONGEST_UNIT_WORDS) return [{ text: sentence, startTime: null, page: page.number }];
+        return evenWindows(0, words.length).map(([from, to]) => ({
+          text: sentence.slice(words[from].start, words[to - 1].end),
+          startTime: null,
+          page: page.number,
+        }));
+      }),
+    );
+}
+
+/**
+ * The sources as units: the notes in note order then spoken order, then the documents in order, page by page.
+ * Units without a word are dropped.
+ */
+export function buildTextUnits(notes: readonly SourceNote[], documents: readonly SourceDocument[] = []): TextUnit[] {
   const units: TextUnit[] = [];
-  notes.forEach((note, noteIndex) => {
-    const drafts = interleaveByTime(transcriptUnits(note), userNoteUnits(note))
+  const sources = [
+    ...notes.map((note) => ({ sourceId: note.noteId, drafts: interleaveByTime(transcriptUnits(note), userNoteUnits(note)) })),
+    ...documents.map((document) => ({ sourceId: document.documentId, drafts: documentUnits(document) })),
+  ];
+  sources.forEach((source, sourceIndex) => {
+    const drafts = source.drafts
       .map((draft) => ({ ...draft, text: withoutHesitations(draft.text) }))
       .filter((draft) => wordsOf(draft.text).length > 0);
     drafts.forEach((draft, index) => {
       units.push({
         id: units.length,
-        noteId: note.noteId,
-        noteIndex,
+        sourceId: source.sourceId,
+        sourceIndex,
         text: draft.text,
         statement: asStatement(draft.text),
         startTime: draft.startTime,
+        page: draft.page ?? null,
         position: drafts.length > 1 ? index / (drafts.length - 1) : 0,
       });
     });

@@ -11,7 +11,7 @@ import {
   type GeneratedQuiz,
   type GeneratedStudyGuide,
 } from "../../../domain/study-material";
-import { flashcardSetAnswerSchema, quizAnswerSchema, strictJsonSchema, studyGuideAnswerSchema } from "./answer-schemas";
+import { flashcardSetAnswerSchemaFor, quizAnswerSchemaFor, strictJsonSchema, studyGuideAnswerSchemaFor, type SourceKinds } from "./answer-schemas";
 import { flashcardMessages, quizMessages, studyGuideMessages, type ChatMessage } from "./prompts";
 import { SourceIndex } from "./source-text";
 
@@ -68,10 +68,14 @@ const fieldPath = (path: PropertyKey[]) =>
 
 const trimmedNonBlank = (texts: string[]) => texts.map((text) => text.trim()).filter(Boolean);
 
+const sourceKinds = (input: GenerationInput): SourceKinds => ({ notes: input.notes.length > 0, documents: (input.documents ?? []).length > 0 });
+
+const sourceIndex = (input: GenerationInput) => new SourceIndex(input.notes, input.documents);
+
 /**
  * Study material written by a chat model (OPENAI_MODEL, or any model of an OpenAI-compatible server) as a strict
  * structured output. The answer is parsed with the schema it was asked for, mapped to the domain (sources snapped
- * onto the notes' segments) and checked by the domain's rules; a truncated, refused, malformed or rule-breaking
+ * onto the notes' segments and the documents' pages) and checked by the domain's rules; a truncated, refused, malformed or rule-breaking
  * answer is asked for once more, then refused whole with GENERATION_INVALID.
  */
 export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
@@ -92,12 +96,12 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
   }
 
   generateFlashcards(input: GenerationInput & { cardCount: number }, signal?: AbortSignal): Promise<GeneratedFlashcardSet> {
-    const sources = new SourceIndex(input.notes);
+    const sources = sourceIndex(input);
     return this.generate(
       {
         what: "flashcards",
         schemaName: "flashcard_set",
-        answerSchema: flashcardSetAnswerSchema,
+        answerSchema: flashcardSetAnswerSchemaFor(sourceKinds(input)),
         messages: flashcardMessages(input, this.maxInputChars),
         toMaterial: (answer) => ({
           title: answer.title.trim(),
@@ -105,7 +109,7 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
           cards: answer.cards.slice(0, input.cardCount).map((card) => ({
             front: card.front.trim(),
             back: card.back.trim(),
-            source: sources.resolve(card.sourceNoteId, card.sourceStartTime, `${card.front} ${card.back}`),
+            source: sources.cite(card, `${card.front} ${card.back}`),
           })),
         }),
         assertValid: assertValidFlashcardSet,
@@ -115,12 +119,12 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
   }
 
   generateQuiz(input: GenerationInput & { questionCount: number }, signal?: AbortSignal): Promise<GeneratedQuiz> {
-    const sources = new SourceIndex(input.notes);
+    const sources = sourceIndex(input);
     return this.generate(
       {
         what: "quiz",
         schemaName: "quiz",
-        answerSchema: quizAnswerSchema,
+        answerSchema: quizAnswerSchemaFor(sourceKinds(input)),
         messages: quizMessages(input, this.maxInputChars),
         toMaterial: (answer) => ({
           title: answer.title.trim(),
@@ -131,11 +135,7 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
             options: question.options.map((option) => option.trim()),
             correctAnswer: question.correctAnswer.trim(),
             explanation: question.explanation.trim(),
-            source: sources.resolve(
-              question.sourceNoteId,
-              question.sourceStartTime,
-              `${question.question} ${question.correctAnswer} ${question.explanation}`,
-            ),
+            source: sources.cite(question, `${question.question} ${question.correctAnswer} ${question.explanation}`),
           })),
         }),
         assertValid: assertValidQuiz,
@@ -145,12 +145,12 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
   }
 
   generateStudyGuide(input: GenerationInput, signal?: AbortSignal): Promise<GeneratedStudyGuide> {
-    const sources = new SourceIndex(input.notes);
+    const sources = sourceIndex(input);
     return this.generate(
       {
         what: "study guide",
         schemaName: "study_guide",
-        answerSchema: studyGuideAnswerSchema,
+        answerSchema: studyGuideAnswerSchemaFor(sourceKinds(input)),
         messages: studyGuideMessages(input, this.maxInputChars),
         toMaterial: (answer) => ({
           title: answer.title.trim(),
@@ -163,7 +163,7 @@ export class OpenAiStudyMaterialGenerator implements StudyMaterialGenerator {
             title: section.title.trim(),
             content: section.content.trim(),
             subsections: section.subsections.map((subsection) => ({ title: subsection.title.trim(), content: subsection.content.trim() })),
-            source: sources.resolve(section.sourceNoteId, section.sourceStartTime, `${section.title} ${section.content}`),
+            source: sources.cite(section, `${section.title} ${section.content}`),
           })),
         }),
         assertValid: assertValidStudyGuide,

@@ -1,10 +1,10 @@
 import { splitSentences } from "@study/ai";
-import type { SourceNote, SourceReference } from "../../../domain/study-material";
+import type { SourceDocument, SourceNote, SourceReference } from "../../../domain/study-material";
 
-/** A transcript without timing is cut into passages of about this length, so it can be sampled like segments. */
+/** A transcript without timing, or a document's page, is cut into passages of about this length, so it can be sampled like segments. */
 const UNTIMED_PASSAGE_CHARS = 600;
 
-/** The notes as the model reads them. */
+/** The notes and documents as the model reads them. */
 export interface SourceText {
   text: string;
   /** Whether passages were left out to stay within the character budget. */
@@ -13,7 +13,7 @@ export interface SourceText {
 
 interface SourceLine {
   text: string;
-  /** Headers are always kept; passages may be left out when the notes are too long. */
+  /** Headers are always kept; passages may be left out when the sources are too long. */
   passage: boolean;
 }
 
@@ -62,6 +62,17 @@ function noteLines(note: SourceNote): SourceLine[] {
   return lines;
 }
 
+/** A document under its header: each page in passages tagged with the page, `[document <id>, p=<page>]`. */
+function documentLines(document: SourceDocument): SourceLine[] {
+  const lines: SourceLine[] = [{ text: `Document ${document.documentId}: ${document.title}`, passage: false }];
+  for (const page of [...document.pages].sort((a, b) => a.number - b.number)) {
+    for (const text of untimedPassages(page.text)) {
+      lines.push({ text: `[document ${document.documentId}, p=${page.number}] ${text.replace(/\s+/g, " ").trim()}`, passage: true });
+    }
+  }
+  return lines;
+}
+
 /**
  * Indices of evenly spaced items whose lengths add up to at most `budget`: all of them when they fit.
  * Sampling across the whole material, rather than cutting its end, keeps every part of a long lecture represented.
@@ -82,10 +93,12 @@ export function evenlySpacedWithin(lengths: number[], budget: number): number[] 
 
 /**
  * The notes as tagged lines, `[note <id>, t=<seconds>] <segment text>` (`[note <id>, user note, t=<seconds>]`
- * for the user's own notes; untimed passages carry no t=), under a header per note, within `maxChars`: when they are longer, evenly spaced passages are kept.
+ * for the user's own notes; untimed passages carry no t=), under a header per note, then the documents as
+ * `[document <id>, p=<page>] <text>` under a header per document, within `maxChars`: when they are longer,
+ * evenly spaced passages are kept.
  */
-export function renderSourceText(notes: SourceNote[], maxChars: number): SourceText {
-  const lines = notes.flatMap(noteLines);
+export function renderSourceText(notes: SourceNote[], maxChars: number, documents: SourceDocument[] = []): SourceText {
+  const lines = [...notes.flatMap(noteLines), ...documents.flatMap(documentLines)];
   const passages = lines.filter((line) => line.passage);
   const headerChars = lines.filter((line) => !line.passage).reduce((sum, line) => sum + line.text.length + 1, 0);
   const kept = new Set(
@@ -103,11 +116,19 @@ export function renderSourceText(notes: SourceNote[], maxChars: number): SourceT
   };
 }
 
-/** A passage a generated item can point back to: its note, its time on the timeline (if any), its words. */
+/** A passage a generated item can point back to: its note (and time on the timeline, if any) or document page, its words. */
 interface CitablePassage {
-  noteId: string;
-  startTime: number | null;
+  sourceId: string;
+  reference: SourceReference;
   words: Set<string>;
+}
+
+/** Where the model says an item came from: a note and time, or a document and page (fields it was not asked for are absent). */
+export interface Citation {
+  sourceNoteId?: string | null;
+  sourceStartTime?: number | null;
+  sourceDocumentId?: string | null;
+  sourcePage?: number | null;
 }
 
 /** Lower-case words of four letters or more: enough to tell passages apart without matching on "the"/"and". */
@@ -117,42 +138,70 @@ function contentWords(text: string): Set<string> {
 
 /**
  * Turns the note id and time the model cites into a SourceReference on the real timeline: the time snaps to
- * the start of the note's segment it falls in (the last start at or before it, as shown in the prompt). When
- * the model cites no time, or a note id that is not one of the notes, the item's own text is matched against
- * the passages (segments and text user notes) and the one sharing the most words is taken; failing that, the
- * cited note (or the first note) without a time. So every item links to a note, as the offline generator's do.
+ * the start of the note's segment it falls in (the last start at or before it, as shown in the prompt); a cited
+ * document page is taken when the document has that page. When the model cites no time (page), or a note
+ * (document) that is not one of the sources, the item's own text is matched against the passages (segments,
+ * text user notes, pages) and the one sharing the most words is taken; failing that, the cited source (or the
+ * first one) without a time (page). So every item links to a source, as the offline generator's do.
  */
 export class SourceIndex {
   private readonly segmentStarts = new Map<string, number[]>();
+  private readonly documentPages = new Map<string, Set<number>>();
   private readonly passages: CitablePassage[] = [];
-  private readonly firstNoteId: string | undefined;
+  private readonly firstSource: SourceReference | undefined;
 
-  constructor(notes: SourceNote[]) {
-    this.firstNoteId = notes[0]?.noteId;
+  constructor(notes: SourceNote[], documents: SourceDocument[] = []) {
+    const [firstNote] = notes;
+    const [firstDocument] = documents;
+    if (firstNote) this.firstSource = { noteId: firstNote.noteId, startTime: null };
+    else if (firstDocument) this.firstSource = { documentId: firstDocument.documentId, page: null };
     for (const note of notes) {
       this.segmentStarts.set(
         note.noteId,
         note.segments.map((segment) => segment.startTime).sort((a, b) => a - b),
       );
-      for (const segment of note.segments)
-        this.passages.push({ noteId: note.noteId, startTime: segment.startTime, words: contentWords(segment.text) });
+      const passage = (startTime: number | null, text: string): CitablePassage => ({
+        sourceId: note.noteId,
+        reference: { noteId: note.noteId, startTime },
+        words: contentWords(text),
+      });
+      for (const segment of note.segments) this.passages.push(passage(segment.startTime, segment.text));
       for (const userNote of note.userNotes) {
         if (userNote.contentType !== "text") continue;
-        this.passages.push({ noteId: note.noteId, startTime: this.snap(note.noteId, userNote.timestamp), words: contentWords(userNote.content) });
+        this.passages.push(passage(this.snap(note.noteId, userNote.timestamp), userNote.content));
+      }
+    }
+    for (const document of documents) {
+      this.documentPages.set(document.documentId, new Set(document.pages.map((page) => page.number)));
+      for (const page of [...document.pages].sort((a, b) => a.number - b.number)) {
+        if (!page.text.trim()) continue;
+        const reference = { documentId: document.documentId, page: page.number };
+        this.passages.push({ sourceId: document.documentId, reference, words: contentWords(page.text) });
       }
     }
   }
 
   /** `itemText`: the item's own words (a card's front and back, a question with its answer, a section's text). */
   resolve(noteId: string | null, startTime: number | null, itemText = ""): SourceReference | null {
-    // The model sometimes copies the tag's "note " prefix along with the id.
-    const cited = noteId?.trim().replace(/^note\s+/i, "");
-    const known = cited !== undefined && this.segmentStarts.has(cited) ? cited : undefined;
-    if (known !== undefined && startTime !== null) return { noteId: known, startTime: this.snap(known, startTime) };
-    const matched = this.bestMatch(itemText, known);
-    if (matched) return { noteId: matched.noteId, startTime: matched.startTime };
-    const fallback = known ?? this.firstNoteId;
-    return fallback === undefined ? null : { noteId: fallback, startTime: null };
+    return this.cite({ sourceNoteId: noteId, sourceStartTime: startTime }, itemText);
+  }
+
+  /** The citation as a SourceReference (see the class); `itemText` as for resolve. */
+  cite(citation: Citation, itemText = ""): SourceReference | null {
+    // The model sometimes copies the tag's "note " (or "document ") prefix along with the id.
+    const citedNote = citation.sourceNoteId?.trim().replace(/^note\s+/i, "");
+    const noteId = citedNote !== undefined && this.segmentStarts.has(citedNote) ? citedNote : undefined;
+    const startTime = citation.sourceStartTime ?? null;
+    if (noteId !== undefined && startTime !== null) return { noteId, startTime: this.snap(noteId, startTime) };
+    const citedDocument = citation.sourceDocumentId?.trim().replace(/^document\s+/i, "");
+    const documentId = noteId === undefined && citedDocument !== undefined && this.documentPages.has(citedDocument) ? citedDocument : undefined;
+    const page = citation.sourcePage ?? null;
+    if (documentId !== undefined && page !== null && this.documentPages.get(documentId)?.has(page)) return { documentId, page };
+    const matched = this.bestMatch(itemText, noteId ?? documentId);
+    if (matched) return matched.reference;
+    if (noteId !== undefined) return { noteId, startTime: null };
+    if (documentId !== undefined) return { documentId, page: null };
+    return this.firstSource ?? null;
   }
 
   /** The start of the note's segment that `seconds` falls in; null for a note without timing. */
@@ -163,13 +212,13 @@ export class SourceIndex {
     return starts.filter((start) => roundedToShownPrecision(start) <= shownTime).at(-1) ?? starts[0];
   }
 
-  /** The passage (of `onlyNote`, when given) sharing the most content words with the text; the earliest on a tie. */
-  private bestMatch(text: string, onlyNote?: string): CitablePassage | undefined {
+  /** The passage (of the source `onlySource`, when given) sharing the most content words with the text; the earliest on a tie. */
+  private bestMatch(text: string, onlySource?: string): CitablePassage | undefined {
     const words = contentWords(text);
     let best: CitablePassage | undefined;
     let bestShared = 0;
     for (const passage of this.passages) {
-      if (onlyNote !== undefined && passage.noteId !== onlyNote) continue;
+      if (onlySource !== undefined && passage.sourceId !== onlySource) continue;
       let shared = 0;
       for (const word of words) if (passage.words.has(word)) shared++;
       if (shared > bestShared) [best, bestShared] = [passage, shared];

@@ -194,7 +194,7 @@ describe("buildTextUnits", () => {
       note({ noteId: "a", transcript: "First note here." }),
       note({ noteId: "b", transcript: "Second note. Two sentences." }),
     ]);
-    expect(units.map((unit) => [unit.id, unit.noteId, unit.noteIndex])).toEqual([
+    expect(units.map((unit) => [unit.id, unit.sourceId, unit.sourceIndex])).toEqual([
       [0, "a", 0],
       [1, "b", 1],
       [2, "b", 1],

@@ -9,16 +9,19 @@ import {
 } from "../../../../../../libs/ai/test/support/openai-peer";
 import {
   flashcardSetAnswerSchema,
+  flashcardSetAnswerSchemaFor,
   quizAnswerSchema,
+  quizAnswerSchemaFor,
   strictJsonSchema,
   studyGuideAnswerSchema,
+  studyGuideAnswerSchemaFor,
 } from "../../../../src/adapters/generation/openai/answer-schemas";
 import {
   OpenAiStudyMaterialGenerator,
   type OpenAiStudyMaterialGeneratorOptions,
 } from "../../../../src/adapters/generation/openai/openai-study-material-generator";
 import type { GenerationInput } from "../../../../src/application/ports/study-material-generator.port";
-import type { SourceNote } from "../../../../src/domain/study-material";
+import type { SourceDocument, SourceNote } from "../../../../src/domain/study-material";
 
 const LECTURE: SourceNote = {
   noteId: "3f2a9c1e-7b4d-4e0a-9c55-0d1e2f3a4b5c",
@@ -419,5 +422,174 @@ describe("OpenAiStudyMaterialGenerator", () => {
     expect(Math.max(...gaps) - Math.min(...gaps)).toBeLessThanOrEqual(1);
     expect(sentFacts[0]).toBe(0);
     expect(sentFacts.at(-1)).toBeGreaterThanOrEqual(1000 - Math.max(...gaps));
+  });
+
+  describe("from a document", () => {
+    const HANDOUT: SourceDocument = {
+      documentId: "5d0c2b7e-1111-4a2b-8c3d-0e1f2a3b4c5d",
+      title: "Membranes handout",
+      pages: [
+        { number: 1, text: "Membrane transport\n\nOsmosis is the diffusion of water across a selectively\npermeable membrane." },
+        { number: 2, text: "Active transport uses energy from ATP.\nThe sodium potassium pump is an example." },
+        { number: 3, text: "" },
+      ],
+    };
+    const FROM_DOCUMENT: GenerationInput = {
+      courseName: "Biology 101",
+      notes: [],
+      documents: [HANDOUT],
+      focusAreas: [" osmosis ", "ATP"],
+      difficulty: "MEDIUM",
+    };
+    const cite = (documentId: string | null, page: number | null) => ({ sourceDocumentId: documentId, sourcePage: page });
+
+    it("sends the pages tagged with their numbers, the focus areas, and a schema citing document and page", async () => {
+      reply = () =>
+        completion({
+          title: "Membranes",
+          description: "Transport across membranes.",
+          cards: [
+            { front: "What is osmosis?", back: "Diffusion of water across a membrane.", ...cite(HANDOUT.documentId, 1) },
+            { front: "What powers active transport?", back: "ATP.", ...cite(`document ${HANDOUT.documentId}`, 2) },
+            // A page the document does not have: matched by its words (the pump is on page 2).
+            { front: "Name a pump.", back: "The sodium potassium pump.", ...cite(HANDOUT.documentId, 9) },
+            // Nothing known cited, no words shared: the document, without a page.
+            { front: "Who wrote it?", back: "Unknown.", ...cite("no-such-document", null) },
+            { front: "One card too many", back: "Dropped.", ...cite(HANDOUT.documentId, 1) },
+          ],
+        });
+      const set = await generator().generateFlashcards({ ...FROM_DOCUMENT, cardCount: 4 });
+
+      const { response_format, messages } = body(peer.requests[0]);
+      const schema = strictJsonSchema(flashcardSetAnswerSchemaFor({ notes: false, documents: true }));
+      expect(response_format.json_schema).toEqual({ name: "flashcard_set", strict: true, schema });
+      const card = (schema as { properties: { cards: { items: Record<string, unknown> } } }).properties.cards.items;
+      expect(card).toMatchObject({
+        required: ["front", "back", "sourceDocumentId", "sourcePage"],
+        additionalProperties: false,
+        properties: { sourceDocumentId: { type: ["string", "null"] }, sourcePage: { type: ["number", "null"] } },
+      });
+      const [system, user] = messages.map((message) => message.content);
+      expect(system).toContain("You write flashcards for a student revising course documents.");
+      expect(system).toContain("Write exactly 4 flashcards (fewer only if the documents do not hold that many distinct facts)");
+      expect(system).toContain('Focus areas: "osmosis", "ATP". Give priority to the passages of the documents that mention them:');
+      expect(system).toContain("Use only information from the documents");
+      expect(system).toContain("sourceDocumentId is the document id from its tag, sourcePage its p= value.");
+      expect(system).not.toContain("sourceNoteId");
+      expect(system).not.toContain("speech recognition");
+      expect(user).toBe(
+        [
+          "Course: Biology 101",
+          "Difficulty: MEDIUM",
+          "",
+          "Documents:",
+          "",
+          `Document ${HANDOUT.documentId}: Membranes handout`,
+          `[document ${HANDOUT.documentId}, p=1] Membrane transport Osmosis is the diffusion of water across a selectively permeable membrane.`,
+          `[document ${HANDOUT.documentId}, p=2] Active transport uses energy from ATP. The sodium potassium pump is an example.`,
+        ].join("\n"),
+      );
+
+      expect(set.cards.map((item) => item.source)).toEqual([
+        { documentId: HANDOUT.documentId, page: 1 },
+        { documentId: HANDOUT.documentId, page: 2 },
+        { documentId: HANDOUT.documentId, page: 2 },
+        { documentId: HANDOUT.documentId, page: null },
+      ]);
+    });
+
+    it("writes a quiz and a study guide from the pages, each item on its page", async () => {
+      reply = () =>
+        completion({
+          title: "Membranes quiz",
+          description: "Transport.",
+          questions: [
+            {
+              ...QUIZ_QUESTION,
+              question: "What moves by osmosis?",
+              options: ["Water", "ATP", "Sodium", "Glucose"],
+              correctAnswer: "Water",
+              ...cite(HANDOUT.documentId, 1),
+            },
+            {
+              question: "Active transport uses energy from ATP.",
+              type: "true_false",
+              options: ["True", "False"],
+              correctAnswer: "True",
+              explanation: "The handout says so.",
+              ...cite(HANDOUT.documentId, null),
+            },
+          ],
+        });
+      const quiz = await generator().generateQuiz({ ...FROM_DOCUMENT, questionCount: 1 });
+      const { response_format, messages } = body(peer.requests[0]);
+      expect(response_format.json_schema.schema).toEqual(strictJsonSchema(quizAnswerSchemaFor({ notes: false, documents: true })));
+      expect(messages[0].content).toContain("explanation says why it is correct, from the documents.");
+      expect(quiz.questions).toHaveLength(1);
+      expect(quiz.questions[0].source).toEqual({ documentId: HANDOUT.documentId, page: 1 });
+
+      peer.requests.length = 0;
+      reply = () =>
+        completion({
+          ...STUDY_GUIDE_ANSWER,
+          sections: [
+            { title: "Osmosis", content: "Water crosses the membrane.", subsections: [], ...cite(HANDOUT.documentId, 1) },
+            // No page cited: its words (sodium, potassium, pump) are on page 2.
+            { title: "Pumps", content: "The sodium potassium pump.", subsections: [], ...cite(HANDOUT.documentId, null) },
+          ],
+        });
+      const guide = await generator().generateStudyGuide(FROM_DOCUMENT);
+      expect(body(peer.requests[0]).response_format.json_schema.schema).toEqual(
+        strictJsonSchema(studyGuideAnswerSchemaFor({ notes: false, documents: true })),
+      );
+      expect(guide.sections.map((section) => section.source)).toEqual([
+        { documentId: HANDOUT.documentId, page: 1 },
+        { documentId: HANDOUT.documentId, page: 2 },
+      ]);
+    });
+
+    it("cites notes and documents side by side when a request has both", async () => {
+      reply = () =>
+        completion({
+          title: "Mixed",
+          description: "",
+          cards: [
+            { front: "What absorbs light?", back: "Chlorophyll.", ...source(LECTURE.noteId, 0), ...cite(null, null) },
+            { front: "What is osmosis?", back: "Diffusion of water.", ...source(null, null), ...cite(HANDOUT.documentId, 1) },
+          ],
+        });
+      const set = await generator().generateFlashcards({ ...INPUT, documents: [HANDOUT], cardCount: 2 });
+      const { response_format, messages } = body(peer.requests[0]);
+      const card = (response_format.json_schema.schema as { properties: { cards: { items: { required: string[] } } } }).properties.cards.items;
+      expect(card.required).toEqual(["front", "back", "sourceNoteId", "sourceStartTime", "sourceDocumentId", "sourcePage"]);
+      expect(messages[0].content).toContain("An item based on a note has null document fields; one based on a document has null note fields.");
+      expect(messages[1].content).toContain("Notes and documents:");
+      expect(messages[1].content).toContain(`[note ${LECTURE.noteId}, t=0.0] Light is absorbed by chlorophyll.`);
+      expect(messages[1].content).toContain(`[document ${HANDOUT.documentId}, p=2] Active transport uses energy from ATP.`);
+      expect(set.cards.map((item) => item.source)).toEqual([
+        { noteId: LECTURE.noteId, startTime: 0 },
+        { documentId: HANDOUT.documentId, page: 1 },
+      ]);
+    });
+
+    it.each([
+      ["flashcards", flashcardSetAnswerSchemaFor, flashcardSetAnswerSchema],
+      ["quiz", quizAnswerSchemaFor, quizAnswerSchema],
+      ["study guide", studyGuideAnswerSchemaFor, studyGuideAnswerSchema],
+    ] as const)(
+      "sends a %s schema for documents that strict mode accepts, and the original one for notes only",
+      (_material, schemaFor, notesSchema) => {
+        expect(strictJsonSchema(schemaFor({ notes: true, documents: false }))).toEqual(strictJsonSchema(notesSchema));
+        for (const kinds of [
+          { notes: false, documents: true },
+          { notes: true, documents: true },
+        ]) {
+          for (const object of objectSchemas(strictJsonSchema(schemaFor(kinds)))) {
+            expect(object.additionalProperties).toBe(false);
+            expect(object.required).toEqual(Object.keys(object.properties as object));
+          }
+        }
+      },
+    );
   });
 });

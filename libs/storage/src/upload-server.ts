@@ -4,7 +4,9 @@ import type { AddressInfo } from "node:net";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import busboy from "busboy";
 import { AppError, drainAfterEarlyAnswer, HTTP_STATUS_BY_KIND, required, verifyInternalRequest, type Logger } from "@study/platform";
-import type { FileRoute } from "./file-route";
+
+/** Serves `GET|HEAD /files/<storage key>` (each key segment URL-encoded) to the signed-in user `userId`. */
+export type FileRoute = (request: IncomingMessage, response: ServerResponse, userId: string, encodedKey: string) => Promise<void>;
 
 /** One uploaded file, already stored. */
 export interface StoredUpload {
@@ -49,8 +51,8 @@ export interface InternalHttpServerOptions {
   logger: Logger;
   /** `POST <pattern>`, e.g. `/uploads/notes/:noteId/attachments`. */
   uploads: Record<string, UploadRoute>;
-  /** `GET|HEAD /files/<storage key>`. */
-  files: FileRoute;
+  /** `GET|HEAD /files/<storage key>`, when the service serves its stored files back. */
+  files?: FileRoute;
 }
 
 const FILES_PATH = "/files/";
@@ -142,8 +144,9 @@ const invalidMultipartBody = () =>
 const storageFailed = () => new AppError("unavailable", "SERVICE_UNAVAILABLE", "The file could not be stored; please try again later");
 
 /**
- * The media service's internal HTTP endpoint (plain HTTP on MEDIA_HTTP_PORT, reached only through the gateway,
- * which signs the user id of every request): streamed uploads and downloads of stored files.
+ * A service's internal HTTP endpoint (plain HTTP on e.g. MEDIA_HTTP_PORT, reached only through the gateway, which
+ * signs the user id of every request): streamed uploads and, optionally, downloads of stored files. Media and
+ * documents serve one each.
  *
  * Uploads: parses multipart with busboy and streams the `file` part into storage — never holding it whole in
  * memory — while checking its leading bytes; other parts are short fields. The file goes to storage under a
@@ -164,14 +167,14 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
   server.headersTimeout = 30_000;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? "/", "http://media");
+    const url = new URL(request.url ?? "/", "http://internal");
     if (request.method === "GET" && url.pathname === "/health/live") {
       send(response, 200, { status: "ok" });
       return;
     }
     // The raw path, not the URL's normalised one: a key with `..` segments must be refused, not resolved.
     const rawPath = (request.url ?? "/").split("?")[0];
-    if ((request.method === "GET" || request.method === "HEAD") && rawPath.startsWith(FILES_PATH)) {
+    if (options.files && (request.method === "GET" || request.method === "HEAD") && rawPath.startsWith(FILES_PATH)) {
       return serveFile(request, response, rawPath.slice(FILES_PATH.length));
     }
     const found = Object.entries(options.uploads)
@@ -194,6 +197,8 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
   }
 
   async function serveFile(request: IncomingMessage, response: ServerResponse, encodedKey: string): Promise<void> {
+    const { files } = options;
+    if (!files) return;
     const userId = verifyInternalRequest(options.secret, request.headers, {
       method: required(request.method, "the request's method"),
       path: request.url ?? "/",
@@ -203,7 +208,7 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       return;
     }
     try {
-      await options.files(request, response, userId, encodedKey);
+      await files(request, response, userId, encodedKey);
     } catch (error) {
       const appError = error instanceof AppError ? error : null;
       if (!appError) logger.error({ err: error }, "serving a file failed");

@@ -6,13 +6,7 @@ import { Writable, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { AppError, createLogger, internalRequestHeaders } from "@study/platform";
 import { LocalFileStorage } from "@study/storage";
-import {
-  newUploadKey,
-  startInternalHttpServer,
-  type RunningInternalHttpServer,
-  type UploadRoute,
-  type UploadStorage,
-} from "../../../src/adapters/http/internal-http-server";
+import { newUploadKey, startInternalHttpServer, type RunningInternalHttpServer, type UploadRoute, type UploadStorage } from "../src/upload-server";
 
 const SECRET = "internal-upload-secret-for-tests";
 const USER_ID = "user-1";

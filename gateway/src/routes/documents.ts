@@ -1,0 +1,554 @@
+import { documents as api, type study } from "@study/contracts";
+import { AppError, required } from "@study/platform";
+import { z } from "zod";
+import { currentAuth } from "../identity/adapters/http/session";
+import type { ServiceClients } from "../clients";
+import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
+import { sendData, sendMessage } from "../http/envelope";
+import { idParams } from "../http/params";
+import { intParam, MAX_INT32, paginationSchema, singleParam } from "../http/query";
+import { createUploadForwarder, UPLOAD_TIMEOUT_DESCRIPTION } from "../http/upload-forwarder";
+import { statusName } from "./notes";
+import { difficultySchema, difficultyToProto } from "./study-material";
+
+export interface DocumentSettings {
+  DOCUMENTS_UPLOAD_URL?: string;
+  INTERNAL_UPLOAD_SECRET?: string;
+  UPLOAD_IDLE_TIMEOUT_MS: number;
+  UPLOAD_REQUEST_TIMEOUT_MS: number;
+  /** Deadline of the study service's generation calls. */
+  STUDY_GENERATION_DEADLINE_MS: number;
+}
+
+/** The spec's documentType values: a file format, or what the document is for. */
+export const DOCUMENT_TYPES = [
+  "PDF",
+  "DOCX",
+  "DOC",
+  "PPTX",
+  "PPT",
+  "XLSX",
+  "XLS",
+  "TXT",
+  "SYLLABUS",
+  "TEXTBOOK",
+  "HANDOUT",
+  "ASSIGNMENT",
+  "OTHER",
+] as const;
+const documentTypeSchema = z.enum(DOCUMENT_TYPES, { message: `must be one of ${DOCUMENT_TYPES.join(", ")}` });
+
+export const SEARCH_TYPES = ["keyword", "semantic", "hybrid"] as const;
+export const GENERATION_TYPES = ["flashcards", "quiz", "study-guide"] as const;
+type GenerationType = (typeof GENERATION_TYPES)[number];
+
+/** Most focus areas one generation takes (the study service's limit, as its GenerationRequest says). */
+const MAX_FOCUS_AREAS = 10;
+
+const courseIdParam = singleParam().trim().min(1, "is required").max(100).describe("Required: the document's course");
+
+const listQuery = z.object({
+  courseId: courseIdParam,
+  documentType: documentTypeSchema.optional().describe("Only documents of this type"),
+  limit: intParam(1, 100, 20),
+  offset: intParam(0, MAX_INT32, 0),
+});
+const courseQuery = z.object({ courseId: courseIdParam });
+
+/** A comma list of a query string, trimmed, empty entries dropped. */
+const commaList = (description: string) =>
+  singleParam()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .describe(description);
+
+/**
+ * The search parameters. Ranges and the query's length are the documents service's rules (it answers
+ * VALIDATION_ERROR, INVALID_LIMIT, INVALID_OFFSET); the gateway reads the types the gRPC request carries.
+ */
+const searchQuery = z.object({
+  query: singleParam().describe("Required: the words to search for, 1-500 characters (blank or longer: 400 VALIDATION_ERROR)"),
+  courseId: courseIdParam,
+  documentTypes: commaList(`Comma list of ${DOCUMENT_TYPES.join(", ")} (default: every type)`).pipe(z.array(documentTypeSchema)),
+  tags: commaList("Comma list of tags"),
+  limit: singleParam().optional().describe("1-100, default 20 (else 400 INVALID_LIMIT)"),
+  offset: singleParam().optional().describe("0 or more, default 0 (else 400 INVALID_OFFSET)"),
+  searchType: z
+    .enum(SEARCH_TYPES, { message: "must be one of keyword, semantic, hybrid" })
+    .optional()
+    .describe("keyword (default), semantic or hybrid; the answer's searchType says which method ran"),
+});
+
+const generateBody = z.strictObject({
+  types: z
+    .array(z.enum(GENERATION_TYPES, { message: "must be one of flashcards, quiz, study-guide" }), "must be an array of types")
+    .min(1, "must name at least one type")
+    .refine((types) => new Set(types).size === types.length, "must not repeat a type"),
+  options: z
+    .strictObject({
+      difficulty: difficultySchema.optional().describe("MEDIUM when omitted"),
+      questionCount: z
+        .number("must be a number")
+        .int("must be an integer")
+        .min(1, "must be at least 1")
+        .max(50, "must be at most 50")
+        .optional()
+        .describe("Cards of the flashcard set and questions of the quiz; default 10"),
+      focusAreas: z
+        .array(
+          z.string("must be a string").trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+          "must be an array of strings",
+        )
+        .max(MAX_FOCUS_AREAS, `must have at most ${MAX_FOCUS_AREAS} entries`)
+        .optional()
+        .describe("Topics to favour: passages that mention them come first"),
+    })
+    .optional(),
+});
+
+const pageSpanSchema = z
+  .object({
+    number: z.number().int().describe("1-based"),
+    startOffset: z.number().int().describe("Where the page's text starts in extractedText (characters)"),
+    endOffset: z.number().int().describe("Where it ends (exclusive)"),
+    ocr: z.boolean().describe("The page's text came from OCR"),
+  })
+  .meta({ id: "DocumentPageSpan" });
+const nullableString = z.string().nullable();
+export const documentSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    fileName: z.string().describe("The original file name"),
+    fileSize: z.number().int().describe("Bytes"),
+    mimeType: z.string().describe("The content type of the detected format"),
+    filePath: z.string().describe("The storage key of the file"),
+    description: nullableString,
+    courseId: z.string(),
+    documentType: documentTypeSchema,
+    tags: z.array(z.string()),
+    processed: z.boolean().describe("True once the text is extracted and indexed; false while pending, processing or failed"),
+    extractedText: nullableString.describe("Null in lists and until processed"),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    userId: z.string(),
+    format: z
+      .string()
+      .describe("The file format decided from its bytes: PDF, DOC, DOCX, PPT, PPTX, XLS, XLSX, CSV, TXT, MD, RTF, JPEG, PNG, GIF, WEBP"),
+    status: z.enum(["PENDING", "PROCESSING", "COMPLETED", "FAILED"]).describe("Where extraction stands"),
+    failureReason: nullableString.describe("Why extraction failed (status FAILED)"),
+    author: nullableString.describe("From the file's metadata, when it names one"),
+    pageCount: z.number().int(),
+    wordCount: z.number().int(),
+    pages: z.array(pageSpanSchema).optional().describe("Where each page lies in extractedText; present with extractedText only"),
+    calendarEventsCreated: z.number().int().nullable().describe("Calendar events made from a syllabus; null for other documents"),
+  })
+  .meta({ id: "Document" });
+
+const searchResultSchema = z
+  .object({
+    documentId: z.string(),
+    title: z.string(),
+    documentType: documentTypeSchema,
+    relevanceScore: z.number(),
+    snippet: z.string().describe("The best passage, with the matched terms"),
+    highlights: z.array(z.string()).describe("The matched terms as they appear in the snippet"),
+    page: z.number().int().nullable().describe("The page the snippet comes from (null when the format has no pages)"),
+    metadata: z.object({
+      author: nullableString,
+      pageCount: z.number().int(),
+      wordCount: z.number().int(),
+      tags: z.array(z.string()),
+      createdAt: z.iso.datetime(),
+    }),
+  })
+  .meta({ id: "DocumentSearchResult" });
+
+const documentAnswer = (message: string) => z.object({ success: z.literal(true), document: documentSchema, message: z.string().describe(message) });
+const searchAnswer = z.object({
+  success: z.literal(true),
+  results: z.array(searchResultSchema),
+  totalCount: z.number().int().describe("Matches before limit and offset"),
+  suggestions: z.array(z.string()).describe("Terms of the course's documents close to the query"),
+  searchType: z
+    .enum(SEARCH_TYPES)
+    .describe("The method that ran: keyword when semantic or hybrid was asked for and no embedding provider is configured"),
+});
+const generatedAnswer = z.object({
+  success: z.literal(true),
+  results: z
+    .object({
+      flashcards: z.object({ id: z.string(), cardCount: z.number().int() }).optional(),
+      quiz: z.object({ id: z.string(), questionCount: z.number().int() }).optional(),
+      "study-guide": z.object({ id: z.string(), sectionCount: z.number().int() }).optional(),
+    })
+    .describe("One entry per requested type: the material made (or the existing one for the same document content)"),
+  message: z.string(),
+});
+
+const PROCESSING_STATUS_PREFIX = "PROCESSING_STATUS";
+
+/** The REST shape of a document: the spec's fields, then what extraction found (README: Documents). */
+export function documentJson(document: api.Document) {
+  const status =
+    document.status === api.ProcessingStatus.PROCESSING_STATUS_UNSPECIFIED ? api.ProcessingStatus.PROCESSING_STATUS_PENDING : document.status;
+  return {
+    id: document.id,
+    title: document.title,
+    fileName: document.fileName,
+    fileSize: document.fileSize,
+    mimeType: document.mimeType,
+    filePath: document.filePath,
+    description: document.description ?? null,
+    courseId: document.courseId,
+    documentType: document.documentType,
+    tags: document.tags,
+    processed: document.processed,
+    extractedText: document.extractedText ?? null,
+    createdAt: required(document.createdAt, "Document.createdAt").toISOString(),
+    updatedAt: required(document.updatedAt, "Document.updatedAt").toISOString(),
+    userId: document.userId,
+    format: document.format,
+    status: statusName(api.processingStatusToJSON(status), PROCESSING_STATUS_PREFIX),
+    failureReason: document.failureReason ?? null,
+    author: document.author ?? null,
+    pageCount: document.pageCount,
+    wordCount: document.wordCount,
+    ...(document.extractedText === undefined
+      ? {}
+      : { pages: document.pages.map(({ number, startOffset, endOffset, ocr }) => ({ number, startOffset, endOffset, ocr })) }),
+    calendarEventsCreated: document.calendarEventsCreated ?? null,
+  };
+}
+
+/** `SEARCH_TYPE_HYBRID` → `hybrid`; an unspecified method is keyword (the service's default). */
+export function searchTypeJson(type: api.SearchType): (typeof SEARCH_TYPES)[number] {
+  if (type === api.SearchType.SEARCH_TYPE_UNSPECIFIED) return "keyword";
+  const name = statusName(api.searchTypeToJSON(type), "SEARCH_TYPE").toLowerCase();
+  const known = SEARCH_TYPES.find((searchType) => searchType === name);
+  return required(known, `REST name of search type ${api.searchTypeToJSON(type)}`);
+}
+
+export const searchTypeToProto = (type: (typeof SEARCH_TYPES)[number] | undefined): api.SearchType =>
+  type ? api.searchTypeFromJSON(`SEARCH_TYPE_${type.toUpperCase()}`) : api.SearchType.SEARCH_TYPE_UNSPECIFIED;
+
+export function documentSearchJson(response: api.SearchDocumentsResponse) {
+  return {
+    success: true as const,
+    results: response.results.map((result) => ({
+      documentId: result.documentId,
+      title: result.title,
+      documentType: result.documentType,
+      relevanceScore: result.relevanceScore,
+      snippet: result.snippet,
+      highlights: result.highlights,
+      page: result.page ?? null,
+      metadata: {
+        author: result.author ?? null,
+        pageCount: result.pageCount,
+        wordCount: result.wordCount,
+        tags: result.tags,
+        createdAt: required(result.createdAt, "DocumentSearchResult.createdAt").toISOString(),
+      },
+    })),
+    totalCount: response.totalCount,
+    suggestions: response.suggestions,
+    searchType: searchTypeJson(response.searchType),
+  };
+}
+
+/**
+ * limit and offset of a document search, as the gRPC request carries them (int32, 0 meaning "the default").
+ * A value that request cannot carry — not an integer, beyond int32, or a limit of 0, which would silently read
+ * as the default — is refused here with the code the service gives for a value out of range.
+ */
+export function searchPage(limit: string | undefined, offset: string | undefined): { limit: number; offset: number } {
+  const integer = (value: string | undefined) => {
+    if (value === undefined || value.trim() === "") return 0;
+    if (!/^[+-]?\d+$/.test(value.trim())) return null;
+    const number = Number(value);
+    return Math.abs(number) <= MAX_INT32 ? number : null;
+  };
+  const pageLimit = integer(limit);
+  if (pageLimit === null || (pageLimit === 0 && limit !== undefined && limit.trim() !== "")) {
+    const message = "must be an integer between 1 and 100";
+    throw new AppError("validation", "INVALID_LIMIT", `limit ${message}`, { details: [{ field: "limit", message }] });
+  }
+  const pageOffset = integer(offset);
+  if (pageOffset === null) {
+    const message = "must be an integer of 0 or more";
+    throw new AppError("validation", "INVALID_OFFSET", `offset ${message}`, { details: [{ field: "offset", message }] });
+  }
+  return { limit: pageLimit, offset: pageOffset };
+}
+
+/** The generation request for one processed document of the caller, with the course's name as context. */
+export async function documentGenerationRequest(
+  clients: ServiceClients,
+  userId: string,
+  documentId: string,
+  options: z.output<typeof generateBody>["options"],
+): Promise<{ generation: study.GenerationRequest; title: string }> {
+  // DOCUMENT_NOT_PROCESSED (400) while the text is not extracted; NOT_FOUND for another user's document.
+  const text = await clients.documents.getDocumentText({ userId, documentId });
+  const owned = await clients.courses.checkCourseOwnership({ userId, courseId: text.courseId });
+  const course = required(owned.course, "course in CheckCourseOwnership reply");
+  return {
+    title: text.title,
+    generation: {
+      userId,
+      courseId: text.courseId,
+      courseName: course.name,
+      difficulty: difficultyToProto(options?.difficulty),
+      notes: [],
+      documents: [
+        { documentId: text.documentId, title: text.title, pages: text.pages.map(({ number, text: pageText }) => ({ number, text: pageText })) },
+      ],
+      focusAreas: options?.focusAreas ?? [],
+    },
+  };
+}
+
+const GENERATED_NAMES: Record<GenerationType, string> = { flashcards: "flashcards", quiz: "a quiz", "study-guide": "a study guide" };
+
+const uploadFields =
+  "multipart/form-data, streamed to the documents service (never held in memory by the gateway). The format is decided by the " +
+  "file's bytes (never its name or declared type): PDF, DOC, DOCX, TXT, RTF, MD, PPT, PPTX, JPG, JPEG, PNG, GIF, WEBP, XLS, XLSX, CSV; " +
+  "at most 150 MB.";
+const tagsField = "tags (a JSON array of strings, a comma list, or the field repeated)";
+const tag = "Documents";
+const documentNotFound = { description: "No such document of the caller in this course (NOT_FOUND)", schema: errorEnvelope };
+
+/**
+ * The documents endpoints: uploads are streamed to the documents service's internal HTTP endpoint (as media's
+ * are), everything else is a gRPC call; generation reads the document's text here and asks the study service.
+ */
+export function documentRoutes(clients: ServiceClients, settings: DocumentSettings): RouteSpec[] {
+  const forward = createUploadForwarder({
+    targetUrl: settings.DOCUMENTS_UPLOAD_URL,
+    secret: settings.INTERNAL_UPLOAD_SECRET,
+    idleTimeoutMs: settings.UPLOAD_IDLE_TIMEOUT_MS,
+    requestTimeoutMs: settings.UPLOAD_REQUEST_TIMEOUT_MS,
+    // A syllabus is answered processed, possibly with its extracted text.
+    maxAnswerBytes: 16 * 1024 * 1024,
+  });
+  const generationDeadline = { deadlineMs: settings.STUDY_GENERATION_DEADLINE_MS };
+
+  return [
+    route({
+      method: "post",
+      path: "/api/documents/upload",
+      tag,
+      accepts: "multipart/form-data",
+      summary: "Upload a document (multipart: file, courseId, title?, description?, documentType?, tags?); its text is extracted in the background",
+      description:
+        `${uploadFields} Fields: courseId (required), title (1-255, default the file name), description, documentType (one of ` +
+        `${DOCUMENT_TYPES.join(", ")}; inferred from the content when absent), ${tagsField}. The answer comes at once with ` +
+        "processed false and status PENDING; notifications tell when the text is extracted (processed true) or extraction failed " +
+        "(status FAILED with failureReason).",
+      auth: true,
+      responses: {
+        200: {
+          description: "The stored document (top-level `document`, the spec's exception to the envelope)",
+          schema: documentAnswer("What happened"),
+        },
+        400: { description: "Not an accepted format (UNEXPECTED_FILE) or invalid fields (VALIDATION_ERROR)", schema: errorEnvelope },
+        404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
+        413: { description: "The file is over 150 MB (FILE_TOO_LARGE); nothing is kept", schema: errorEnvelope },
+        503: {
+          description: "The documents service's upload endpoint is not configured or not reachable (SERVICE_UNAVAILABLE)",
+          schema: errorEnvelope,
+        },
+        504: { description: UPLOAD_TIMEOUT_DESCRIPTION, schema: errorEnvelope },
+      },
+      async handler({ req, res }) {
+        const { body } = await forward(req, res, "/uploads/documents");
+        const document = api.Document.fromJSON(body.document);
+        res.status(200).json({ success: true, document: documentJson(document), message: "Document uploaded; text extraction started" });
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/documents/upload-syllabus",
+      tag,
+      accepts: "multipart/form-data",
+      summary: "Upload a course syllabus (multipart: file, courseId, title?, description?, timeZone?): its dates become calendar events",
+      description:
+        `${uploadFields} Fields: courseId (required), title, description, timeZone (an IANA name such as Europe/Berlin for the ` +
+        "syllabus's times; default UTC). The text is extracted before the answer (the document is SYLLABUS and processed); classes, " +
+        "exams, deadlines and office hours become calendar events of the course. Uploading the same syllabus again creates no " +
+        "duplicate events.",
+      auth: true,
+      responses: {
+        200: {
+          description: "The processed syllabus and how many calendar events it produced",
+          schema: documentAnswer("Syllabus processed: N calendar events created"),
+        },
+        400: {
+          description:
+            "Not an accepted format (UNEXPECTED_FILE), invalid fields (VALIDATION_ERROR), or the syllabus could not be processed in " +
+            "time or at all (the documents service's code and message)",
+          schema: errorEnvelope,
+        },
+        404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
+        413: { description: "The file is over 150 MB (FILE_TOO_LARGE); nothing is kept", schema: errorEnvelope },
+        503: {
+          description: "The documents service's upload endpoint is not configured or not reachable (SERVICE_UNAVAILABLE)",
+          schema: errorEnvelope,
+        },
+        504: { description: UPLOAD_TIMEOUT_DESCRIPTION, schema: errorEnvelope },
+      },
+      async handler({ req, res }) {
+        const { body } = await forward(req, res, "/uploads/syllabus");
+        const document = api.Document.fromJSON(body.document);
+        const created = typeof body.eventsCreated === "number" ? body.eventsCreated : (document.calendarEventsCreated ?? 0);
+        res.status(200).json({
+          success: true,
+          document: documentJson(document),
+          message: `Syllabus processed: ${created} calendar event${created === 1 ? "" : "s"} created`,
+        });
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/documents/search",
+      tag,
+      summary: "Search inside the course's documents: keyword (full text), semantic (embeddings) or hybrid (both, fused)",
+      description:
+        "Results name the page of their snippet. Without an embedding provider a semantic or hybrid search runs as keyword, and " +
+        "searchType says so. A parameter given twice is 400 VALIDATION_ERROR.",
+      auth: true,
+      query: searchQuery,
+      responses: {
+        200: { description: "The matches, best first (top-level `results`, the spec's exception to the envelope)", schema: searchAnswer },
+        400: {
+          description:
+            "VALIDATION_ERROR (query or courseId missing, the query blank or over 500 characters, an unknown documentType or " +
+            "searchType), INVALID_LIMIT (not an integer 1-100), INVALID_OFFSET (not an integer of 0 or more)",
+          schema: errorEnvelope,
+        },
+        404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
+      },
+      async handler({ query, res }) {
+        const response = await clients.documents.searchDocuments({
+          userId: currentAuth(res).user.id,
+          courseId: query.courseId,
+          query: query.query,
+          documentTypes: query.documentTypes,
+          tags: query.tags,
+          page: searchPage(query.limit, query.offset),
+          searchType: searchTypeToProto(query.searchType),
+        });
+        res.status(200).json(documentSearchJson(response));
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/documents",
+      tag,
+      summary: "List the course's documents, newest first (without their extracted text)",
+      auth: true,
+      query: listQuery,
+      responses: {
+        200: { description: "A page of documents", schema: dataEnvelope(z.array(documentSchema)).extend({ pagination: paginationSchema }) },
+        404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
+      },
+      async handler({ query, res }) {
+        const { documents, page } = await clients.documents.listDocuments({
+          userId: currentAuth(res).user.id,
+          courseId: query.courseId,
+          documentType: query.documentType,
+          page: { limit: query.limit, offset: query.offset },
+        });
+        res.status(200).json({
+          success: true,
+          data: documents.map(documentJson),
+          message: "Documents retrieved",
+          pagination: required(page, "page in ListDocuments reply"),
+        });
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/documents/:id",
+      tag,
+      summary: "Get a document with its extracted text and pages",
+      auth: true,
+      params: idParams,
+      query: courseQuery,
+      responses: { 200: { description: "The document", schema: dataEnvelope(documentSchema) }, 404: documentNotFound },
+      async handler({ params, query, res }) {
+        const reply = await clients.documents.getDocument({ userId: currentAuth(res).user.id, courseId: query.courseId, documentId: params.id });
+        sendData(res, 200, documentJson(required(reply.document, "document in GetDocument reply")), "Document retrieved");
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/api/documents/:id",
+      tag,
+      summary: "Delete a document: its record, text and search entries at once, the stored file shortly after",
+      auth: true,
+      params: idParams,
+      query: courseQuery,
+      responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: documentNotFound },
+      async handler({ params, query, res }) {
+        await clients.documents.deleteDocument({ userId: currentAuth(res).user.id, courseId: query.courseId, documentId: params.id });
+        sendMessage(res, "Document deleted");
+      },
+    }),
+    route({
+      method: "post",
+      path: "/api/documents/:id/generate",
+      tag,
+      summary: "Generate flashcards, a quiz and/or a study guide from a processed document (items link to their source page)",
+      description:
+        "The same generators as for notes; the same document content and options return the existing material. questionCount " +
+        "sets the cards of the flashcard set and the questions of the quiz (default 10).",
+      auth: true,
+      params: idParams,
+      body: generateBody,
+      responses: {
+        200: { description: "The material made, keyed by type (top-level `results`, the spec's exception to the envelope)", schema: generatedAnswer },
+        400: {
+          description:
+            "Invalid input (VALIDATION_ERROR with details), the document's text is not extracted yet or its extraction failed " +
+            "(DOCUMENT_NOT_PROCESSED), or it holds too little text to generate from (NOT_ENOUGH_CONTENT)",
+          schema: errorEnvelope,
+        },
+        404: { description: "No such document of the caller (NOT_FOUND)", schema: errorEnvelope },
+      },
+      async handler({ params, body, res }) {
+        const userId = currentAuth(res).user.id;
+        const { generation, title } = await documentGenerationRequest(clients, userId, params.id, body.options);
+        const count = body.options?.questionCount ?? 0;
+        const generate: Record<GenerationType, () => Promise<[GenerationType, { id: string } & Record<string, unknown>]>> = {
+          async flashcards() {
+            const reply = await clients.study.generateFlashcards({ generation, cardCount: count }, generationDeadline);
+            const set = required(reply.flashcardSet, "flashcard set in GenerateFlashcards reply");
+            return ["flashcards", { id: set.id, cardCount: set.cardCount }];
+          },
+          async quiz() {
+            const reply = await clients.study.generateQuiz({ generation, questionCount: count }, generationDeadline);
+            const quiz = required(reply.quiz, "quiz in GenerateQuiz reply");
+            return ["quiz", { id: quiz.id, questionCount: quiz.questions.length }];
+          },
+          async "study-guide"() {
+            const reply = await clients.study.generateStudyGuide({ generation }, generationDeadline);
+            const guide = required(reply.studyGuide, "study guide in GenerateStudyGuide reply");
+            return ["study-guide", { id: guide.id, sectionCount: guide.sections.length }];
+          },
+        };
+        // The generations are independent: they run side by side, so an AI model's latency is paid once.
+        const results = Object.fromEntries(await Promise.all(body.types.map((type) => generate[type]())));
+        const names = body.types.map((type) => GENERATED_NAMES[type]);
+        const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+        res.status(200).json({ success: true, results, message: `Generated ${listed} from "${title}"` });
+      },
+    }),
+  ];
+}

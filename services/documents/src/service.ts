@@ -1,0 +1,109 @@
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { documents as api, indexing } from "@study/contracts";
+import { prismaOptions } from "@study/db";
+import { GrpcCourseDirectory } from "@study/grpc";
+import type { ServiceDefinition } from "@study/runtime";
+import { LocalScratchSpace, processScratchFolder, removeScratchOfStoppedProcesses, startInternalHttpServer } from "@study/storage";
+import { ByteFormatDetector } from "./adapters/detection/byte-format-detector";
+import { PrismaDocumentRepository } from "./adapters/db/prisma-document-repository";
+import { createEmbeddingProvider } from "./adapters/embeddings/openai-embedding-provider";
+import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
+import { createTextExtractor } from "./adapters/extraction/text-extractor";
+import { documentsGrpcService } from "./adapters/grpc/documents-grpc-service";
+import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
+import { documentUploadRoute, syllabusUploadRoute } from "./adapters/http/upload-routes";
+import { GrpcSyllabusCalendar } from "./adapters/calendar/grpc-syllabus-calendar";
+import { DeleteCourseDocuments, DeleteDocument } from "./application/delete-document";
+import { GetDocument, GetDocumentText } from "./application/get-document";
+import { ListDocuments } from "./application/list-documents";
+import { ListSearchables } from "./application/list-searchables";
+import { SearchDocuments } from "./application/search-documents";
+import { PrismaDocumentSearch } from "./adapters/db/prisma-document-search";
+import { UploadDocument } from "./application/upload-document";
+import { UploadSyllabus } from "./application/upload-syllabus";
+import { prepareChunksOrKeywordOnly } from "./application/prepare-chunks";
+import { documentStorage, documentsConfigSchema, extractionLimits, type DocumentsConfig } from "./config";
+import { PrismaClient } from "./generated/prisma/client";
+import { documentsMigrations } from "./migrations";
+
+/** The composition of the documents service: adapters → use cases → gRPC and the internal upload endpoint. */
+export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> = {
+  ...documentsMigrations,
+  configSchema: documentsConfigSchema,
+  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  async compose({ config, db, amqp, logger, lifecycle }) {
+    const documents = new PrismaDocumentRepository(db);
+    const storage = documentStorage(config);
+    const embeddings = createEmbeddingProvider(config);
+    const courses = new GrpcCourseDirectory(config.COURSES_GRPC_ADDRESS);
+    lifecycle.onStop("courses client", async () => courses.close());
+
+    await startDomainEventsConsumer({
+      connection: amqp,
+      db,
+      exchange: config.EVENT_EXCHANGE,
+      logger,
+      deleteCourseDocuments: new DeleteCourseDocuments(documents),
+    });
+
+    // The service reads syllabi itself (before answering): its own scratch folder, as a worker has.
+    const workRoot = config.DOCUMENTS_WORK_DIR ?? join(tmpdir(), "study-documents-work");
+    await removeScratchOfStoppedProcesses(workRoot, (folder) => logger.info({ folder }, "removed the temporary files of a stopped process"));
+    const workDirectory = processScratchFolder(workRoot);
+    lifecycle.onStop("scratch folder", () => rm(workDirectory, { recursive: true, force: true }));
+    const calendar = new GrpcSyllabusCalendar(config.CALENDAR_GRPC_ADDRESS);
+    lifecycle.onStop("calendar client", async () => calendar.close());
+    const detector = new ByteFormatDetector();
+    const uploadSyllabus = new UploadSyllabus({
+      documents,
+      courses,
+      calendar,
+      storage,
+      scratch: new LocalScratchSpace(workDirectory),
+      extractor: createTextExtractor({ temporaryDirectory: workDirectory }),
+      prepareChunks: (pages, signal) => prepareChunksOrKeywordOnly(pages, embeddings, logger, signal),
+      limits: extractionLimits(config),
+      logger,
+      timeoutMs: config.SYLLABUS_PROCESSING_TIMEOUT_MS,
+    });
+
+    if (config.INTERNAL_UPLOAD_SECRET) {
+      const internalHttp = await startInternalHttpServer({
+        port: config.DOCUMENTS_HTTP_PORT,
+        secret: config.INTERNAL_UPLOAD_SECRET,
+        storage,
+        logger,
+        uploads: {
+          "/uploads/documents": documentUploadRoute({
+            maxBytes: config.DOCUMENTS_MAX_UPLOAD_BYTES,
+            storage,
+            detector,
+            uploadDocument: new UploadDocument(documents, courses),
+          }),
+          "/uploads/syllabus": syllabusUploadRoute({ maxBytes: config.DOCUMENTS_MAX_UPLOAD_BYTES, storage, detector, uploadSyllabus }),
+        },
+      });
+      lifecycle.onStop("internal HTTP server", async () => {
+        await internalHttp.close();
+      });
+      logger.info({ port: internalHttp.port }, "internal HTTP endpoint (uploads) listening");
+    }
+
+    const implementation = documentsGrpcService(
+      {
+        listDocuments: new ListDocuments(documents),
+        getDocument: new GetDocument(documents),
+        getDocumentText: new GetDocumentText(documents),
+        deleteDocument: new DeleteDocument(documents),
+        searchDocuments: new SearchDocuments(new PrismaDocumentSearch(db), embeddings),
+      },
+      logger,
+    );
+    return [
+      { definition: api.DocumentsServiceService, implementation },
+      { definition: indexing.SearchableSourceServiceService, implementation: searchableSourceGrpcService(new ListSearchables(documents), logger) },
+    ];
+  },
+};
