@@ -338,6 +338,18 @@ describe("documents end to end", () => {
     expect([badType.status, badType.body.code]).toEqual([400, "VALIDATION_ERROR"]);
     const handout = await upload(alice, text, { documentType: "HANDOUT", title: "Osmosis handout", description: "Week 2" });
     expect(handout.body.document).toMatchObject({ documentType: "HANDOUT", title: "Osmosis handout", description: "Week 2" });
+    // Tags as a repeated field, as HTML forms and most clients send an array.
+    const form = new FormData();
+    form.append("courseId", alice.courseId);
+    for (const tag of ["osmosis", "membranes"]) form.append("tags", tag);
+    form.append("file", new File([text.bytes], text.name, { type: text.type }));
+    const repeated = await fetch(`${stack.gatewayUrl}/api/documents/upload`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${alice.token}` },
+      body: form,
+    });
+    expect(repeated.status).toBe(200);
+    expect(((await repeated.json()) as { document: DocumentView }).document.tags).toEqual(["osmosis", "membranes"]);
   });
 
   async function onDisk(file: { name: string; type: string; bytes: Buffer }) {

@@ -34,6 +34,8 @@ export interface UploadRoute {
     upload: StoredUpload & { mimeType: string },
     fields: Record<string, string>,
     params: Record<string, string>,
+    /** Every value of each field, in order (a field sent more than once, e.g. `tags` repeated, has several). */
+    fieldValues: Record<string, string[]>,
   ): Promise<{ status: number; body: unknown }>;
 }
 
@@ -219,6 +221,7 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
 
   async function receive(request: IncomingMessage, response: ServerResponse, userId: string, route: UploadRoute, params: Record<string, string>) {
     const fields: Record<string, string> = {};
+    const fieldValues: Record<string, string[]> = {};
     const controller = new AbortController();
     // Set by the parser's callbacks: `as` keeps the compiler from narrowing it to null for the code below.
     let stored = null as Promise<StoredUpload & { mimeType: string }> | null;
@@ -271,6 +274,7 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
     }
     parser.on("field", (name, value) => {
       fields[name] = value;
+      (fieldValues[name] ??= []).push(value);
     });
     parser.on("file", (name, stream, info) => {
       if (name !== "file" || stored) {
@@ -348,7 +352,7 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
         });
       const upload = await stored;
       throwIfFailed();
-      const result = await route.complete(userId, upload, fields, params);
+      const result = await route.complete(userId, upload, fields, params, fieldValues);
       finished = true;
       send(response, result.status, result.body);
     } catch (error) {

@@ -119,8 +119,10 @@ describe("document fixtures", () => {
 
   it("DOC: antiword and catdoc read its paragraphs", async () => {
     const path = await saved("thermodynamics.doc", fixtures.wordDocument());
-    const antiword = await tool("antiword", [path]);
-    expect(antiword.code).toBe(0);
+    // An incomplete file made antiword read past its buffers and crash on about one run in three: run it a few times.
+    const runs = await Promise.all(Array.from({ length: 8 }, () => tool("antiword", [path])));
+    expect(runs.map((run) => run.code)).toEqual(runs.map(() => 0));
+    const antiword = runs[0];
     const catdoc = await tool("catdoc", ["-d", "utf-8", path]);
     for (const paragraph of fixtures.DOC.paragraphs) {
       expect(words(antiword.stdout)).toContain(paragraph);

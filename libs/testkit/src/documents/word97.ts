@@ -18,12 +18,19 @@ export function buildWord97Document(paragraphs: string[]): Buffer {
   // antiword refuses a WordDocument stream under 4096 bytes (it must live in big blocks, as Word writes it).
   const wordDocument = Buffer.alloc(Math.max(4096 + 512, fcText + textBytes.length));
   const clx = pieceTable(text.length, fcText, compressed);
+  const styles = emptyStyleSheet();
   textBytes.copy(wordDocument, fcText);
-  writeFib(wordDocument, { fcText, textEnd: fcText + textBytes.length, characterCount: text.length, clxLength: clx.length });
+  writeFib(wordDocument, {
+    fcText,
+    textEnd: fcText + textBytes.length,
+    characterCount: text.length,
+    clxLength: clx.length,
+    styleSheetLength: styles.length,
+  });
 
   const container = CFB.utils.cfb_new();
   CFB.utils.cfb_add(container, "/WordDocument", wordDocument);
-  CFB.utils.cfb_add(container, "/1Table", clx);
+  CFB.utils.cfb_add(container, "/1Table", Buffer.concat([clx, styles]));
   return Buffer.from(CFB.write(container, { type: "buffer" }) as Uint8Array);
 }
 
@@ -32,6 +39,7 @@ interface FibValues {
   textEnd: number;
   characterCount: number;
   clxLength: number;
+  styleSheetLength: number;
 }
 
 /** The FIB of a Word 97 file (nFib 0x00C1) with only the fields a reader needs to find the text. */
@@ -59,11 +67,17 @@ function writeFib(stream: Buffer, values: FibValues): void {
   offset += 22 * 4;
   stream.writeUInt16LE(0x5d, offset); // cbRgFcLcb: 93 fc/lcb pairs (FibRgFcLcb97), as nFib 0x00C1 requires
   offset += 2;
-  // Each pair is (fc: offset in the table stream, lcb: length). Only fcClx/lcbClx (pair 33) is set: every other
-  // structure (style sheet, fonts, formatting runs, sections) is absent and its lcb 0 tells the reader so.
+  // Each pair is (fc: offset in the table stream, lcb: length). The 1Table stream holds the CLX (pair 33) and then
+  // the style sheet (pairs 0 and 1: the original and the current one). Every other structure (fonts, formatting
+  // runs, sections) is absent and its lcb 0 tells the reader so. The style sheet cannot be absent: antiword reads
+  // its header whatever lcbStshf says, and an empty one made it read past its buffer and crash now and then.
   const fcClxPair = offset + 33 * 8;
-  stream.writeUInt32LE(0, fcClxPair); // the CLX is the whole 1Table stream
+  stream.writeUInt32LE(0, fcClxPair);
   stream.writeUInt32LE(values.clxLength, fcClxPair + 4);
+  for (const pair of [0, 1]) {
+    stream.writeUInt32LE(values.clxLength, offset + pair * 8);
+    stream.writeUInt32LE(values.styleSheetLength, offset + pair * 8 + 4);
+  }
   offset += 93 * 8;
   stream.writeUInt16LE(0, offset); // cswNew: no FibRgCswNew for nFib 0x00C1
 }
@@ -85,4 +99,18 @@ function pieceTable(characterCount: number, fcText: number, compressed: boolean)
   clx.writeUInt32LE(plcPcd.length, 1); // lcb of the PlcPcd
   plcPcd.copy(clx, 5);
   return clx;
+}
+
+/**
+ * A style sheet with no styles ([MS-DOC] 2.9.271 STSH): its length, then the STSHI header: cstd 0 styles,
+ * cbSTDBaseInFile 10 (the Word 97 STD base), flags, stiMaxWhenSaved, istdMaxFixedWhenSaved,
+ * nVerBuiltInNamesWhenSaved and the three default fonts (all 0).
+ */
+function emptyStyleSheet(): Buffer {
+  const stshiLength = 18;
+  const stsh = Buffer.alloc(2 + stshiLength);
+  stsh.writeUInt16LE(stshiLength, 0); // cbStshi
+  stsh.writeUInt16LE(0, 2); // cstd
+  stsh.writeUInt16LE(10, 4); // cbSTDBaseInFile
+  return stsh;
 }

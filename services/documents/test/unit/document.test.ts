@@ -1,6 +1,7 @@
 import { documents as api, indexing } from "@study/contracts";
 import { SEARCHABLE_CONTENT_CHARS, SEARCHABLE_TYPE_DOCUMENT, toSearchable } from "../../src/application/searchable";
 import { toProtoDocument } from "../../src/adapters/grpc/proto-mapping";
+import { repeatedTags } from "../../src/adapters/http/upload-routes";
 import { countWords, failureReasonOf, joinPages, pagesOf, parseTags, validateUploadFields, type Document } from "../../src/domain/document";
 import { DOCUMENT_FORMATS, documentTypeOfFormat, mimeTypeOfFormat } from "../../src/domain/document-format";
 
@@ -117,5 +118,16 @@ describe("document as search and the API see it", () => {
     expect(full.status).toBe(api.ProcessingStatus.PROCESSING_STATUS_COMPLETED);
     const listed = toProtoDocument({ ...document, status: "FAILED", failureReason: "Encrypted" }, { withText: false });
     expect(listed).toMatchObject({ processed: false, extractedText: undefined, pages: [], failureReason: "Encrypted" });
+  });
+});
+
+describe("tags of a multipart upload", () => {
+  it("reads a repeated tags field (or tags[]) as one list, and leaves a single field as sent", () => {
+    expect(repeatedTags({ tags: ["a", "b"] })).toEqual({ tags: '["a","b"]' });
+    expect(repeatedTags({ "tags[]": ["solo"] })).toEqual({ tags: '["solo"]' });
+    expect(repeatedTags({ tags: ["a, b"] })).toEqual({});
+    expect(repeatedTags({})).toEqual({});
+    const violations: { field: string; message: string }[] = [];
+    expect(parseTags(repeatedTags({ tags: ["x", "y", "x"] }).tags, violations)).toEqual(["x", "y"]);
   });
 });

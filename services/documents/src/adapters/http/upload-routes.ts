@@ -32,6 +32,15 @@ export async function detectStoredFormat(
   return format;
 }
 
+/**
+ * Tags sent as a repeated field (`tags=a&tags=b`, or `tags[]`) become one JSON array, which the upload's rules
+ * read like a JSON array sent in one field; a single `tags` field is left as sent (a JSON array or a comma list).
+ */
+export function repeatedTags(fieldValues: Record<string, string[]>): { tags?: string } {
+  const values = [...(fieldValues.tags ?? []), ...(fieldValues["tags[]"] ?? [])];
+  return values.length > 1 || fieldValues["tags[]"] ? { tags: JSON.stringify(values) } : {};
+}
+
 interface StoredDocumentRouteOptions {
   maxBytes: number;
   storage: FileStorage;
@@ -53,9 +62,10 @@ function storedDocumentRoute(
     inspectBytes: 0,
     key: (userId, fileName) => newUploadKey("documents", userId, fileName),
     inspect: (_firstBytes, _fileName, declared) => declared,
-    async complete(userId, upload, fields) {
+    async complete(userId, upload, fields, _params, fieldValues) {
       const format = await detectStoredFormat(options.detector, options.storage, upload.storageKey, upload.size);
-      const body = await accept(userId, fields, { storageKey: upload.storageKey, fileName: upload.fileName, size: upload.size, format });
+      const file = { storageKey: upload.storageKey, fileName: upload.fileName, size: upload.size, format };
+      const body = await accept(userId, { ...fields, ...repeatedTags(fieldValues) }, file);
       return { status: 200, body };
     },
   };
