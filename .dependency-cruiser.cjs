@@ -119,9 +119,10 @@ const PURE_LIB_ENTRIES = any(
 
 /**
  * npm libraries that only compute (no I/O, no client of a server), allowed in use cases: zod (input schemas),
- * ts-fsrs (card scheduling), compromise (natural-language parsing). Add one here only if that holds.
+ * ts-fsrs (card scheduling), compromise (natural-language parsing), uuid (name-based ids: billing's App Store account
+ * tokens). Add one here only if that holds.
  */
-const PURE_NPM = npm("zod", "ts-fsrs", "compromise");
+const PURE_NPM = npm("zod", "ts-fsrs", "compromise", "uuid");
 
 /** The platform lib's index: it loads config, logger, telemetry and lifecycle (a type-only import is erased). */
 const PLATFORM_INDEX = any("^libs/platform/(src|dist)/index\\.", "^@study/platform$");

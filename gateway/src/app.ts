@@ -1,7 +1,7 @@
 import type { TransactionalClient } from "@study/db";
 import type { Logger } from "@study/platform";
 import cors from "cors";
-import express, { type Express } from "express";
+import express, { type Express, type Router } from "express";
 import helmet from "helmet";
 import swaggerUi from "swagger-ui-express";
 import { z } from "zod";
@@ -26,6 +26,9 @@ import { searchRoutes } from "./routes/search";
 import { calendarRoutes } from "./routes/calendar";
 import { dashboardRoutes } from "./routes/dashboard";
 import { documentRoutes } from "./routes/documents";
+import { billingRoutes, PROCESSOR_WEBHOOK_BODY_LIMIT, PROCESSOR_WEBHOOK_PATH } from "./routes/billing";
+import { referralRoutes } from "./routes/referral";
+import { storeRoutes } from "./routes/store";
 
 export interface GatewayDependencies {
   config: GatewayConfig;
@@ -64,6 +67,9 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
     ...calendarRoutes(deps.clients, { baseUrl: config.BASE_URL, feedRateLimitPerMinute: config.CALENDAR_FEED_RATE_LIMIT_PER_MINUTE }),
     ...dashboardRoutes(deps.clients, deps.logger),
     ...documentRoutes(deps.clients, config),
+    ...referralRoutes(deps.clients),
+    ...billingRoutes(deps.clients),
+    ...storeRoutes(deps.clients),
   );
   registry.add(
     route({
@@ -101,6 +107,17 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
   return registry;
 }
 
+/**
+ * The request body parsers: JSON everywhere, except the payment processor's webhook, whose signature covers the
+ * body's exact bytes: that path is read raw (whatever its content type), before and so instead of the JSON parser.
+ */
+export function bodyParsers(jsonBodyLimit: string): Router {
+  const parsers = express.Router();
+  parsers.use(PROCESSOR_WEBHOOK_PATH, express.raw({ type: () => true, limit: PROCESSOR_WEBHOOK_BODY_LIMIT }));
+  parsers.use(express.json({ limit: jsonBodyLimit }));
+  return parsers;
+}
+
 /** The HTTP surface. Holds no business rules: authenticate, validate, call a service, shape the answer. */
 export function createApp(deps: GatewayDependencies): Express {
   const { config } = deps;
@@ -113,7 +130,7 @@ export function createApp(deps: GatewayDependencies): Express {
   app.use(helmet());
   const trusted = new Set([config.CLIENT_URL, ...config.TRUSTED_ORIGINS].map((url) => new URL(url).origin));
   app.use(cors({ origin: (origin, allow) => allow(null, origin !== undefined && trusted.has(origin)), credentials: true }));
-  app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
+  app.use(bodyParsers(config.JSON_BODY_LIMIT));
 
   const { sessions } = deps.identity;
   const registry = apiRegistry(deps);

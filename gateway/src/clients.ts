@@ -1,4 +1,4 @@
-import { calendar, courses, documents, media, notifications, search, study } from "@study/contracts";
+import { billing, calendar, courses, documents, media, notifications, search, study } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { CATALOGUE, type Catalogue, type ServiceName } from "@study/platform/catalogue";
 import type { GatewayConfig } from "./config";
@@ -26,6 +26,7 @@ export function createServiceClients(config: GatewayConfig) {
       ...options,
       maxReceiveMessageBytes: 32 * 1024 * 1024,
     }),
+    billing: createClient(billing.BillingServiceClient, billing.BillingServiceService, address.billing, options),
   };
 }
 

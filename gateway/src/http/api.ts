@@ -37,6 +37,11 @@ export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   body?: B;
   /** A body the route reads itself, in this type (e.g. a multipart upload), instead of a JSON `body`. */
   accepts?: "multipart/form-data";
+  /**
+   * A body the route takes as raw bytes (req.body is a Buffer, e.g. a signed webhook whose signature covers the
+   * bytes): documented with this schema, neither validated nor refused for its content type here.
+   */
+  rawBody?: { contentType: string; schema: z.ZodType; description: string };
   query?: Q;
   params?: P;
   /** Runs before validation (e.g. a rate limiter). */
@@ -211,6 +216,10 @@ export class ApiRegistry {
       if (spec.description) operation.description = spec.description;
       if (spec.body) operation.requestBody = { required: true, content: { "application/json": { schema: components.convert(spec.body, "input") } } };
       else if (spec.accepts) operation.requestBody = { required: true, content: { [spec.accepts]: { schema: { type: "object" } } } };
+      else if (spec.rawBody) {
+        const { contentType, schema, description } = spec.rawBody;
+        operation.requestBody = { required: true, description, content: { [contentType]: { schema: components.convert(schema, "input") } } };
+      }
       if (spec.auth) operation.security = [{ bearer: [] }, { sessionCookie: [] }, { specSessionCookie: [] }];
       (paths[toOpenApiPath(spec.path)] ??= {})[spec.method] = operation;
     }

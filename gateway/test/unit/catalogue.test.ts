@@ -36,6 +36,7 @@ describe("the gateway and the service catalogue", () => {
       search: "search:50055",
       calendar: "calendar:50056",
       documents: "documents:50057",
+      billing: "billing:50058",
     });
   });
 

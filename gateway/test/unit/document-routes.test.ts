@@ -1,16 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { courses, documents, study } from "@study/contracts";
 import { bindUnaryHandlers, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
 import { AppError, createLogger, loadConfig, verifyInternalRequest } from "@study/platform";
 import { CATALOGUE } from "@study/platform/catalogue";
 import { checkAgainstDocument, httpClient } from "@study/testkit";
-import express, { type RequestHandler } from "express";
-import { z } from "zod";
+import { startRouteHarness } from "./route-harness";
 import { createServiceClients, type ServiceClients } from "../../src/clients";
 import { gatewayConfigSchema } from "../../src/config";
-import { ApiRegistry, route } from "../../src/http/api";
-import { errorHandler, notFound } from "../../src/http/errors";
 import { documentJson, documentRoutes, searchPage, searchTypeJson, type DocumentSettings } from "../../src/routes/documents";
 import { sourceJson } from "../../src/routes/study-material";
 
@@ -160,42 +156,9 @@ async function startServices(): Promise<RunningGrpcServer> {
   });
 }
 
-/** The documents routes mounted as the gateway mounts them, with a stand-in session (Bearer anything = USER_ID). */
-function startGateway(clients: ServiceClients, settings: DocumentSettings): Promise<{ url: string; server: Server }> {
-  const registry = new ApiRegistry().add(...documentRoutes(clients, settings));
-  registry.add(
-    route({
-      method: "get",
-      path: "/openapi.json",
-      tag: "System",
-      summary: "The document",
-      auth: false,
-      responses: { 200: { description: "The document", schema: z.object({ openapi: z.string() }).loose() } },
-      handler({ res }) {
-        res.json(registry.openApiDocument({ title: "test", version: "1" }));
-      },
-    }),
-  );
-  const signedIn: RequestHandler = (req, res, next) => {
-    if (!req.headers.authorization) {
-      next(AppError.unauthenticated());
-      return;
-    }
-    res.locals.auth = {
-      user: { id: USER_ID, name: "Ada", email: "ada@example.com", emailVerified: true, createdAt: created, updatedAt: created },
-      session: { id: "session-1", token: "token", userId: USER_ID, expiresAt: created, createdAt: created, updatedAt: created },
-    };
-    next();
-  };
-  const app = express();
-  app.use(express.json());
-  registry.mount(app, signedIn);
-  app.use(notFound);
-  app.use(errorHandler(logger));
-  return new Promise((resolve) => {
-    const server = app.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
-  });
-}
+/** The routes mounted as the gateway mounts them, with a stand-in session (any Bearer = USER_ID). */
+const startGateway = (clients: ServiceClients, settings: DocumentSettings) =>
+  startRouteHarness(documentRoutes(clients, settings), { userId: USER_ID, logger });
 
 const close = (server: Server) => new Promise((resolve) => server.close(resolve));
 

@@ -25,6 +25,7 @@ function buildApp(env: Record<string, string>) {
     SEARCH_GRPC_ADDRESS: "127.0.0.1:1",
     CALENDAR_GRPC_ADDRESS: "127.0.0.1:1",
     DOCUMENTS_GRPC_ADDRESS: "127.0.0.1:1",
+    BILLING_GRPC_ADDRESS: "127.0.0.1:1",
     AUTH_SECRET: "s".repeat(32),
     BASE_URL: "http://127.0.0.1:3000",
     CLIENT_URL: "https://app.example.com",
@@ -123,6 +124,21 @@ describe("the gateway's HTTP surface", () => {
     expect(Object.keys(document.paths["/api/search/filters"].get.responses).sort()).toEqual(["200", "401", "500"]);
     expect(document.paths["/api/search/suggestions"].get.responses["400"].description).toMatch(/QUERY_TOO_SHORT/);
     expect(document.paths["/api/auth/signin"].post.responses["403"].description).toMatch(/ACCOUNT_LOCKED/);
+  });
+
+  it("documents the payment processor's webhook and the store notification as the only open billing endpoints", async () => {
+    const { body: document } = await server.api("GET", "/openapi.json");
+    const webhook = document.paths["/api/billing/webhook"].post;
+    expect(webhook.security).toBeUndefined();
+    expect(webhook.requestBody.content["application/json"].schema).toMatchObject({ properties: { id: { type: "string" } } });
+    expect(webhook.responses["400"].description).toMatch(/WEBHOOK_FAILURE/);
+    expect(document.paths["/api/store/assn"].post.security).toBeUndefined();
+    for (const path of ["/api/referral/withdraw", "/api/store/confirm", "/api/billing/checkout"]) {
+      expect(document.paths[path].post.security).toEqual([{ bearer: [] }, { sessionCookie: [] }, { specSessionCookie: [] }]);
+    }
+    expect(document.paths["/api/entitlements/me"].get.responses["200"].content["application/json"].schema.properties.data).toEqual({
+      $ref: "#/components/schemas/Entitlement",
+    });
   });
 
   it("serves Swagger UI at /docs when enabled", async () => {

@@ -39,6 +39,13 @@ export const EVENT_TYPES = {
   documentFailed: "documents.document.failed.v1",
   documentDeleted: "documents.document.deleted.v1",
   syllabusFailed: "documents.syllabus.failed.v1",
+  referralCodeUsed: "billing.referral.code_used.v1",
+  referralTrialStarted: "billing.referral.trial_started.v1",
+  rewardProcessed: "billing.reward.processed.v1",
+  withdrawalRequested: "billing.withdrawal.requested.v1",
+  withdrawalStatusChanged: "billing.withdrawal.status_changed.v1",
+  processorEventReceived: "billing.processor_event.received.v1",
+  entitlementChanged: "billing.entitlement.changed.v1",
 } as const satisfies Record<EventCase, string>;
 
 /** Builds an envelope for the current operation: fresh time-ordered id, now, and the active trace context. */

@@ -59,6 +59,7 @@ export const CATALOGUE = [
     extraProcesses: [{ name: "documents-worker", script: "dist/worker.js", healthPortVariable: "DOCUMENTS_WORKER_HEALTH_PORT" }],
     http: [{ portVariable: "DOCUMENTS_HTTP_PORT", defaultPort: 50067, gatewayUrlVariable: "DOCUMENTS_UPLOAD_URL" }],
   },
+  { name: "billing", directory: "services/billing", grpcAddressVariable: "BILLING_GRPC_ADDRESS", grpcPort: 50058 },
 ] as const satisfies Catalogue;
 
 export type ServiceName = (typeof CATALOGUE)[number]["name"];

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startStripeServer, type StripeServer } from "./peers/stripe-server";
 import { freePort } from "./ports";
 import { createDatabaseTemplates, startStack, type RunningStack, type StackOptions } from "./stack";
 import { uniqueSuffix } from "./test-env";
@@ -11,6 +12,12 @@ export interface TestStack extends RunningStack {
   databaseUrl(app: string): string;
   /** Everything the processes logged, for failure diagnosis. */
   logs: string[];
+  /**
+   * The Stripe stand-in the billing service of this stack talks to (its webhooks go to this stack's gateway); tests
+   * in other processes drive it through its `/_standin/` routes at `stripe.url`. Absent when the caller gave its own
+   * STRIPE_API_URL.
+   */
+  stripe?: StripeServer;
 }
 
 /** The URL of database `name` on the test PostgreSQL whose admin URL is `adminUrl`. */
@@ -53,6 +60,14 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
   const gatewayPort = await freePort();
   const logs: string[] = [];
   const templates = process.env[DATABASE_TEMPLATES_ENV];
+  // Billing needs Stripe: each stack gets its own stand-in, whose webhooks reach this stack's gateway.
+  const webhookSecret = `whsec_${randomBytes(24).toString("hex")}`;
+  const stripe = options.env?.STRIPE_API_URL
+    ? undefined
+    : await startStripeServer({ webhook: { url: `http://127.0.0.1:${gatewayPort}/api/billing/webhook`, secret: webhookSecret } });
+  const stripeEnv: Record<string, string> = stripe
+    ? { STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret }
+    : {};
   const stack = await startStack({
     databaseUrl,
     databasePrefix: prefix,
@@ -62,7 +77,7 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
     log: (app, line) => logs.push(`[${app}] ${line}`),
     databaseTemplates: templates ? (JSON.parse(templates) as Record<string, string>) : undefined,
     ...options,
-    env: { LOG_LEVEL: "warn", NODE_ENV: "test", ...options.env },
+    env: { LOG_LEVEL: "warn", NODE_ENV: "test", ...stripeEnv, ...options.env },
     gatewayEnv: {
       AUTH_SECRET: randomBytes(32).toString("hex"),
       BASE_URL: `http://127.0.0.1:${gatewayPort}`,
@@ -70,8 +85,19 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
       MAIL_OUTBOX_DIR: join(tmpdir(), `study-mail-${suffix}`),
       ...options.gatewayEnv,
     },
-  }).catch((error: unknown) => {
+  }).catch(async (error: unknown) => {
+    await stripe?.close();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
   });
-  return { ...stack, exchange, logs, databaseUrl: (app) => databaseUrl(`${prefix}${app}`) };
+  return {
+    ...stack,
+    async stopAll() {
+      await stack.stopAll();
+      await stripe?.close();
+    },
+    exchange,
+    logs,
+    stripe,
+    databaseUrl: (app) => databaseUrl(`${prefix}${app}`),
+  };
 }

@@ -9,6 +9,8 @@ export interface SharedStack {
   gatewayGrpcAddress: string;
   serviceAddresses: Record<string, string>;
   exchange: string;
+  /** The Stripe stand-in of the stack (its `/_standin/` routes complete checkouts and settle payouts). */
+  stripeUrl: string;
   /** Database URL of one app of the stack (e.g. "gateway"). */
   databaseUrl(app: string): string;
 }
@@ -39,6 +41,7 @@ export async function startSharedStack(): Promise<void> {
     gatewayGrpcAddress: stack.gatewayGrpcAddress,
     serviceAddresses: stack.serviceAddresses,
     exchange: stack.exchange,
+    stripeUrl: stack.stripe?.url ?? "",
     databaseUrls: Object.fromEntries(apps.map((app) => [app, stack.databaseUrl(app)])),
   };
   process.env[ENV] = JSON.stringify(description);
@@ -68,6 +71,7 @@ export function sharedTestStack(): SharedStack {
     gatewayGrpcAddress: description.gatewayGrpcAddress,
     serviceAddresses: description.serviceAddresses,
     exchange: description.exchange,
+    stripeUrl: description.stripeUrl,
     databaseUrl(app) {
       const url = description.databaseUrls[app];
       if (!url) throw new Error(`the shared stack has no app ${app}`);

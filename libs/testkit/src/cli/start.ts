@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { ensureAptPackages, STACK_PACKAGES } from "../apt";
 import { startInfrastructure } from "../infrastructure";
 import { startGoogleStandIn } from "./google-stand-in";
+import { startStripeStandIn } from "./stripe-server";
 import { REPO_ROOT, startStack } from "../stack";
 
 const COLORS = [36, 35, 33, 32, 34, 31];
@@ -95,6 +96,16 @@ async function main(): Promise<void> {
       say(`Google: a local stand-in (sign-in as a demo student, a demo calendar) at ${google.issuer}; set GOOGLE_CLIENT_ID/SECRET for the real one`);
     }
 
+    // Without Stripe keys, Stripe is the test kit's stand-in (test mode, in memory): its webhooks reach the gateway.
+    // With STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET) set, billing uses Stripe itself.
+    const stripe = process.env.STRIPE_SECRET_KEY
+      ? null
+      : await startStripeStandIn({ port: 0, webhookUrl: `http://127.0.0.1:${port}/api/billing/webhook` });
+    if (stripe) {
+      stops.push(() => stripe.stop());
+      say(`Stripe: a local stand-in (test mode; checkout pages pay when opened, payouts settle after 3 s) at ${stripe.server.url}`);
+    }
+
     const colors = new Map<string, number>();
     const stack = await startStack({
       databaseUrl: (name) => postgres.databaseUrl(name),
@@ -109,6 +120,7 @@ async function main(): Promise<void> {
         DOCUMENTS_STORAGE_DIR: process.env.DOCUMENTS_STORAGE_DIR ?? join(dataDir, "documents"),
         ...(process.env.MEDIA_DOWNLOAD_ALLOWLIST ? { MEDIA_DOWNLOAD_ALLOWLIST: process.env.MEDIA_DOWNLOAD_ALLOWLIST } : {}),
         ...google?.serviceEnv,
+        ...stripe?.serviceEnv,
       },
       gatewayEnv: {
         AUTH_SECRET: localSecret(dataDir),

@@ -8,12 +8,19 @@ import {
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
+  referralCodeUsedMessage,
+  referralTrialStartedRefereeMessage,
+  referralTrialStartedReferrerMessage,
   reminderMessage,
+  rewardProcessedMessage,
   syllabusEventsCreatedMessage,
   syllabusFailedMessage,
   syllabusProcessedMessage,
   welcomeMessage,
+  withdrawalStatusNotification,
   type NotificationType,
+  type ProcessedReward,
+  type WithdrawalStatus,
 } from "../domain/notification";
 import { newId } from "@study/grpc/ids";
 import type { TransactionalNotificationRepository } from "./ports/notification-repository.port";
@@ -22,8 +29,8 @@ import type { TransactionalNotificationRepository } from "./ports/notification-r
 const SYLLABUS = "SYLLABUS";
 
 /**
- * Turns domain events into the notifications they warrant (SYSTEM; ALERT for failures; REMINDER for calendar
- * events). Each method writes in `tx`, the transaction in which the consumer records the event in its inbox: a
+ * Turns domain events into the notifications they warrant (SYSTEM; ALERT for failures, a failed withdrawal too;
+ * REMINDER for calendar events). Each method writes in `tx`, the transaction in which the consumer records the event in its inbox: a
  * redelivered event is recognised there and never reaches these methods a second time.
  */
 export class NotifyOnEvent<Tx> {
@@ -86,6 +93,41 @@ export class NotifyOnEvent<Tx> {
   /** Alerts the user that a syllabus upload could not be processed, with the error text. */
   syllabusFailed(event: { userId: string; fileName: string; errorMessage: string }, tx: Tx): Promise<void> {
     return this.notify(event.userId, syllabusFailedMessage(event.fileName, event.errorMessage), tx, "ALERT");
+  }
+
+  /** Tells a referrer that someone signed up with their code (by the referee's shortened name only). */
+  referralCodeUsed(event: { referrerId: string; refereeName: string }, tx: Tx): Promise<void> {
+    return this.notify(event.referrerId, referralCodeUsedMessage(event.refereeName), tx);
+  }
+
+  /** Tells both users of a referral that the referee started a trial: the referrer's cash, the referee's free months. */
+  async referralTrialStarted(
+    event: {
+      referrerId: string;
+      refereeId: string;
+      referrerName: string;
+      refereeName: string;
+      referrerCashCents: number;
+      refereeFreeMonths: number;
+    },
+    tx: Tx,
+  ): Promise<void> {
+    await this.notify(event.referrerId, referralTrialStartedReferrerMessage(event.refereeName, event.referrerCashCents), tx);
+    await this.notify(event.refereeId, referralTrialStartedRefereeMessage(event.referrerName, event.refereeFreeMonths), tx);
+  }
+
+  /** Confirms a processed reward to its recipient: the credit added, or the subscription's extension. */
+  rewardProcessed(event: { userId: string; reward: ProcessedReward }, tx: Tx): Promise<void> {
+    return this.notify(event.userId, rewardProcessedMessage(event.reward), tx);
+  }
+
+  /** Tells the user of a withdrawal's new status; a failed withdrawal is an ALERT with its reason. */
+  withdrawalStatusChanged(
+    event: { userId: string; status: WithdrawalStatus; amountCents: number; failureReason: string | null },
+    tx: Tx,
+  ): Promise<void> {
+    const { type, content } = withdrawalStatusNotification(event.status, event.amountCents, event.failureReason);
+    return this.notify(event.userId, content, tx, type);
   }
 
   private async notify(userId: string, content: string, tx: Tx, type: NotificationType = "SYSTEM"): Promise<void> {

@@ -150,6 +150,87 @@ export function reminderMessage(eventTitle: string, startDate: Date, location: s
   return `Reminder: ${title} starts at ${iso.slice(11, 16)} UTC on ${iso.slice(0, 10)}${place}`;
 }
 
+/** Longest part of a (shortened, "Ada L.") user name quoted in a referral message. */
+const MAX_QUOTED_USER_NAME_LENGTH = 100;
+
+const userName = (name: string, fallback: string) => quoted(name, MAX_QUOTED_USER_NAME_LENGTH, fallback);
+const freeMonths = (count: number) => (count === 1 ? "1 free month" : `${count} free months`);
+
+/** An amount of integer cents as the REST surface shows money: "5.00", "1234.50". */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const absolute = Math.abs(Math.trunc(cents));
+  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
+}
+
+/**
+ * SYSTEM notification to a referrer: someone signed up with their code. Only the referee's shortened name
+ * ("Ada L.") is shown, never the full name or e-mail.
+ */
+export function referralCodeUsedMessage(refereeName: string): string {
+  return `${userName(refereeName, "Someone")} signed up with your referral code.`;
+}
+
+/** SYSTEM notification to a referrer: their referee started a trial, so a cash reward waits to be claimed. */
+export function referralTrialStartedReferrerMessage(refereeName: string, cashCents: number): string {
+  const referee = userName(refereeName, "Someone");
+  if (cashCents <= 0) return `${referee} started a trial with your referral code.`;
+  return `${referee} started a trial: ${formatCents(cashCents)} is waiting for you on your referral page.`;
+}
+
+/**
+ * SYSTEM notification to a referee who started a trial: the free months their friend's code gave them, which
+ * they claim on the referral page (a free month extends an active subscription).
+ */
+export function referralTrialStartedRefereeMessage(referrerName: string, months: number): string {
+  const referrer = userName(referrerName, "");
+  const code = referrer ? `${referrer}'s referral code` : null;
+  if (months <= 0) return `Your trial started with ${code ?? "your friend's referral code"}.`;
+  const gift = `${freeMonths(months)}: claim ${months === 1 ? "it" : "them"} on your referral page once your subscription is active.`;
+  return `${code ?? "Your friend's referral code"} gave you ${gift}`;
+}
+
+/** The subscription extension one processed free-month reward gives (the spec: 30 days, whatever the month). */
+export const FREE_MONTH_DAYS = 30;
+
+/** A processed reward as the notification describes it. */
+export type ProcessedReward = { type: "CASH"; amountCents: number; accountCreditCents: number } | { type: "FREE_MONTH"; extendedUntil: Date | null };
+
+/** SYSTEM notification confirming a processed reward: the credit added, or the subscription's extension (UTC date). */
+export function rewardProcessedMessage(reward: ProcessedReward): string {
+  if (reward.type === "CASH") {
+    return `${formatCents(reward.amountCents)} was added to your account credit, which is now ${formatCents(reward.accountCreditCents)}.`;
+  }
+  const extension = `Your subscription was extended by ${FREE_MONTH_DAYS} days`;
+  return reward.extendedUntil ? `${extension}, until ${reward.extendedUntil.toISOString().slice(0, 10)}.` : `${extension}.`;
+}
+
+export const WITHDRAWAL_STATUSES = ["PROCESSING", "COMPLETED", "FAILED"] as const;
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
+
+/**
+ * Notification of a withdrawal's new status: SYSTEM while it is processed and once paid out, ALERT when it failed
+ * (with the reason; the reserved amount went back to the account credit).
+ */
+export function withdrawalStatusNotification(
+  status: WithdrawalStatus,
+  amountCents: number,
+  failureReason: string | null,
+): { type: NotificationType; content: string } {
+  const withdrawal = `Your withdrawal of ${formatCents(amountCents)}`;
+  switch (status) {
+    case "PROCESSING":
+      return { type: "SYSTEM", content: `${withdrawal} is being processed.` };
+    case "COMPLETED":
+      return { type: "SYSTEM", content: `${withdrawal} was paid out.` };
+    case "FAILED": {
+      // The reason reads as a clause: its own final full stop would double the one that follows.
+      const reason = quoted((failureReason ?? "").replace(/[\s.]+$/, ""), MAX_QUOTED_ERROR_LENGTH, "unknown error");
+      return { type: "ALERT", content: `${withdrawal} failed: ${reason}. The amount is back in your account credit.` };
+    }
+  }
+}
+
 /** Notifications created before this instant are past the retention period. */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
   return new Date(now.getTime() - retentionDays * DAY_MS);

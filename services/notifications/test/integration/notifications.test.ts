@@ -14,11 +14,16 @@ import {
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
+  referralCodeUsedMessage,
+  referralTrialStartedRefereeMessage,
+  referralTrialStartedReferrerMessage,
   reminderMessage,
+  rewardProcessedMessage,
   syllabusEventsCreatedMessage,
   syllabusFailedMessage,
   syllabusProcessedMessage,
   welcomeMessage,
+  withdrawalStatusNotification,
 } from "../../src/domain/notification";
 import type { PrismaClient } from "../../src/generated/prisma/client";
 import { notificationsService } from "../../src/service";
@@ -320,5 +325,89 @@ describe("notifications service over gRPC, with PostgreSQL and RabbitMQ", () => 
     await eventually(async () => (await client.getUnreadCount({ userId: laterUserId })).unreadCount === 1);
     const list = await client.listNotifications({ userId, limit: 10, includeRead: true });
     expect(list.notifications.map((n) => n.id)).toEqual([reminder.id]);
+  });
+
+  describe("billing events", () => {
+    const SYSTEM = NotificationType.NOTIFICATION_TYPE_SYSTEM;
+    const ALERT = NotificationType.NOTIFICATION_TYPE_ALERT;
+    const contents = async (userId: string, count: number) => {
+      const list = await eventually(async () => {
+        const found = await client.listNotifications({ userId, limit: 20, includeRead: true });
+        return found.total >= count ? found : undefined;
+      });
+      return list.notifications.map((n) => [n.type, n.content]).sort();
+    };
+
+    it("tells the referrer that their code was used, and both users that the trial started", async () => {
+      const [referrerId, refereeId] = [user(), user()];
+      const referral = { referralId: randomUUID(), referrerId, refereeId, refereeName: "Ada L." };
+      await publisher.publish([
+        createEvent("billing", referrerId, { $case: "referralCodeUsed", value: referral }),
+        createEvent("billing", refereeId, {
+          $case: "referralTrialStarted",
+          value: { ...referral, referrerName: "Grace H.", referrerCashCents: 500, refereeFreeMonths: 1 },
+        }),
+      ]);
+
+      expect(await contents(referrerId, 2)).toEqual(
+        [
+          [SYSTEM, referralCodeUsedMessage("Ada L.")],
+          [SYSTEM, referralTrialStartedReferrerMessage("Ada L.", 500)],
+        ].sort(),
+      );
+      expect(await contents(refereeId, 1)).toEqual([[SYSTEM, referralTrialStartedRefereeMessage("Grace H.", 1)]]);
+    });
+
+    it("confirms a processed cash reward and free month", async () => {
+      const userId = user();
+      const reward = { rewardId: randomUUID(), referralId: randomUUID(), cashAmountCents: 0, freeMonths: 0, accountCreditCents: 500 };
+      const extendedUntil = new Date("2026-12-24T10:00:00Z");
+      await publisher.publish([
+        createEvent("billing", userId, { $case: "rewardProcessed", value: { ...reward, rewardType: "CASH", cashAmountCents: 500 } }),
+        createEvent("billing", userId, {
+          $case: "rewardProcessed",
+          value: { ...reward, rewardId: randomUUID(), rewardType: "FREE_MONTH", freeMonths: 1, subscriptionExtension: "sub_1", extendedUntil },
+        }),
+      ]);
+
+      expect(await contents(userId, 2)).toEqual(
+        [
+          [SYSTEM, rewardProcessedMessage({ type: "CASH", amountCents: 500, accountCreditCents: 500 })],
+          [SYSTEM, rewardProcessedMessage({ type: "FREE_MONTH", extendedUntil })],
+        ].sort(),
+      );
+    });
+
+    it("tells each withdrawal status, a failure once as an ALERT even when the event is delivered again", async () => {
+      const userId = user();
+      const withdrawal = { withdrawalId: randomUUID(), amountCents: 1000, accountCreditCents: 0 };
+      const failed = createEvent("billing", userId, {
+        $case: "withdrawalStatusChanged",
+        value: { ...withdrawal, status: "FAILED", failureReason: "The bank account was closed", accountCreditCents: 1000 },
+      });
+      await publisher.publish([
+        createEvent("billing", userId, { $case: "withdrawalStatusChanged", value: { ...withdrawal, status: "PROCESSING" } }),
+        createEvent("billing", userId, {
+          $case: "withdrawalStatusChanged",
+          value: { ...withdrawal, withdrawalId: randomUUID(), status: "COMPLETED", processorPaymentId: "po_1" },
+        }),
+        failed,
+      ]);
+      const expected = [
+        [SYSTEM, "Your withdrawal of 10.00 is being processed."],
+        [SYSTEM, "Your withdrawal of 10.00 was paid out."],
+        [ALERT, withdrawalStatusNotification("FAILED", 1000, "The bank account was closed").content],
+      ].sort();
+      expect(await contents(userId, 3)).toEqual(expected);
+
+      // The failure again (same event id), then another user's withdrawal: once that is handled, the duplicate was too.
+      await publisher.publish([failed]);
+      const laterUserId = user();
+      await publisher.publish([
+        createEvent("billing", laterUserId, { $case: "withdrawalStatusChanged", value: { ...withdrawal, status: "PROCESSING" } }),
+      ]);
+      await eventually(async () => (await client.getUnreadCount({ userId: laterUserId })).unreadCount === 1);
+      expect(await contents(userId, 3)).toEqual(expected);
+    });
   });
 });

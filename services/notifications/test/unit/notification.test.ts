@@ -4,11 +4,16 @@ import {
   documentFailedMessage,
   documentProcessedMessage,
   documentProcessingStartedMessage,
+  formatCents,
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
   reminderMessage,
   isPastRetention,
+  referralCodeUsedMessage,
+  referralTrialStartedRefereeMessage,
+  referralTrialStartedReferrerMessage,
+  rewardProcessedMessage,
   markAsRead,
   MAX_CONTENT_LENGTH,
   retentionCutoff,
@@ -16,6 +21,7 @@ import {
   syllabusFailedMessage,
   syllabusProcessedMessage,
   welcomeMessage,
+  withdrawalStatusNotification,
 } from "../../src/domain/notification";
 import { refusal } from "@study/testkit/refusal";
 
@@ -159,5 +165,63 @@ describe("calendar reminder message", () => {
   it("stays within the content limit with the longest title and location the calendar allows", () => {
     const content = reminderMessage("T".repeat(255), new Date("2026-03-02T09:00:00Z"), "L".repeat(255));
     expect(createNotification("id", "u", { type: "REMINDER", content }, now).content).toBe(content);
+  });
+});
+
+describe("billing messages", () => {
+  it("show integer cents as amounts with two decimals", () => {
+    expect([0, 5, 50, 500, 1000, 123_456, -250].map(formatCents)).toEqual(["0.00", "0.05", "0.50", "5.00", "10.00", "1234.56", "-2.50"]);
+  });
+
+  it("tell a referrer who used their code and started a trial, by the shortened name only", () => {
+    expect(referralCodeUsedMessage(" Ada L. ")).toBe("Ada L. signed up with your referral code.");
+    expect(referralCodeUsedMessage(" ")).toBe("Someone signed up with your referral code.");
+    expect(referralTrialStartedReferrerMessage("Ada L.", 500)).toBe("Ada L. started a trial: 5.00 is waiting for you on your referral page.");
+    expect(referralTrialStartedReferrerMessage("Ada L.", 0)).toBe("Ada L. started a trial with your referral code.");
+  });
+
+  it("tell a referee of the free months their friend's code gave them", () => {
+    expect(referralTrialStartedRefereeMessage("Grace H.", 1)).toBe(
+      "Grace H.'s referral code gave you 1 free month: claim it on your referral page once your subscription is active.",
+    );
+    expect(referralTrialStartedRefereeMessage("", 2)).toBe(
+      "Your friend's referral code gave you 2 free months: claim them on your referral page once your subscription is active.",
+    );
+    expect(referralTrialStartedRefereeMessage("Grace H.", 0)).toBe("Your trial started with Grace H.'s referral code.");
+  });
+
+  it("confirm a processed reward: the credit added, or the subscription extended by 30 days until a UTC date", () => {
+    expect(rewardProcessedMessage({ type: "CASH", amountCents: 500, accountCreditCents: 1250 })).toBe(
+      "5.00 was added to your account credit, which is now 12.50.",
+    );
+    expect(rewardProcessedMessage({ type: "FREE_MONTH", extendedUntil: new Date("2026-12-24T23:30:00Z") })).toBe(
+      "Your subscription was extended by 30 days, until 2026-12-24.",
+    );
+    expect(rewardProcessedMessage({ type: "FREE_MONTH", extendedUntil: null })).toBe("Your subscription was extended by 30 days.");
+  });
+
+  it("tell a withdrawal's status as SYSTEM, and a failure as an ALERT with its reason and the credit returned", () => {
+    expect(withdrawalStatusNotification("PROCESSING", 1000, null)).toEqual({
+      type: "SYSTEM",
+      content: "Your withdrawal of 10.00 is being processed.",
+    });
+    expect(withdrawalStatusNotification("COMPLETED", 1000, null)).toEqual({ type: "SYSTEM", content: "Your withdrawal of 10.00 was paid out." });
+    expect(withdrawalStatusNotification("FAILED", 1000, " The bank account was closed. ")).toEqual({
+      type: "ALERT",
+      content: "Your withdrawal of 10.00 failed: The bank account was closed. The amount is back in your account credit.",
+    });
+    expect(withdrawalStatusNotification("FAILED", 1050, null).content).toBe(
+      "Your withdrawal of 10.50 failed: unknown error. The amount is back in your account credit.",
+    );
+  });
+
+  it("stay within the content limit, whatever the name and reason lengths", () => {
+    for (const { type, content } of [
+      { type: "SYSTEM" as const, content: referralCodeUsedMessage("N".repeat(5_000)) },
+      { type: "SYSTEM" as const, content: referralTrialStartedRefereeMessage("N".repeat(5_000), 1) },
+      withdrawalStatusNotification("FAILED", Number.MAX_SAFE_INTEGER, "R".repeat(5_000)),
+    ]) {
+      expect(createNotification("id", "u", { type, content }, now).content).toBe(content);
+    }
   });
 });

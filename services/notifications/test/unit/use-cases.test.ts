@@ -16,11 +16,16 @@ import {
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
+  referralCodeUsedMessage,
+  referralTrialStartedRefereeMessage,
+  referralTrialStartedReferrerMessage,
   reminderMessage,
+  rewardProcessedMessage,
   syllabusEventsCreatedMessage,
   syllabusFailedMessage,
   syllabusProcessedMessage,
   welcomeMessage,
+  withdrawalStatusNotification,
   type Notification,
   type NotificationType,
 } from "../../src/domain/notification";
@@ -313,6 +318,74 @@ describe("NotifyOnEvent for calendar reminders", () => {
     expect(repository.all()).toEqual([
       expect.objectContaining({ userId: "alice", type: "REMINDER", content: reminderMessage("Lecture", startDate, "Room 101"), read: false }),
     ]);
+  });
+});
+
+describe("NotifyOnEvent for billing", () => {
+  const notifications = () =>
+    repository
+      .all()
+      .map((n) => [n.userId, n.type, n.content])
+      .sort();
+
+  it("tells the referrer that their code was used, inside the given transaction", async () => {
+    const tx = repository.begin();
+    await new NotifyOnEvent(repository).referralCodeUsed({ referrerId: "alice", refereeName: "Ada L." }, tx);
+    expect(repository.all()).toEqual([]);
+
+    tx.commit();
+    expect(notifications()).toEqual([["alice", "SYSTEM", referralCodeUsedMessage("Ada L.")]]);
+  });
+
+  it("tells both users of a referral that the trial started, each their own reward", async () => {
+    const tx = repository.begin();
+    await new NotifyOnEvent(repository).referralTrialStarted(
+      { referrerId: "grace", refereeId: "ada", referrerName: "Grace H.", refereeName: "Ada L.", referrerCashCents: 500, refereeFreeMonths: 1 },
+      tx,
+    );
+    expect(repository.all()).toEqual([]);
+
+    tx.commit();
+    expect(notifications()).toEqual(
+      [
+        ["grace", "SYSTEM", referralTrialStartedReferrerMessage("Ada L.", 500)],
+        ["ada", "SYSTEM", referralTrialStartedRefereeMessage("Grace H.", 1)],
+      ].sort(),
+    );
+  });
+
+  it("confirms a processed cash reward and free month to the recipient", async () => {
+    const tx = repository.begin();
+    const notify = new NotifyOnEvent(repository);
+    const cash = { type: "CASH" as const, amountCents: 500, accountCreditCents: 500 };
+    const freeMonth = { type: "FREE_MONTH" as const, extendedUntil: new Date("2026-12-24T00:00:00Z") };
+    await notify.rewardProcessed({ userId: "alice", reward: cash }, tx);
+    await notify.rewardProcessed({ userId: "alice", reward: freeMonth }, tx);
+    tx.commit();
+    expect(notifications()).toEqual(
+      [
+        ["alice", "SYSTEM", rewardProcessedMessage(cash)],
+        ["alice", "SYSTEM", rewardProcessedMessage(freeMonth)],
+      ].sort(),
+    );
+  });
+
+  it("tells the user of each withdrawal status, a failed one as an ALERT", async () => {
+    const tx = repository.begin();
+    const notify = new NotifyOnEvent(repository);
+    await notify.withdrawalStatusChanged({ userId: "bob", status: "PROCESSING", amountCents: 1000, failureReason: null }, tx);
+    await notify.withdrawalStatusChanged({ userId: "bob", status: "COMPLETED", amountCents: 1000, failureReason: null }, tx);
+    await notify.withdrawalStatusChanged({ userId: "bob", status: "FAILED", amountCents: 1000, failureReason: "Account closed" }, tx);
+    expect(repository.all()).toEqual([]);
+
+    tx.commit();
+    expect(notifications()).toEqual(
+      [
+        ["bob", "SYSTEM", "Your withdrawal of 10.00 is being processed."],
+        ["bob", "SYSTEM", "Your withdrawal of 10.00 was paid out."],
+        ["bob", "ALERT", withdrawalStatusNotification("FAILED", 1000, "Account closed").content],
+      ].sort(),
+    );
   });
 });
 

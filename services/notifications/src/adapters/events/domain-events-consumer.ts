@@ -1,6 +1,7 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
+import { startConsumer, type AmqpConnection, type PayloadOf, type RunningConsumer } from "@study/events";
 import type { Logger } from "@study/platform";
 import type { NotifyOnEvent } from "../../application/notify-on-event";
+import { WITHDRAWAL_STATUSES, type ProcessedReward, type WithdrawalStatus } from "../../domain/notification";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 
 /** Names the service's queues (`<exchange>.notifications`) and its inbox rows. */
@@ -50,8 +51,38 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
           { userId: envelope.userId, title: event.title, startDate: requireStart(event.startDate), location: event.location ?? null },
           tx,
         ),
+      referralCodeUsed: (event, envelope, tx) =>
+        options.notifyOnEvent.referralCodeUsed({ referrerId: envelope.userId, refereeName: event.refereeName }, tx),
+      referralTrialStarted: (event, _envelope, tx) => options.notifyOnEvent.referralTrialStarted(event, tx),
+      rewardProcessed: (event, envelope, tx) =>
+        options.notifyOnEvent.rewardProcessed({ userId: envelope.userId, reward: processedReward(event) }, tx),
+      withdrawalStatusChanged: (event, envelope, tx) =>
+        options.notifyOnEvent.withdrawalStatusChanged(
+          {
+            userId: envelope.userId,
+            status: requireWithdrawalStatus(event.status),
+            amountCents: event.amountCents,
+            failureReason: event.failureReason ?? null,
+          },
+          tx,
+        ),
     },
   });
+}
+
+// An unknown reward type or withdrawal status is malformed (retried, then dead-lettered), never a wrong text.
+function processedReward(event: PayloadOf<"rewardProcessed">): ProcessedReward {
+  if (event.rewardType === "CASH") {
+    return { type: "CASH", amountCents: event.cashAmountCents, accountCreditCents: event.accountCreditCents };
+  }
+  if (event.rewardType === "FREE_MONTH") return { type: "FREE_MONTH", extendedUntil: event.extendedUntil ?? null };
+  throw new Error(`reward processed with an unknown reward type "${event.rewardType}"`);
+}
+
+function requireWithdrawalStatus(status: string): WithdrawalStatus {
+  const known = WITHDRAWAL_STATUSES.find((candidate) => candidate === status);
+  if (known === undefined) throw new Error(`withdrawal status changed to an unknown status "${status}"`);
+  return known;
 }
 
 function requireStart(startDate: Date | undefined): Date {

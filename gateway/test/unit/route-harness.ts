@@ -1,0 +1,56 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AppError, type Logger } from "@study/platform";
+import express, { type RequestHandler } from "express";
+import { z } from "zod";
+import { ApiRegistry, route, type RouteSpec } from "../../src/http/api";
+import { errorHandler, notFound } from "../../src/http/errors";
+
+export interface RouteHarnessOptions {
+  /** The user every Bearer token stands for. */
+  userId: string;
+  logger: Logger;
+  /** The body parsers, as the gateway mounts them (default: JSON). */
+  bodyParsers?: RequestHandler | express.Router;
+}
+
+/**
+ * Routes mounted as the gateway mounts them (OpenAPI document, not-found and error handlers), with a stand-in session:
+ * any Bearer token is the user `userId`, no token is 401. For route tests against an in-process gRPC stand-in.
+ */
+export function startRouteHarness(routes: RouteSpec[], options: RouteHarnessOptions): Promise<{ url: string; server: Server }> {
+  const registry = new ApiRegistry().add(...routes);
+  registry.add(
+    route({
+      method: "get",
+      path: "/openapi.json",
+      tag: "System",
+      summary: "The document",
+      auth: false,
+      responses: { 200: { description: "The document", schema: z.object({ openapi: z.string() }).loose() } },
+      handler({ res }) {
+        res.json(registry.openApiDocument({ title: "test", version: "1" }));
+      },
+    }),
+  );
+  const at = new Date("2026-11-20T10:00:00.000Z");
+  const signedIn: RequestHandler = (req, res, next) => {
+    if (!req.headers.authorization) {
+      next(AppError.unauthenticated());
+      return;
+    }
+    res.locals.auth = {
+      user: { id: options.userId, name: "Ada", email: "ada@example.com", emailVerified: true, createdAt: at, updatedAt: at },
+      session: { id: "session-1", token: "token", userId: options.userId, expiresAt: at, createdAt: at, updatedAt: at },
+    };
+    next();
+  };
+  const app = express();
+  app.use(options.bodyParsers ?? express.json());
+  registry.mount(app, signedIn);
+  app.use(notFound);
+  app.use(errorHandler(options.logger));
+  return new Promise((resolve) => {
+    const server = app.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
+  });
+}
