@@ -137,7 +137,7 @@ describe("the gateway's HTTP surface", () => {
       expect(document.paths[path].post.security).toEqual([{ bearer: [] }, { sessionCookie: [] }, { specSessionCookie: [] }]);
     }
     expect(document.paths["/api/entitlements/me"].get.responses["200"].content["application/json"].schema.properties.data).toEqual({
-      $ref: "#/components/schemas/Entitlement",
+      $ref: "#/components/schemas/MyEntitlement",
     });
   });
 

@@ -87,7 +87,7 @@ export const billingService: ServiceDefinition<PrismaClient, BillingConfig> = {
         startTrial: new StartTrial(store, clock, config.REWARD_VALIDITY_DAYS),
         processReward: new ProcessReward(store, processor, clock),
         requestWithdrawal: new RequestWithdrawal(store, sendPayout, clock, logger),
-        getAccountCredits: new GetAccountCredits(store, queries),
+        getAccountCredits: new GetAccountCredits(store, queries, clock),
         createCheckoutSession: new CreateCheckoutSession(store, subscriptions, (plan) => plans.get(plan)),
         createPortalSession: new CreatePortalSession(store, subscriptions),
         getSubscription: new GetSubscription(store),

@@ -1,3 +1,4 @@
+import type { Clock } from "@study/platform/clock";
 import { requireUserId } from "@study/platform/ids";
 import type { Reward } from "../domain/referral";
 import type { Withdrawal } from "../domain/withdrawal";
@@ -18,6 +19,7 @@ export class GetAccountCredits {
   constructor(
     private readonly store: BillingStore,
     private readonly queries: BillingQueries,
+    private readonly clock: Clock,
   ) {}
 
   async execute(userId: string): Promise<AccountCredits> {
@@ -25,7 +27,7 @@ export class GetAccountCredits {
     const [account, withdrawals, pendingRewards] = await Promise.all([
       this.store.findAccount(userId),
       this.queries.withdrawals(userId, WITHDRAWALS_SHOWN),
-      this.queries.pendingCashRewards(userId),
+      this.queries.pendingCashRewards(userId, this.clock.now()),
     ]);
     return { accountCreditCents: account?.creditCents ?? 0, withdrawals, pendingRewards, processorCustomerId: account?.processorCustomerId ?? null };
   }

@@ -43,7 +43,7 @@ export class GetReferralDashboard {
     const [account, code, totals, counts, recent, leaders] = await Promise.all([
       this.store.findAccount(userId),
       this.store.findActiveCode(userId),
-      this.queries.referralTotals(userId, weekStart(now)),
+      this.queries.referralTotals(userId, weekStart(now), now),
       this.queries.referralCounts(userId),
       this.queries.recentReferrals(userId, this.settings.recentReferrals),
       this.queries.leaderboard(this.settings.leaderboardSize),

@@ -1,4 +1,4 @@
-import { Environment } from "@apple/app-store-server-library";
+import { Environment, InAppOwnershipType } from "@apple/app-store-server-library";
 import { randomUUID } from "node:crypto";
 import { prismaOptions } from "@study/db";
 import { fixedClock } from "@study/platform/clock";
@@ -131,6 +131,26 @@ describe("App Store purchases and notifications, verified with Apple's library a
     // A notification signed before the stored state arrives late: it changes nothing.
     const late = signer.signNotification({ notificationType: "DID_RENEW", signedDate: now() - 60_000, data: { signedTransactionInfo: renewed } });
     expect(await notify.execute(late)).toMatchObject({ status: "expired", duplicate: false });
+  });
+
+  it("ends access when a family-shared purchase is revoked", async () => {
+    const userId = `store-${randomUUID()}`;
+    const receipt = subscription(userId);
+    expect((await confirm.execute(userId, { ...purchase, receipt })).isPro).toBe(true);
+    const original = originalOf(receipt);
+    clock.advance(1000);
+    const revoked = signer.signTransaction({
+      originalTransactionId: original,
+      transactionId: original,
+      expiresDate: now() + 29 * DAY,
+      revocationDate: now(),
+      revocationReason: 0,
+      inAppOwnershipType: InAppOwnershipType.FAMILY_SHARED,
+    });
+    expect(await notify.execute(signer.signNotification({ notificationType: "REVOKE", data: { signedTransactionInfo: revoked } }))).toMatchObject({
+      status: "expired",
+    });
+    expect(await entitlement.execute(userId)).toMatchObject({ isPro: false, source: "none" });
   });
 
   it("refuses a purchase that belongs to another account", async () => {

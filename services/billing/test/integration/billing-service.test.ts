@@ -217,6 +217,12 @@ describe("billing service with Stripe (stand-in), PostgreSQL and RabbitMQ", () =
       seats: 1,
     });
     expect((await client.createPortalSession({ userId, returnUrl: "https://app.example/account" })).url).toContain(stripe.url);
+    // Stripe failing: the caller hears STRIPE_ERROR (502 through the gateway), nothing is half-done.
+    stripe.failNext(1);
+    await expect(refusal(client.createPortalSession({ userId, returnUrl: "https://app.example/account" }))).resolves.toEqual({
+      kind: "upstream",
+      code: "STRIPE_ERROR",
+    });
 
     // The referee's free month moves the next charge 30 days later, without an invoice now.
     await client.signUpWithCode({ userId, code: (await client.getReferralDashboard({ userId: referrer.userId })).referralCode });

@@ -177,6 +177,34 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
     );
   });
 
+  it("refuses a withdrawal with PROCESSING_FAILED while the user has no processor customer, keeping the credit", async () => {
+    const userId = `user-no-customer-${Date.now()}`;
+    await store.ensureAccount({ userId, name: "Ada Lovelace", email: `${userId}@example.com` }, () => `NC${String(Date.now()).slice(-6)}`);
+    await credit(userId, 2_000);
+    await expect(requestWithdrawal().execute(userId, 1_000)).rejects.toMatchObject({
+      kind: "precondition",
+      code: "PROCESSING_FAILED",
+      action: "RETRY_LATER",
+    });
+    expect(await ledgerMatchesAccount(userId)).toMatchObject({ creditCents: 2_000, reservedCents: 0 });
+  });
+
+  it("no longer counts or offers a reward past its expiry", async () => {
+    const referrer = await newUser("Grace Hopper");
+    const referee = await newUser("Ada Lovelace");
+    await new SignUpWithCode(store, clock).execute(referee, (await store.findActiveCode(referrer))?.code ?? "");
+    const { rewards } = await new StartTrial(store, clock, 90).execute(referee);
+    const queries = new PrismaBillingQueries(db);
+    const dashboard = new GetReferralDashboard(store, queries, clock, { goal: 10, leaderboardSize: 10, recentReferrals: 5 });
+    expect((await dashboard.execute(referrer)).pendingAmountCents).toBe(500);
+    clock.advance(91 * 86_400_000);
+    expect((await dashboard.execute(referrer)).pendingAmountCents).toBe(0);
+    expect((await new GetAccountCredits(store, queries, clock).execute(referrer)).pendingRewards).toEqual([]);
+    const cash = rewards.find((reward) => reward.rewardType === "CASH");
+    await expect(new ProcessReward(store, processor, clock).execute(referrer, cash?.id ?? "", "CASH")).rejects.toMatchObject({ code: "NOT_PENDING" });
+    clock.set("2026-11-24T12:00:00Z");
+  });
+
   it("sends a payout once when the processor was down at the request (the outbox consumer's retry)", async () => {
     const userId = await newUser();
     await credit(userId, 1_500);
@@ -247,7 +275,7 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
 
     await expect(requestWithdrawal().execute(referrer, 500)).rejects.toMatchObject({ code: "MIN_AMOUNT" });
     await expect(requestWithdrawal().execute(referrer, 1_000)).rejects.toMatchObject({ code: "INSUFFICIENT_CREDIT" });
-    const credits = await new GetAccountCredits(store, new PrismaBillingQueries(db)).execute(referee);
+    const credits = await new GetAccountCredits(store, new PrismaBillingQueries(db), clock).execute(referee);
     expect(credits).toMatchObject({ accountCreditCents: 0, withdrawals: [], pendingRewards: [] });
   });
 

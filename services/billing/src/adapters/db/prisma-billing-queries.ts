@@ -8,11 +8,11 @@ import { toReward, toWithdrawal } from "./prisma-billing-store";
 export class PrismaBillingQueries implements BillingQueries {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async referralTotals(userId: string, since: Date): Promise<ReferralTotals> {
+  async referralTotals(userId: string, since: Date, now: Date): Promise<ReferralTotals> {
     const [row] = await this.prisma.$queryRaw<{ total: bigint | null; since: bigint | null; pending: bigint | null }[]>`
       SELECT sum(cash_amount_cents) FILTER (WHERE status = 'COMPLETED') AS total,
              sum(cash_amount_cents) FILTER (WHERE status = 'COMPLETED' AND claimed_at >= ${since}) AS since,
-             sum(cash_amount_cents) FILTER (WHERE status = 'PENDING') AS pending
+             sum(cash_amount_cents) FILTER (WHERE status = 'PENDING' AND (expires_at IS NULL OR expires_at > ${now})) AS pending
       FROM referral_reward WHERE user_id = ${userId} AND reward_type = 'CASH'`;
     return { totalEarnedCents: Number(row?.total ?? 0), earnedSinceCents: Number(row?.since ?? 0), pendingAmountCents: Number(row?.pending ?? 0) };
   }
@@ -62,9 +62,9 @@ export class PrismaBillingQueries implements BillingQueries {
     return rows.map(toWithdrawal);
   }
 
-  async pendingCashRewards(userId: string): Promise<Reward[]> {
+  async pendingCashRewards(userId: string, now: Date): Promise<Reward[]> {
     const rows = await this.prisma.referralReward.findMany({
-      where: { userId, rewardType: "CASH", status: "PENDING" },
+      where: { userId, rewardType: "CASH", status: "PENDING", OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
     return rows.map(toReward);

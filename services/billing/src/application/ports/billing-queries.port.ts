@@ -6,7 +6,7 @@ export interface ReferralTotals {
   totalEarnedCents: number;
   /** The same, processed since `since`. */
   earnedSinceCents: number;
-  /** Cash rewards the user has, not processed yet. */
+  /** Cash rewards the user has, not processed yet and not expired. */
   pendingAmountCents: number;
 }
 
@@ -31,11 +31,12 @@ export interface LeaderboardRow {
 
 /** Reads for the dashboard and the credits page (no locks, no writes). */
 export interface BillingQueries {
-  referralTotals(userId: string, since: Date): Promise<ReferralTotals>;
+  referralTotals(userId: string, since: Date, now: Date): Promise<ReferralTotals>;
   referralCounts(userId: string): Promise<ReferralCounts>;
   recentReferrals(userId: string, limit: number): Promise<RecentReferralRow[]>;
   /** Referrers by cash credited, most first (ties: earliest account first). */
   leaderboard(limit: number): Promise<LeaderboardRow[]>;
   withdrawals(userId: string, limit: number): Promise<Withdrawal[]>;
-  pendingCashRewards(userId: string): Promise<Reward[]>;
+  /** The user's PENDING cash rewards that can still be claimed at `now`. */
+  pendingCashRewards(userId: string, now: Date): Promise<Reward[]>;
 }
