@@ -52,7 +52,7 @@ describe("dead-letters CLI", () => {
     const failing = async () => {
       throw new Error("handler bug: cannot read 'name'");
     };
-    await startConsumer<SqlClient>({
+    const running = await startConsumer<SqlClient>({
       connection: amqp,
       consumer,
       // The handler fails inside the transaction; no database is needed for that.
@@ -65,7 +65,9 @@ describe("dead-letters CLI", () => {
     poisoned = [courseCreated("cli-1"), courseDeleted("cli-2")];
     await new EventPublisher(amqp, exchange).publish(poisoned);
     await eventually(async () => (await depth(names.dead)) === 2);
-    // Stop consuming, so replayed messages stay in the main queue where the test can count them.
+    // Stop consuming, so replayed messages stay in the main queue where the test can count them. The originals are
+    // acked just after their copies reach the dead-letter queue: closing before that would requeue them to main.
+    await running.idle();
     await amqp.close();
   }, 60_000);
 
