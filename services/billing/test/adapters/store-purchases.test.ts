@@ -153,6 +153,22 @@ describe("App Store purchases and notifications, verified with Apple's library a
     expect(await entitlement.execute(userId)).toMatchObject({ isPro: false, source: "none" });
   });
 
+  it("confirms a purchase reported twice at once, and refuses the other account racing for it", async () => {
+    const owner = `store-${randomUUID()}`;
+    const receipt = subscription(owner, { appAccountToken: undefined });
+    const both = await Promise.all([confirm.execute(owner, { ...purchase, receipt }), confirm.execute(owner, { ...purchase, receipt })]);
+    expect(both.map((answer) => answer.isPro)).toEqual([true, true]);
+    const rival = subscription(owner, { appAccountToken: undefined });
+    const raced = await Promise.allSettled([
+      confirm.execute(owner, { ...purchase, receipt: rival }),
+      confirm.execute(`store-${randomUUID()}`, { ...purchase, receipt: rival }),
+    ]);
+    expect(raced.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    expect(raced.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected")?.reason).toMatchObject({
+      code: "STORE_ACCOUNT_MISMATCH",
+    });
+  });
+
   it("refuses a purchase that belongs to another account", async () => {
     const owner = `store-${randomUUID()}`;
     const other = `store-${randomUUID()}`;

@@ -279,6 +279,21 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
     expect(credits).toMatchObject({ accountCreditCents: 0, withdrawals: [], pendingRewards: [] });
   });
 
+  it("lets one of two racing signups of the same user through and answers the other DUPLICATE_REFERRAL", async () => {
+    const [first, second, referee] = [await newUser("Grace Hopper"), await newUser("Alan Turing"), await newUser("Ada Lovelace")];
+    const codes = [(await store.findActiveCode(first))?.code ?? "", (await store.findActiveCode(second))?.code ?? ""];
+    const signUp = new SignUpWithCode(store, clock);
+    const outcomes = await Promise.allSettled(codes.flatMap((code) => [signUp.execute(referee, code), signUp.execute(referee, code)]));
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+    expect(refused.map((outcome) => (outcome.reason as { code?: string }).code)).toEqual([
+      "DUPLICATE_REFERRAL",
+      "DUPLICATE_REFERRAL",
+      "DUPLICATE_REFERRAL",
+    ]);
+    expect(await db.referral.count({ where: { refereeId: referee } })).toBe(1);
+  });
+
   it("gives a store subscriber's free month as a local extension the entitlement honours after the store's expiry", async () => {
     const referrer = await newUser("Grace Hopper");
     const referee = await newUser("Ada Lovelace");

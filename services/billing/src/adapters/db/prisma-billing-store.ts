@@ -1,5 +1,6 @@
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import { newId } from "@study/grpc/ids";
+import { AppError } from "@study/platform/errors";
 import type {
   BillingAccount,
   BillingStore,
@@ -19,7 +20,7 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
 
-/** Attempts of a transaction that lost a race (a deadlock or a unique index taken meanwhile). */
+/** Attempts of a transaction that lost a race (a deadlock, or a unique key taken meanwhile). */
 const TRANSACTION_ATTEMPTS = 3;
 
 /** The billing tables through Prisma; balances change only inside transactions that lock the account row. */
@@ -32,7 +33,9 @@ export class PrismaBillingStore implements BillingStore {
         // Withdrawals queue on the account row's lock: allow them time to wait their turn.
         return await this.prisma.$transaction((tx) => work(new PrismaBillingTransaction(tx)), { maxWait: 10_000, timeout: 30_000 });
       } catch (error) {
-        if (attempt >= TRANSACTION_ATTEMPTS || !isDeadlock(error)) throw error;
+        // A row inserted meanwhile by a racing transaction (the same subscription confirmed twice, two webhooks of a
+        // new subscription): run the work again, which now finds that row and applies its rules to it.
+        if (attempt >= TRANSACTION_ATTEMPTS || !(isDeadlock(error) || isUniqueViolation(error))) throw error;
       }
     }
   }
@@ -185,7 +188,13 @@ class PrismaBillingTransaction implements BillingTransaction {
   }
 
   async insertReferral(referral: Referral): Promise<void> {
-    await this.tx.referral.create({ data: referral });
+    try {
+      await this.tx.referral.create({ data: referral });
+    } catch (error) {
+      // Two signups of one user racing (no referral row to lock yet): the unique referee decides, as the rule says.
+      if (isUniqueViolation(error)) throw new AppError("precondition", "DUPLICATE_REFERRAL", "You have already signed up with a referral code");
+      throw error;
+    }
   }
 
   async updateReferral(referral: Referral): Promise<void> {
@@ -309,9 +318,14 @@ class PrismaBillingTransaction implements BillingTransaction {
     return { ...subscription, status: stored.status as StoreStatus };
   }
 
+  /**
+   * Updates the user's own row, or inserts a new one. Never an upsert: a row another user inserted meanwhile must make
+   * this insert fail (and the transaction run again, to meet the ownership rule), not change hands.
+   */
   async saveStoreSubscription(subscription: StoreSubscription): Promise<void> {
-    const { originalTransactionId, ...state } = subscription;
-    await this.tx.storeSubscription.upsert({ where: { originalTransactionId }, create: subscription, update: state });
+    const { originalTransactionId, userId, ...state } = subscription;
+    const { count } = await this.tx.storeSubscription.updateMany({ where: { originalTransactionId, userId }, data: state });
+    if (count === 0) await this.tx.storeSubscription.create({ data: subscription });
   }
 
   async enqueue(events: readonly EventEnvelope[]): Promise<void> {
