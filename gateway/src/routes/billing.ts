@@ -14,13 +14,6 @@ import { sendData } from "../http/envelope";
  */
 export const centsToAmount = (cents: number): number => cents / 100;
 
-/** "10.00", "12.50": an amount in sentences, from exact cents (no floating-point rounding). */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const absolute = Math.abs(cents);
-  return `${sign}${Math.trunc(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
-}
-
 /**
  * An amount a client sends, in currency units: a non-negative JSON number with at most two decimals, turned
  * into integer cents. The decimals are read from the number's shortest round-trip notation (what JSON.parse

@@ -1,3 +1,4 @@
+import { formatCents } from "@study/platform/money";
 import type { billing as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
@@ -8,7 +9,6 @@ import { sendData } from "../http/envelope";
 import {
   amountSchema,
   centsToAmount,
-  formatCents,
   iso,
   isoOrNull,
   REFERRAL_STATUSES,

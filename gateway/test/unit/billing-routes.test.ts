@@ -1,3 +1,4 @@
+import { formatCents } from "@study/platform/money";
 import type { Server } from "node:http";
 import { billing } from "@study/contracts";
 import { bindUnaryHandlers, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
@@ -13,7 +14,6 @@ import {
   billingRoutes,
   centsToAmount,
   entitlementSourceJson,
-  formatCents,
   REFERRAL_STATUSES,
   referralStatusJson,
   REWARD_STATUSES,

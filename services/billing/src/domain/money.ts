@@ -1,4 +1,5 @@
 import { AppError } from "@study/platform/errors";
+import { formatCents } from "@study/platform/money";
 
 /** Amounts are integer cents everywhere inside the system; the REST surface shows them with two decimals. */
 export type Cents = number;
@@ -8,13 +9,6 @@ export const CASH_REWARD_CENTS: Cents = 500;
 export const MIN_WITHDRAWAL_CENTS: Cents = 1_000;
 export const FREE_MONTH_DAYS = 30;
 export const FREE_MONTHS_PER_REWARD = 1;
-
-/** "5.00" for 500. */
-export function formatCents(cents: Cents): string {
-  const sign = cents < 0 ? "-" : "";
-  const absolute = Math.abs(cents);
-  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
-}
 
 /** A withdrawal amount: a whole, positive number of cents, at least the minimum (MIN_AMOUNT). */
 export function assertWithdrawalAmount(amountCents: Cents): void {

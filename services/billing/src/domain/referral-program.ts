@@ -1,4 +1,5 @@
-import { CASH_REWARD_CENTS, FREE_MONTH_DAYS, MIN_WITHDRAWAL_CENTS, formatCents } from "./money";
+import { formatCents } from "@study/platform/money";
+import { CASH_REWARD_CENTS, FREE_MONTH_DAYS, MIN_WITHDRAWAL_CENTS } from "./money";
 
 /** The words the dashboard shows about the program, from the same constants the rules use. */
 export const REWARDS_BREAKDOWN = {

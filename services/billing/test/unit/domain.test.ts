@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { AppError } from "@study/platform/errors";
 import { resolveEntitlement, storeExtensionWindow, type EntitlementSources } from "../../src/domain/entitlement";
 import { applyMovement, rewardCredited, sumMovements, withdrawalPaid, withdrawalReserved, withdrawalReturned } from "../../src/domain/ledger";
-import { assertWithdrawalAmount, formatCents } from "../../src/domain/money";
+import { formatCents } from "@study/platform/money";
+import { assertWithdrawalAmount } from "../../src/domain/money";
 import { initials, shortName } from "../../src/domain/names";
 import {
   CODE_ALPHABET,

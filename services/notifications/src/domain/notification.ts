@@ -1,3 +1,4 @@
+import { formatCents } from "@study/platform/money";
 import { AppError, type FieldViolation } from "@study/platform/errors";
 
 export const NOTIFICATION_TYPES = ["SYSTEM", "REMINDER", "ALERT", "MESSAGE"] as const;
@@ -155,13 +156,6 @@ const MAX_QUOTED_USER_NAME_LENGTH = 100;
 
 const userName = (name: string, fallback: string) => quoted(name, MAX_QUOTED_USER_NAME_LENGTH, fallback);
 const freeMonths = (count: number) => (count === 1 ? "1 free month" : `${count} free months`);
-
-/** An amount of integer cents as the REST surface shows money: "5.00", "1234.50". */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  const absolute = Math.abs(Math.trunc(cents));
-  return `${sign}${Math.floor(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`;
-}
 
 /**
  * SYSTEM notification to a referrer: someone signed up with their code. Only the referee's shortened name

@@ -1,10 +1,10 @@
+import { formatCents } from "@study/platform/money";
 import {
   courseDeletedMessage,
   createNotification,
   documentFailedMessage,
   documentProcessedMessage,
   documentProcessingStartedMessage,
-  formatCents,
   importFailedMessage,
   importStartedMessage,
   noteReadyMessage,
