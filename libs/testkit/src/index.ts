@@ -16,6 +16,7 @@ export * from "./peers/s3-server";
 export * from "./meilisearch";
 export * from "./peers/media-server";
 export * from "./peers/openai-embeddings-server";
+export * from "./peers/openai-chat-server";
 export * from "./peers/stripe-server";
 export * from "./peers/fake-courses";
 export * from "./peers/fake-identity";

@@ -1,7 +1,22 @@
 import { createHash } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage } from "node:http";
 import { contentWords, tokenizeWords } from "@study/ai";
+import {
+  failureBody,
+  invalidUrl,
+  modelNotFound,
+  modelParameter,
+  openAiError,
+  parseJsonObject,
+  readBody,
+  refuseKey,
+  sendJson,
+  startLoopbackServer,
+  type OpenAiFailure,
+  type OpenAiReply,
+} from "./openai-http";
+
+export { openAiError, type OpenAiFailure } from "./openai-http";
 
 /**
  * A local OpenAI embeddings endpoint on loopback: `POST /v1/embeddings` as OpenAI speaks it, for the official SDK
@@ -40,14 +55,6 @@ export interface OpenAiEmbeddingsRequest {
   status: number;
 }
 
-/** An injected failure: OpenAI's 500 (server_error) or 429 (rate limit), or another status with OpenAI's body. */
-export interface OpenAiFailure {
-  status: number;
-  message?: string;
-  type?: string;
-  code?: string | null;
-}
-
 export interface OpenAiEmbeddingsServerOptions {
   /** Keys accepted as `Authorization: Bearer <key>`; default any non-empty key. */
   apiKeys?: string[];
@@ -67,11 +74,6 @@ export interface OpenAiEmbeddingsServer {
   /** The vector the server answers for `text` (model length or `dimensions`). */
   embed(text: string, dimensions?: number): number[];
   close(): Promise<void>;
-}
-
-/** The body OpenAI sends with an error status. */
-export function openAiError(message: string, type: string, param: string | null = null, code: string | null = null) {
-  return { error: { message, type, param, code } };
 }
 
 /** The stand-in's vector for a text: a hashed, signed bag of its content words, L2-normalised. */
@@ -113,42 +115,8 @@ function inputsOf(input: unknown): { words: string[] | null; text: string; token
   return null;
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-interface Reply {
-  status: number;
-  body: unknown;
-}
-
-function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { "content-type": "application/json" });
-  response.end(JSON.stringify(body));
-}
-
 const invalidInput = () =>
   openAiError("'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.", "invalid_request_error");
-
-const failureBody = (failure: OpenAiFailure, model: string | undefined) => {
-  if (failure.status === 429) {
-    return openAiError(
-      failure.message ??
-        `Rate limit reached for ${model ?? "the model"} on requests per min (RPM): Limit 3000, Used 3000, Requested 1. Please try again in 20ms.`,
-      failure.type ?? "requests",
-      null,
-      failure.code === undefined ? "rate_limit_exceeded" : failure.code,
-    );
-  }
-  return openAiError(
-    failure.message ?? "The server had an error while processing your request. Sorry about that!",
-    failure.type ?? "server_error",
-    null,
-    failure.code ?? null,
-  );
-};
 
 export async function startOpenAiEmbeddingsServer(options: OpenAiEmbeddingsServerOptions = {}): Promise<OpenAiEmbeddingsServer> {
   const models = { ...DEFAULT_MODELS, ...options.models };
@@ -156,78 +124,32 @@ export async function startOpenAiEmbeddingsServer(options: OpenAiEmbeddingsServe
   const failures: OpenAiFailure[] = [];
   const accepts = (key: string) => (options.apiKeys ? options.apiKeys.includes(key) : key.length > 0);
 
-  const handle = async (request: IncomingMessage): Promise<Reply> => {
+  const handle = async (request: IncomingMessage): Promise<OpenAiReply> => {
     const path = (request.url ?? "/").split("?")[0];
     if (request.method !== "POST" || path !== "/v1/embeddings") {
       await readBody(request);
-      return { status: 404, body: openAiError(`Invalid URL (${request.method ?? "GET"} ${path})`, "invalid_request_error") };
+      return invalidUrl(request, path);
     }
     const record: OpenAiEmbeddingsRequest = { inputs: 0, status: 200 };
     requests.push(record);
-    const answer = (status: number, body: unknown): Reply => {
+    const answer = (status: number, body: unknown): OpenAiReply => {
       record.status = status;
       return { status, body };
     };
     const body = await readBody(request);
 
-    const authorization = request.headers.authorization ?? "";
-    const key = /^Bearer\s+(.*)$/i.exec(authorization)?.[1]?.trim() ?? "";
-    if (!key) {
-      return answer(
-        401,
-        openAiError(
-          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username and password. You can obtain an API key from https://platform.openai.com/account/api-keys.",
-          "invalid_request_error",
-        ),
-      );
-    }
-    if (!accepts(key)) {
-      const shown = key.length > 8 ? `${key.slice(0, 3)}*****${key.slice(-4)}` : key;
-      return answer(
-        401,
-        openAiError(
-          `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`,
-          "invalid_request_error",
-          null,
-          "invalid_api_key",
-        ),
-      );
-    }
-
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString("utf8"));
-    } catch {
-      return answer(
-        400,
-        openAiError(
-          "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
-          "invalid_request_error",
-        ),
-      );
-    }
-    if (typeof json !== "object" || json === null || Array.isArray(json)) {
-      return answer(400, openAiError("Invalid type for body: expected an object.", "invalid_request_error"));
-    }
-    const fields = json as Record<string, unknown>;
+    const refusedKey = refuseKey(request, accepts);
+    if (refusedKey) return answer(refusedKey.status, refusedKey.body);
+    const parsed = parseJsonObject(body);
+    if (!("fields" in parsed)) return answer(parsed.status, parsed.body);
+    const { fields } = parsed;
     if (typeof fields.model === "string") record.model = fields.model;
     if (typeof fields.encoding_format === "string") record.encodingFormat = fields.encoding_format;
     if (typeof fields.dimensions === "number") record.dimensions = fields.dimensions;
 
-    if (fields.model === undefined || fields.model === null) {
-      return answer(400, openAiError("you must provide a model parameter", "invalid_request_error"));
-    }
-    if (typeof fields.model !== "string") {
-      return answer(
-        400,
-        openAiError(
-          `Invalid type for 'model': expected a string, but got ${Array.isArray(fields.model) ? "an array" : typeof fields.model} instead.`,
-          "invalid_request_error",
-          "model",
-          "invalid_type",
-        ),
-      );
-    }
+    const checkedModel = modelParameter(fields.model);
+    if (!("model" in checkedModel)) return answer(checkedModel.status, checkedModel.body);
+    const { model } = checkedModel;
     if (fields.input === undefined) {
       return answer(400, openAiError("Missing required parameter: 'input'.", "invalid_request_error", "input", "missing_required_parameter"));
     }
@@ -246,21 +168,14 @@ export async function startOpenAiEmbeddingsServer(options: OpenAiEmbeddingsServe
         ),
       );
     }
-    const native = models[fields.model];
+    const native = models[model];
     if (native === undefined) {
-      return answer(
-        404,
-        openAiError(
-          `The model \`${fields.model}\` does not exist or you do not have access to it.`,
-          "invalid_request_error",
-          null,
-          "model_not_found",
-        ),
-      );
+      const notFound = modelNotFound(model);
+      return answer(notFound.status, notFound.body);
     }
     let dimensions = native;
     if (fields.dimensions !== undefined) {
-      if (!fields.model.startsWith("text-embedding-3")) {
+      if (!model.startsWith("text-embedding-3")) {
         return answer(400, openAiError("This model does not support specifying dimensions.", "invalid_request_error", "dimensions"));
       }
       if (typeof fields.dimensions !== "number" || !Number.isInteger(fields.dimensions) || fields.dimensions < 1 || fields.dimensions > native) {
@@ -283,7 +198,7 @@ export async function startOpenAiEmbeddingsServer(options: OpenAiEmbeddingsServe
     }
 
     const failure = failures.shift();
-    if (failure) return answer(failure.status, failureBody(failure, fields.model));
+    if (failure) return answer(failure.status, failureBody(failure, model));
 
     const tokens = inputs.reduce((sum, input) => sum + input.tokens, 0);
     return answer(200, {
@@ -296,34 +211,23 @@ export async function startOpenAiEmbeddingsServer(options: OpenAiEmbeddingsServe
           embedding: format === "base64" ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector,
         };
       }),
-      model: fields.model,
+      model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });
   };
 
-  const server = createServer((request, response) => {
-    handle(request).then(
-      (reply) => {
-        send(response, reply.status, reply.body);
-      },
-      (error: unknown) => {
-        send(response, 500, openAiError(`stand-in failed: ${String(error)}`, "server_error"));
-      },
-    );
+  const server = await startLoopbackServer(async (request, response) => {
+    const reply = await handle(request);
+    sendJson(response, reply.status, reply.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: server.baseURL,
     apiKey: options.apiKeys?.[0] ?? "sk-test-embeddings",
     requests,
     failNext(times = 1, failure: OpenAiFailure = { status: 500 }) {
       for (let i = 0; i < times; i += 1) failures.push(failure);
     },
     embed: (text, dimensions = DEFAULT_MODELS["text-embedding-3-small"]) => hashedBagOfWordsEmbedding(text, dimensions),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => server.close(),
   };
 }
