@@ -7,6 +7,7 @@ export * as study from "./gen/study/study/v1/study";
 export * as calendar from "./gen/study/calendar/v1/calendar";
 export * as documents from "./gen/study/documents/v1/documents";
 export * as billing from "./gen/study/billing/v1/billing";
+export * as chat from "./gen/study/chat/v1/chat";
 export * as search from "./gen/study/search/v1/search";
 export * as indexing from "./gen/study/search/v1/indexing";
 export * as gateway from "./gen/study/gateway/v1/identity";
