@@ -1,0 +1,72 @@
+import { newId } from "@study/grpc/ids";
+import type { Clock } from "@study/platform/clock";
+import { AppError } from "@study/platform/errors";
+import { requireUserId } from "@study/platform/ids";
+import { assertWithinRate, retrievalQuery, titleFromQuestion, validQuestion, type ChatMessage } from "../domain/chat-session";
+import type { Citation } from "../domain/passage";
+import type { AnswerEngine, ChatRepository, PassageIndex } from "./ports/chat-ports.port";
+
+export interface AskSettings {
+  questionsPerHour: number;
+  /** Passages given to the engine. */
+  passages: number;
+  /** Earlier messages of the session the engine sees. */
+  historyMessages: number;
+}
+
+export type AskEvent = { question: ChatMessage } | { token: string } | { citations: Citation[] } | { answer: ChatMessage };
+
+/**
+ * A question in a session: checked against the hourly limit, stored, answered from the passages retrieved for it
+ * (the user's own, of the session's course and scope) while the answer streams, and the answer stored with its
+ * citations. A session's first question names it.
+ */
+export class Ask {
+  constructor(private readonly deps: { chats: ChatRepository; index: PassageIndex; engine: AnswerEngine; clock: Clock; settings: AskSettings }) {}
+
+  async *execute(userId: string, sessionId: string, rawQuestion: string, signal?: AbortSignal): AsyncGenerator<AskEvent> {
+    const { chats, index, engine, clock, settings } = this.deps;
+    requireUserId(userId);
+    const question = validQuestion(rawQuestion);
+    const session = await chats.findSession(userId, sessionId);
+    if (!session) throw AppError.notFound("Chat session");
+    const now = clock.now();
+    assertWithinRate(await chats.questionTimes(userId, new Date(now.getTime() - 3_600_000)), settings.questionsPerHour, now);
+
+    const history = await chats.recentMessages(session.id, settings.historyMessages);
+    const asked: ChatMessage = { id: newId(), sessionId: session.id, role: "user", content: question, citations: [], engine: null, createdAt: now };
+    await chats.insertMessage(asked);
+    if (history.length === 0) await chats.updateSession({ ...session, title: titleFromQuestion(question), updatedAt: now });
+    yield { question: asked };
+
+    const previousQuestion = [...history].reverse().find((message) => message.role === "user")?.content ?? null;
+    const passages = await index.retrieve(
+      { userId, courseId: session.courseId, noteIds: session.noteIds, documentIds: session.documentIds },
+      retrievalQuery(question, previousQuestion),
+      settings.passages,
+      signal,
+    );
+    let text = "";
+    let citations: Citation[] = [];
+    for await (const piece of engine.answer({ question, history: history.map(({ role, content }) => ({ role, content })), passages }, signal)) {
+      if ("token" in piece) {
+        text += piece.token;
+        yield { token: piece.token };
+      } else {
+        citations = piece.citations;
+        yield { citations };
+      }
+    }
+    const answer: ChatMessage = {
+      id: newId(),
+      sessionId: session.id,
+      role: "assistant",
+      content: text,
+      citations,
+      engine: engine.name,
+      createdAt: clock.now(),
+    };
+    await chats.insertMessage(answer);
+    yield { answer };
+  }
+}
