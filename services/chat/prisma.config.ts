@@ -1,0 +1,3 @@
+import { servicePrismaConfig } from "../../libs/db/src/prisma-config";
+
+export default servicePrismaConfig("prisma/schema.prisma");
