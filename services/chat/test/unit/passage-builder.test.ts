@@ -1,0 +1,44 @@
+import { documentPassages, notePassages } from "../../src/domain/passage-builder";
+
+describe("passages of a note and a document", () => {
+  it("keeps segments with their start times, joins short ones, adds the summary and user notes", () => {
+    const drafts = notePassages({
+      noteId: "n1",
+      title: "Lecture 1",
+      segments: [
+        { start: 14.2, text: "Okay, good morning." },
+        { start: 16, text: "Today is all about the bacterial cell, what it is built from and why that matters for antibiotics." },
+        { start: 30, text: "  " },
+        { start: 33, text: "The Gram stain was introduced by Hans Christian Gram in 1884 in Berlin." },
+      ],
+      summary: "The bacterial cell and the Gram stain.",
+      userNotes: [{ content: "Gram stain order: crystal violet, iodine, alcohol, safranin." }, { content: " " }],
+    });
+    expect(drafts.map(({ kind, startTime, position }) => ({ kind, startTime, position }))).toEqual([
+      { kind: "segment", startTime: 14.2, position: 0 },
+      { kind: "segment", startTime: 33, position: 1 },
+      { kind: "summary", startTime: null, position: 2 },
+      { kind: "user_note", startTime: null, position: 3 },
+    ]);
+    expect(drafts[0].text).toBe(
+      "Okay, good morning. Today is all about the bacterial cell, what it is built from and why that matters for antibiotics.",
+    );
+  });
+
+  it("cuts pages into passages at sentence ends, each with its page", () => {
+    const sentence = (n: number) => `Sentence number ${n} has exactly eight words here.`;
+    const page = Array.from({ length: 40 }, (_, i) => sentence(i)).join(" ");
+    const drafts = documentPassages({
+      documentId: "d1",
+      title: "Textbook",
+      pages: [
+        { number: 3, text: page },
+        { number: 4, text: "Short page." },
+      ],
+    });
+    expect(drafts.filter((d) => d.page === 3).length).toBe(3);
+    expect(drafts.every((d) => d.text.endsWith("."))).toBe(true);
+    expect(drafts.at(-1)).toMatchObject({ page: 4, text: "Short page.", kind: "page", sourceType: "document" });
+    expect(drafts.map((d) => d.position)).toEqual(drafts.map((_, i) => i));
+  });
+});
