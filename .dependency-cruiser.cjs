@@ -98,6 +98,9 @@ const INFRASTRUCTURE = any(
 /** What a domain module may import besides its own service's domain: AppError and FieldViolation, formatCents. */
 const PLATFORM_ERRORS = any("^libs/platform/(src|dist)/(errors|money)\\.", "^@study/platform/(errors|money)$");
 
+/** The shared text utilities (tokenizer, sentences, stop words): pure computation on strings, allowed in a domain. */
+const AI_TEXT = any("^libs/ai/(src|dist)/text/", "^@study/ai/text$");
+
 /**
  * Use cases (a service's src/application/, and the gateway's identity hexagon) and what they may import: their
  * own domain and application modules, the pure entry points of the libs, pure npm libraries, type-only imports
@@ -115,6 +118,7 @@ const PURE_LIB_ENTRIES = any(
   "^@study/grpc/ids$",
   "^libs/storage/(src|dist)/port\\.",
   "^@study/storage/port$",
+  AI_TEXT,
 );
 
 /**
@@ -129,7 +133,7 @@ const PLATFORM_INDEX = any("^libs/platform/(src|dist)/index\\.", "^@study/platfo
 
 /** The pure entry points themselves, held to what they promise: they load no infrastructure. */
 const PURE_ENTRY_SOURCES =
-  "^libs/(platform/src/(errors|clock|ids|money|trace-context|searchable-page)|events/src/envelope|grpc/src/ids|storage/src/port)\\.ts$";
+  "^libs/(platform/src/(errors|clock|ids|money|trace-context|searchable-page)|events/src/envelope|grpc/src/ids|storage/src/port)\\.ts$|^libs/ai/src/text/";
 
 /** Test code: test folders, *.test / *.spec files, the testkit and the test runners. */
 const TEST_CODE = any(
@@ -168,7 +172,7 @@ module.exports = {
     {
       name: "domain-only-platform-errors",
       comment:
-        "Besides its own domain modules, a service's src/domain/ imports only @study/platform/errors|money (and pure " +
+        "Besides its own domain modules, a service's src/domain/ imports only @study/platform/errors|money, @study/ai/text (and pure " +
         "node built-ins such as crypto or util). Any other package — zod included, validation of input belongs " +
         "to the edges — is refused; to allow one, add it to `to.pathNot` here.",
       severity: "error",
@@ -178,6 +182,7 @@ module.exports = {
         pathNot: [
           "^services/$1/src/", // own service: rule domain-not-to-application-or-adapters decides
           PLATFORM_ERRORS,
+          AI_TEXT,
           npm("ts-fsrs"), // the FSRS scheduling algorithm: pure computation, no I/O (study's card-scheduler)
           npm("chrono-node", "rrule"), // date parsing and recurrence expansion: pure computation (documents' syllabus)
           INFRASTRUCTURE, // reported by domain-not-to-infrastructure

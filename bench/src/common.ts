@@ -101,7 +101,7 @@ export async function startBenchStack(
   baseDir: string,
   logs: string[],
   cleanups: (() => unknown)[],
-  extra: Pick<StackOptions, "env" | "gatewayEnv" | "without" | "gatewayEntry"> & { onLog?: (app: string, line: string) => void } = {},
+  extra: Pick<StackOptions, "env" | "gatewayEnv" | "without" | "gatewayEntry" | "services"> & { onLog?: (app: string, line: string) => void } = {},
 ): Promise<BenchStack> {
   const infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), { containers: false });
   cleanups.push(() => infrastructure.stop());
@@ -123,6 +123,7 @@ export async function startBenchStack(
       ...extra.gatewayEnv,
     },
     without: extra.without,
+    services: extra.services,
     gatewayEntry: extra.gatewayEntry,
     log: (app, line) => {
       extra.onLog?.(app, line);

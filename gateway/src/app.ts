@@ -27,6 +27,7 @@ import { calendarRoutes } from "./routes/calendar";
 import { dashboardRoutes } from "./routes/dashboard";
 import { documentRoutes } from "./routes/documents";
 import { billingRoutes, PROCESSOR_WEBHOOK_BODY_LIMIT, PROCESSOR_WEBHOOK_PATH } from "./routes/billing";
+import { chatRoutes } from "./routes/chat";
 import { referralRoutes } from "./routes/referral";
 import { storeRoutes } from "./routes/store";
 
@@ -70,6 +71,7 @@ export function apiRegistry(deps: GatewayDependencies): ApiRegistry {
     ...referralRoutes(deps.clients),
     ...billingRoutes(deps.clients),
     ...storeRoutes(deps.clients),
+    ...chatRoutes(deps.clients, deps.logger, { answerDeadlineMs: config.CHAT_ANSWER_DEADLINE_MS }),
   );
   registry.add(
     route({

@@ -1,4 +1,4 @@
-import { billing, calendar, courses, documents, media, notifications, search, study } from "@study/contracts";
+import { billing, calendar, chat, courses, documents, media, notifications, search, study } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { CATALOGUE, type Catalogue, type ServiceName } from "@study/platform/catalogue";
 import type { GatewayConfig } from "./config";
@@ -27,6 +27,7 @@ export function createServiceClients(config: GatewayConfig) {
       maxReceiveMessageBytes: 32 * 1024 * 1024,
     }),
     billing: createClient(billing.BillingServiceClient, billing.BillingServiceService, address.billing, options),
+    chat: createClient(chat.ChatServiceClient, chat.ChatServiceService, address.chat, options),
   };
 }
 

@@ -60,6 +60,8 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   GRPC_DEADLINE_MS: z.coerce.number().int().min(50).default(5_000),
   /** Deadline of study-material generation calls (an AI model may take a while on a long lecture). */
   STUDY_GENERATION_DEADLINE_MS: z.coerce.number().int().min(1_000).default(180_000),
+  /** Deadline of a chat question's whole answer (Ask streams it; an answer engine may take a while on a long answer). */
+  CHAT_ANSWER_DEADLINE_MS: z.coerce.number().int().min(1_000).default(120_000),
   JSON_BODY_LIMIT: z.string().default("1mb"),
   /**
    * The media service's internal HTTP endpoint: streamed uploads (audio, attachments) are forwarded to it and

@@ -202,9 +202,11 @@ export class ApiRegistry {
       const responses: Record<string, unknown> = {};
       for (const [status, response] of Object.entries({ ...standardErrors(spec), ...spec.responses })) {
         const { description, schema, contentType } = response;
-        responses[status] = schema
-          ? { description, content: { [contentType ?? "application/json"]: { schema: components.convert(schema, "output") } } }
-          : { description };
+        // A body that is not JSON (an event stream, a page) is documented by its type even without a schema.
+        responses[status] =
+          schema || contentType
+            ? { description, content: { [contentType ?? "application/json"]: schema ? { schema: components.convert(schema, "output") } : {} } }
+            : { description };
       }
       const operation: Record<string, unknown> = {
         operationId: `${spec.method}${toOpenApiPath(spec.path).replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,

@@ -37,3 +37,13 @@ export function errorBody(error: AppError): { status: number; body: ErrorBody } 
   if (error.action) body.action = error.action;
   return { status, body };
 }
+
+/**
+ * The seconds a rate-limited caller should wait, when the service said (a `retryAfterSeconds` detail, as chat's
+ * hourly question limit gives): the Retry-After header of a 429.
+ */
+export function retryAfterSeconds(error: AppError): number | undefined {
+  if (error.kind !== "rate_limited") return undefined;
+  const seconds = Number(error.details.find((detail) => detail.field === "retryAfterSeconds")?.message);
+  return Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
+}

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { AppError, isAppError, type Logger } from "@study/platform";
-import { errorBody } from "./envelope";
+import { errorBody, retryAfterSeconds } from "./envelope";
 
 /** Unknown routes answer 404 in the envelope. */
 export const notFound: RequestHandler = (req, _res, next) => {
@@ -37,6 +37,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const { status, body } = errorBody(appError);
     if (res.headersSent) return;
+    const retryAfter = retryAfterSeconds(appError);
+    if (retryAfter !== undefined) res.setHeader("retry-after", String(retryAfter));
     res.status(status).json(body);
   };
 }

@@ -1,6 +1,4 @@
 import { media as api, type common } from "@study/contracts";
-import type { ServiceError } from "@grpc/grpc-js";
-import { fromServiceError } from "@study/grpc";
 import type { Logger } from "@study/platform";
 import { required } from "@study/platform";
 import { z } from "zod";
@@ -9,6 +7,7 @@ import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage } from "../http/envelope";
 import { intParam, MAX_INT32 } from "../http/query";
+import { openEventStream, serverStreamReader } from "../http/sse";
 import { courseEmbedSchema, courseJson, coursesById, statusName } from "./notes";
 
 const JOB_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"] as const;
@@ -92,9 +91,6 @@ const jobPaginationSchema = z.object({
   hasMore: z.boolean(),
   nextOffset: z.number().int().nullable(),
 });
-
-/** A comment line after this much silence keeps proxies from closing an idle event stream. */
-const KEEP_ALIVE_MS = 15_000;
 
 const jobStatus = (job: api.ImportJob) => statusName(api.jobStatusToJSON(job.status), "JOB_STATUS");
 
@@ -257,44 +253,22 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
         const userId = currentAuth(res).user.id;
         // Media pushes the job's recorded states (WatchImportJob): the current one first, then every change.
         const call = clients.media.raw.watchImportJob({ userId, jobId: params.id });
-        const messages: AsyncIterator<api.WatchImportJobResponse> = call[Symbol.asyncIterator]();
-        const next = async () => {
-          try {
-            return await messages.next();
-          } catch (error) {
-            throw fromServiceError(error as ServiceError, "MediaService");
-          }
-        };
+        const next = serverStreamReader(call, "MediaService");
         // The first state before the stream starts, so that another user's or an unknown job is a normal 404.
         let state = await next();
-        res.writeHead(200, {
-          "content-type": "text/event-stream; charset=utf-8",
-          "cache-control": "no-cache, no-transform",
-          connection: "keep-alive",
-          "x-accel-buffering": "no",
-        });
-        res.flushHeaders();
         // The client left: stop following (media stops its side when the call is cancelled).
-        res.on("close", () => call.cancel());
-        let lastWrite = Date.now();
-        const keepAlive = setInterval(() => {
-          if (Date.now() - lastWrite < KEEP_ALIVE_MS) return;
-          res.write(": keep-alive\n\n");
-          lastWrite = Date.now();
-        }, KEEP_ALIVE_MS / 3);
+        const stream = openEventStream(res, () => call.cancel());
         try {
-          while (!state.done && !res.destroyed) {
-            res.write(`event: progress\ndata: ${JSON.stringify(progressEvent(state.value))}\n\n`);
-            lastWrite = Date.now();
+          while (!state.done && !stream.closed) {
+            stream.send("progress", progressEvent(state.value));
             state = await next();
           }
         } catch (error) {
           // Media went away mid-stream: end the stream; the client may reconnect.
-          if (!res.destroyed) logger.warn({ err: error, jobId: params.id }, "job progress stream ended early");
+          if (!stream.closed) logger.warn({ err: error, jobId: params.id }, "job progress stream ended early");
         } finally {
-          clearInterval(keepAlive);
           call.cancel();
-          res.end();
+          stream.end();
         }
       },
     }),

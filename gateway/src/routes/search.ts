@@ -15,7 +15,7 @@ const forwarded = (description: string) => singleParam().optional().describe(des
 
 const searchQuery = z.object({
   query: forwarded("Required: the words to search for, 1-500 characters (missing, blank or longer: 400 VALIDATION_ERROR)"),
-  types: forwarded("Comma list of note, flashcard_set, study_guide, quiz, course, document, calendar_event (default: every type)"),
+  types: forwarded("Comma list of note, flashcard_set, study_guide, quiz, course, document, calendar_event, chat_session (default: every type)"),
   courseId: forwarded("Only records of this course"),
   limit: forwarded("1-100, default 50 (else 400 INVALID_LIMIT)"),
   offset: forwarded("0 or more, default 0 (else 400 INVALID_OFFSET)"),
@@ -31,7 +31,7 @@ const suggestionsQuery = z.object({
 });
 
 /** The spec's record types, as the REST API writes them. */
-const RESULT_TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event"] as const;
+const RESULT_TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event", "chat_session"] as const;
 const resultType = z.enum(RESULT_TYPES);
 
 const searchResultSchema = z

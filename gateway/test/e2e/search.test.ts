@@ -32,7 +32,7 @@ const COURSE = {
 };
 /** The lecture note's title; the generated material is named after it ("… — Flashcards", "… — Quiz", "… — Study Guide"). */
 const NOTE_TITLE = "Barton Cottage Lecture";
-const TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event"] as const;
+const TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event", "chat_session"] as const;
 
 interface SearchResult {
   id: string;

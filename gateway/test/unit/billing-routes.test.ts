@@ -2,13 +2,11 @@ import { formatCents } from "@study/platform/money";
 import type { Server } from "node:http";
 import { billing } from "@study/contracts";
 import { bindUnaryHandlers, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
-import { AppError, createLogger, loadConfig } from "@study/platform";
-import { CATALOGUE } from "@study/platform/catalogue";
+import { AppError, createLogger } from "@study/platform";
 import { httpClient } from "@study/testkit";
 import { bodyParsers } from "../../src/app";
-import { startRouteHarness } from "./route-harness";
-import { createServiceClients, type ServiceClients } from "../../src/clients";
-import { gatewayConfigSchema } from "../../src/config";
+import { startRouteHarness, harnessClients } from "./route-harness";
+import type { ServiceClients } from "../../src/clients";
 import {
   amountSchema,
   billingRoutes,
@@ -310,15 +308,8 @@ describe("the billing routes", () => {
   beforeAll(async () => {
     grpc = await startBilling();
     const address = `127.0.0.1:${grpc.port}`;
-    const config = loadConfig(gatewayConfigSchema, {
-      DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none",
-      RABBITMQ_URL: "amqp://127.0.0.1:1",
-      AUTH_SECRET: "s".repeat(32),
-      BASE_URL: "http://127.0.0.1:3000",
-      CLIENT_URL: "https://app.example.com",
-      ...Object.fromEntries(CATALOGUE.map((entry) => [entry.grpcAddressVariable, address])),
-    });
-    clients = createServiceClients(config);
+    const harness = harnessClients(address);
+    clients = harness.clients;
     gateway = await startGateway(clients);
     api = httpClient(gateway.url);
   });

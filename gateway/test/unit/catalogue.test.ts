@@ -37,6 +37,7 @@ describe("the gateway and the service catalogue", () => {
       calendar: "calendar:50056",
       documents: "documents:50057",
       billing: "billing:50058",
+      chat: "chat:50059",
     });
   });
 

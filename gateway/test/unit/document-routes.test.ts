@@ -1,12 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { courses, documents, study } from "@study/contracts";
 import { bindUnaryHandlers, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
-import { AppError, createLogger, loadConfig, verifyInternalRequest } from "@study/platform";
-import { CATALOGUE } from "@study/platform/catalogue";
+import { AppError, createLogger, verifyInternalRequest } from "@study/platform";
 import { checkAgainstDocument, httpClient } from "@study/testkit";
-import { startRouteHarness } from "./route-harness";
-import { createServiceClients, type ServiceClients } from "../../src/clients";
-import { gatewayConfigSchema } from "../../src/config";
+import { startRouteHarness, harnessClients } from "./route-harness";
+import type { ServiceClients } from "../../src/clients";
 import { documentJson, documentRoutes, searchPage, searchTypeJson, type DocumentSettings } from "../../src/routes/documents";
 import { sourceJson } from "../../src/routes/study-material";
 
@@ -191,15 +189,8 @@ describe("the documents routes", () => {
     grpc = await startServices();
     uploadEndpoint = await startUploadEndpoint();
     const address = `127.0.0.1:${grpc.port}`;
-    const config = loadConfig(gatewayConfigSchema, {
-      DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none",
-      RABBITMQ_URL: "amqp://127.0.0.1:1",
-      AUTH_SECRET: "s".repeat(32),
-      BASE_URL: "http://127.0.0.1:3000",
-      CLIENT_URL: "https://app.example.com",
-      ...Object.fromEntries(CATALOGUE.map((entry) => [entry.grpcAddressVariable, address])),
-    });
-    clients = createServiceClients(config);
+    const harness = harnessClients(address);
+    clients = harness.clients;
     gateway = await startGateway(clients, settings(`http://127.0.0.1:${(uploadEndpoint.address() as AddressInfo).port}`));
     api = httpClient(gateway.url);
   });

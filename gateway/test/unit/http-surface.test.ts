@@ -26,6 +26,7 @@ function buildApp(env: Record<string, string>) {
     CALENDAR_GRPC_ADDRESS: "127.0.0.1:1",
     DOCUMENTS_GRPC_ADDRESS: "127.0.0.1:1",
     BILLING_GRPC_ADDRESS: "127.0.0.1:1",
+    CHAT_GRPC_ADDRESS: "127.0.0.1:1",
     AUTH_SECRET: "s".repeat(32),
     BASE_URL: "http://127.0.0.1:3000",
     CLIENT_URL: "https://app.example.com",

@@ -1,8 +1,11 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AppError, type Logger } from "@study/platform";
+import { AppError, loadConfig, type Logger } from "@study/platform";
+import { CATALOGUE } from "@study/platform/catalogue";
 import express, { type RequestHandler } from "express";
 import { z } from "zod";
+import { createServiceClients, type ServiceClients } from "../../src/clients";
+import { gatewayConfigSchema, type GatewayConfig } from "../../src/config";
 import { ApiRegistry, route, type RouteSpec } from "../../src/http/api";
 import { errorHandler, notFound } from "../../src/http/errors";
 
@@ -53,4 +56,20 @@ export function startRouteHarness(routes: RouteSpec[], options: RouteHarnessOpti
   return new Promise((resolve) => {
     const server = app.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
   });
+}
+
+/**
+ * The gateway's settings with every service's address at `grpcAddress` (the test's in-process stand-in), and the
+ * clients made from them as the gateway makes its own.
+ */
+export function harnessClients(grpcAddress: string): { config: GatewayConfig; clients: ServiceClients } {
+  const config = loadConfig(gatewayConfigSchema, {
+    DATABASE_URL: "postgresql://nobody@127.0.0.1:1/none",
+    RABBITMQ_URL: "amqp://127.0.0.1:1",
+    AUTH_SECRET: "s".repeat(32),
+    BASE_URL: "http://127.0.0.1:3000",
+    CLIENT_URL: "https://app.example.com",
+    ...Object.fromEntries(CATALOGUE.map((entry) => [entry.grpcAddressVariable, grpcAddress])),
+  });
+  return { config, clients: createServiceClients(config) };
 }

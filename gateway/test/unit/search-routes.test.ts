@@ -34,8 +34,9 @@ describe("search answers in the spec's REST shapes", () => {
         SearchableType.SEARCHABLE_TYPE_COURSE,
         SearchableType.SEARCHABLE_TYPE_DOCUMENT,
         SearchableType.SEARCHABLE_TYPE_CALENDAR_EVENT,
+        SearchableType.SEARCHABLE_TYPE_CHAT_SESSION,
       ].map(resultTypeJson),
-    ).toEqual(["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event"]);
+    ).toEqual(["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event", "chat_session"]);
     expect(() => resultTypeJson(SearchableType.SEARCHABLE_TYPE_UNSPECIFIED)).toThrow(AppError);
   });
 

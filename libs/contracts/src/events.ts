@@ -23,3 +23,4 @@ export {
 } from "./gen/study/events/v1/study";
 export { CalendarEventCreated, CalendarEventUpdated, CalendarEventDeleted, CalendarReminderDue } from "./gen/study/events/v1/calendar";
 export { DocumentUploaded, DocumentProcessed, DocumentFailed, DocumentDeleted, SyllabusFailed } from "./gen/study/events/v1/documents";
+export { ChatSessionCreated, ChatSessionUpdated, ChatSessionDeleted } from "./gen/study/events/v1/chat";

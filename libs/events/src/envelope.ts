@@ -46,6 +46,9 @@ export const EVENT_TYPES = {
   withdrawalStatusChanged: "billing.withdrawal.status_changed.v1",
   processorEventReceived: "billing.processor_event.received.v1",
   entitlementChanged: "billing.entitlement.changed.v1",
+  chatSessionCreated: "chat.session.created.v1",
+  chatSessionUpdated: "chat.session.updated.v1",
+  chatSessionDeleted: "chat.session.deleted.v1",
 } as const satisfies Record<EventCase, string>;
 
 /** Builds an envelope for the current operation: fresh time-ordered id, now, and the active trace context. */

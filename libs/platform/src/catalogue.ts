@@ -60,6 +60,7 @@ export const CATALOGUE = [
     http: [{ portVariable: "DOCUMENTS_HTTP_PORT", defaultPort: 50067, gatewayUrlVariable: "DOCUMENTS_UPLOAD_URL" }],
   },
   { name: "billing", directory: "services/billing", grpcAddressVariable: "BILLING_GRPC_ADDRESS", grpcPort: 50058 },
+  { name: "chat", directory: "services/chat", grpcAddressVariable: "CHAT_GRPC_ADDRESS", grpcPort: 50059 },
 ] as const satisfies Catalogue;
 
 export type ServiceName = (typeof CATALOGUE)[number]["name"];

@@ -14,6 +14,7 @@ import {
 
 export * from "./start-process";
 export * from "./migrate";
+export * from "./reindex-command";
 
 export type ServiceContext<Db, C extends ServiceConfig> = ProcessContext<Db, C>;
 

@@ -9,6 +9,7 @@ export * from "./http-client";
 export * from "./e2e";
 export { sharedTestStack, type SharedStack } from "./shared-stack";
 export * from "./e2e-helpers";
+export * from "./media-seeding";
 export * from "./peers/smtp-server";
 export * from "./peers/oidc-provider";
 export * from "./peers/google-calendar-server";

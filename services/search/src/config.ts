@@ -16,6 +16,7 @@ export const SOURCE_TYPES: Readonly<Record<string, readonly RecordType[]>> = {
   study: ["flashcard_set", "quiz", "study_guide"],
   calendar: ["calendar_event"],
   documents: ["document"],
+  chat: ["chat_session"],
 };
 
 /** Where each source answers: the catalogue's address setting of the service (COURSES_GRPC_ADDRESS, …). */

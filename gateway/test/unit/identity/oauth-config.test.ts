@@ -13,6 +13,7 @@ const base = {
   CALENDAR_GRPC_ADDRESS: "calendar:50056",
   DOCUMENTS_GRPC_ADDRESS: "documents:50057",
   BILLING_GRPC_ADDRESS: "billing:50058",
+  CHAT_GRPC_ADDRESS: "chat:50059",
   AUTH_SECRET: "x".repeat(32),
   BASE_URL: "https://api.example.com",
   CLIENT_URL: "https://app.example.com/",

@@ -40,15 +40,19 @@ export class Ask {
     yield { question: asked };
 
     const previousQuestion = [...history].reverse().find((message) => message.role === "user")?.content ?? null;
+    const query = retrievalQuery(question, previousQuestion);
     const passages = await index.retrieve(
       { userId, courseId: session.courseId, noteIds: session.noteIds, documentIds: session.documentIds },
-      retrievalQuery(question, previousQuestion),
+      query,
       settings.passages,
       signal,
     );
     let text = "";
     let citations: Citation[] = [];
-    for await (const piece of engine.answer({ question, history: history.map(({ role, content }) => ({ role, content })), passages }, signal)) {
+    for await (const piece of engine.answer(
+      { question, query, history: history.map(({ role, content }) => ({ role, content })), passages },
+      signal,
+    )) {
       if ("token" in piece) {
         text += piece.token;
         yield { token: piece.token };

@@ -24,7 +24,7 @@ export class CreateSession {
       ]);
     }
     const courseName = await this.ownership.courseName(userId, input.courseId);
-    await this.ownership.assertOwnsSources(userId, noteIds, documentIds);
+    await this.ownership.assertOwnsSources(userId, input.courseId, noteIds, documentIds);
     const now = this.clock.now();
     const session: ChatSession = {
       id: newId(),

@@ -71,11 +71,40 @@ export function assertWithinRate(asked: readonly Date[], limitPerHour: number, n
   });
 }
 
+/** Words that make a short question lean on the previous one ("and why?", "when did he do it?"). */
+const FOLLOW_UP_OPENERS = /^(and|but|so|also|then|what about|how about|why|why not|really)\b/iu;
+const REFERRING_WORDS = new Set([
+  "he",
+  "she",
+  "it",
+  "they",
+  "him",
+  "her",
+  "them",
+  "his",
+  "its",
+  "their",
+  "this",
+  "that",
+  "these",
+  "those",
+  "there",
+  "one",
+  "ones",
+]);
+
+/** Whether a question needs the previous one to be understood: short, and opening with "and"/"why"… or referring back. */
+export function isFollowUp(question: string): boolean {
+  const words = question.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  if (words.length === 0 || words.length > 8) return false;
+  return FOLLOW_UP_OPENERS.test(question.trim()) || words.some((word) => REFERRING_WORDS.has(word));
+}
+
 /**
- * What retrieval searches for: the question, and for a short follow-up ("and why?") the previous question too, so
- * that the follow-up finds the same material.
+ * What retrieval searches for: the question, and for a follow-up ("and why?", "when did he do it?") the previous
+ * question too, so that it finds the same material. A short question that stands on its own ("Who discovered
+ * penicillin?") is searched alone.
  */
 export function retrievalQuery(question: string, previousQuestion: string | null): string {
-  const words = question.trim().split(/\s+/u).length;
-  return previousQuestion && words <= 8 ? `${previousQuestion} ${question}` : question;
+  return previousQuestion && isFollowUp(question) ? `${previousQuestion} ${question}` : question;
 }

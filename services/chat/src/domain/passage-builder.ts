@@ -18,6 +18,8 @@ export interface NoteMaterial {
   segments: readonly { start: number; text: string }[];
   summary: string | null;
   userNotes: readonly { content: string }[];
+  /** The whole transcript: passages come from it only when the note has no segments (e.g. a note without timings). */
+  content?: string | null;
 }
 
 export interface DocumentMaterial {
@@ -51,6 +53,10 @@ export function notePassages(note: NoteMaterial): PassageDraft[] {
     }
   }
   if (pending) drafts.push({ ...base, kind: "segment", position: drafts.length, startTime: pending.start, text: pending.text });
+  // Without segments the transcript is cut like a page, with no time to open the recording at.
+  if (drafts.length === 0 && note.content?.trim()) {
+    for (const text of cutAtSentences(note.content)) drafts.push({ ...base, kind: "segment", position: drafts.length, startTime: null, text });
+  }
   if (note.summary?.trim()) drafts.push({ ...base, kind: "summary", position: drafts.length, startTime: null, text: note.summary.trim() });
   for (const userNote of note.userNotes) {
     if (userNote.content.trim()) drafts.push({ ...base, kind: "user_note", position: drafts.length, startTime: null, text: userNote.content.trim() });
@@ -62,13 +68,7 @@ export function notePassages(note: NoteMaterial): PassageDraft[] {
 export function documentPassages(document: DocumentMaterial): PassageDraft[] {
   const drafts: PassageDraft[] = [];
   for (const page of document.pages) {
-    const sentences = page.text
-      .replace(/\s+/gu, " ")
-      .trim()
-      .split(/(?<=[.!?])\s+(?=[A-Z0-9"“(])/u);
-    let piece = "";
-    const flush = () => {
-      if (!piece) return;
+    for (const text of cutAtSentences(page.text)) {
       drafts.push({
         sourceType: "document",
         sourceId: document.documentId,
@@ -77,15 +77,28 @@ export function documentPassages(document: DocumentMaterial): PassageDraft[] {
         position: drafts.length,
         startTime: null,
         page: page.number,
-        text: piece,
+        text,
       });
-      piece = "";
-    };
-    for (const sentence of sentences) {
-      if (piece && wordCount(piece) + wordCount(sentence) > PAGE_PASSAGE_WORDS) flush();
-      piece = piece ? `${piece} ${sentence}` : sentence;
     }
-    flush();
   }
   return drafts;
+}
+
+/** Text cut into pieces of about PAGE_PASSAGE_WORDS words at sentence ends (whitespace collapsed). */
+function cutAtSentences(text: string): string[] {
+  const sentences = text
+    .replace(/\s+/gu, " ")
+    .trim()
+    .split(/(?<=[.!?])\s+(?=[A-Z0-9"“(])/u);
+  const pieces: string[] = [];
+  let piece = "";
+  for (const sentence of sentences) {
+    if (piece && wordCount(piece) + wordCount(sentence) > PAGE_PASSAGE_WORDS) {
+      pieces.push(piece);
+      piece = "";
+    }
+    piece = piece ? `${piece} ${sentence}` : sentence;
+  }
+  if (piece) pieces.push(piece);
+  return pieces;
 }

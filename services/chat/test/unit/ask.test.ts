@@ -72,8 +72,9 @@ const ownership: OwnershipCheck = {
     if (courseId !== `${userId}-course`) throw AppError.notFound("Course");
     return "Microbiology";
   },
-  async assertOwnsSources(userId, noteIds) {
-    if (noteIds.some((id) => !id.startsWith(userId))) throw AppError.notFound("Note");
+  // A note id names its owner and course: "<user>-course-note-…".
+  async assertOwnsSources(userId, courseId, noteIds) {
+    if (noteIds.some((id) => !id.startsWith(`${courseId}-`) || !courseId.startsWith(`${userId}-`))) throw AppError.notFound("Note");
   },
 };
 
@@ -151,6 +152,14 @@ describe("chat use cases", () => {
     await expect(collect(ask.execute("bob", session.id, "Anything?"))).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(new GetSession(chats).execute("bob", session.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(new CreateSession(chats, ownership, clock).execute("bob", { courseId: "ada-course" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("limits a session to notes of its own course: a note of another course or user is not found", async () => {
+    const create = new CreateSession(chats, ownership, clock);
+    const scoped = await create.execute("ada", { courseId: "ada-course", noteIds: ["ada-course-note-1", "ada-course-note-1"] });
+    expect(scoped.noteIds).toEqual(["ada-course-note-1"]);
+    await expect(create.execute("ada", { courseId: "ada-course", noteIds: ["ada-history-note-1"] })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(create.execute("ada", { courseId: "ada-course", noteIds: ["bob-course-note-1"] })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("quotes a document's instruction as text and does nothing it says", async () => {

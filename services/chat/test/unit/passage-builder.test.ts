@@ -25,6 +25,33 @@ describe("passages of a note and a document", () => {
     );
   });
 
+  it("cuts a note's transcript like a page when it has no segments, without a start time", () => {
+    const sentence = (n: number) => `Sentence number ${n} has exactly eight words here.`;
+    const drafts = notePassages({
+      noteId: "n2",
+      title: "Pasted lecture",
+      segments: [],
+      summary: null,
+      userNotes: [],
+      content: Array.from({ length: 20 }, (_, i) => sentence(i)).join("\n"),
+    });
+    expect(drafts.map(({ kind, startTime, page, position }) => ({ kind, startTime, page, position }))).toEqual([
+      { kind: "segment", startTime: null, page: null, position: 0 },
+      { kind: "segment", startTime: null, page: null, position: 1 },
+    ]);
+    expect(drafts[0].text.startsWith(`${sentence(0)} ${sentence(1)}`)).toBe(true);
+    expect(drafts.every((d) => d.text.endsWith("."))).toBe(true);
+    const timed = notePassages({
+      noteId: "n3",
+      title: "Timed",
+      segments: [{ start: 2, text: "Timed words." }],
+      summary: null,
+      userNotes: [],
+      content: "Timed words.",
+    });
+    expect(timed.map((d) => d.startTime)).toEqual([2]);
+  });
+
   it("cuts pages into passages at sentence ends, each with its page", () => {
     const sentence = (n: number) => `Sentence number ${n} has exactly eight words here.`;
     const page = Array.from({ length: 40 }, (_, i) => sentence(i)).join(" ");

@@ -33,6 +33,7 @@ export const TYPE_OPTIONS: readonly TypeOption[] = [
   { value: "course", label: "Courses", icon: "graduation-cap" },
   { value: "document", label: "Documents", icon: "file" },
   { value: "calendar_event", label: "Calendar events", icon: "calendar" },
+  { value: "chat_session", label: "Chat sessions", icon: "messages-square" },
 ];
 
 export const DIFFICULTY_OPTIONS: readonly ColoredOption<Difficulty>[] = [

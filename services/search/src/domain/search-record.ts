@@ -4,12 +4,13 @@
  */
 
 /** The spec's result types, in the order the filters list them. */
-export const RECORD_TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event"] as const;
+export const RECORD_TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event", "chat_session"] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 /**
- * The types whose records go with their deleted course. A calendar event outlives its course: the calendar
- * service detaches it and publishes its update, which a tombstone would keep out of search for good.
+ * The types whose records go with their deleted course (a chat session too: chat deletes a course's sessions). A
+ * calendar event outlives its course: the calendar service detaches it and publishes its update, which a tombstone
+ * would keep out of search for good.
  */
 export const TYPES_DELETED_WITH_COURSE: readonly RecordType[] = RECORD_TYPES.filter((type) => type !== "calendar_event");
 

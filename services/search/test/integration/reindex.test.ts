@@ -57,7 +57,14 @@ describe("the reindex command (dist/reindex.js) against the owners' SearchableSo
   let publisherConnection: AmqpConnection;
   let publisher: EventPublisher;
   const sources: RunningGrpcServer[] = [];
-  const requests: Record<string, indexing.ListSearchablesRequest[]> = { courses: [], media: [], study: [], calendar: [], documents: [] };
+  const requests: Record<string, indexing.ListSearchablesRequest[]> = {
+    courses: [],
+    media: [],
+    study: [],
+    calendar: [],
+    documents: [],
+    chat: [],
+  };
   let env: Record<string, string>;
   const alice = `user-${uniqueSuffix()}`;
   const bob = `user-${uniqueSuffix()}`;
@@ -90,7 +97,10 @@ describe("the reindex command (dist/reindex.js) against the owners' SearchableSo
     const documents = [
       { ...searchable(alice, SearchableType.SEARCHABLE_TYPE_DOCUMENT, `document-${uniqueSuffix()}`, "Kelp forest handout"), courseId },
     ];
-    const lists = { courses: [course], media: notes, study: bobs, calendar: events, documents };
+    const chats = [
+      { ...searchable(alice, SearchableType.SEARCHABLE_TYPE_CHAT_SESSION, `chat-${uniqueSuffix()}`, "Questions on seagrass"), courseId },
+    ];
+    const lists = { courses: [course], media: notes, study: bobs, calendar: events, documents, chat: chats };
     env = { DATABASE_URL: databaseUrl, LOG_LEVEL: "silent" };
     for (const [name, records] of Object.entries(lists)) {
       const server = await fakeSource(records, requests[name]);
@@ -123,13 +133,13 @@ describe("the reindex command (dist/reindex.js) against the owners' SearchableSo
     const { code, stdout, stderr } = await runReindex([], env);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     const lines = stdout.trim().split("\n");
-    expect(lines[0]).toBe("reindex of every user from courses, media, study, calendar, documents");
+    expect(lines[0]).toBe("reindex of every user from courses, media, study, calendar, documents, chat");
     expect(lines.filter((line) => line.startsWith("media: "))).toEqual([
       expect.stringMatching(/^media: 500 listed, 500 indexed, 0 skipped \(\d+ items\/s\) …$/),
       expect.stringMatching(/^media: 1000 listed, 1000 indexed, 0 skipped \(\d+ items\/s\) …$/),
       expect.stringMatching(/^media: 1200 listed, 1200 indexed, 0 skipped \(\d+ items\/s\) done$/),
     ]);
-    expect(lines.at(-1)).toMatch(/^reindex done: 1204 listed, 1204 indexed, 0 skipped, 1 removed in [\d.]+ s \(\d+ items\/s\)$/);
+    expect(lines.at(-1)).toMatch(/^reindex done: 1205 listed, 1205 indexed, 0 skipped, 1 removed in [\d.]+ s \(\d+ items\/s\)$/);
     expect(requests.media.every((request) => request.userId === undefined && request.pageSize === 500)).toBe(true);
 
     const found = await client.search({ userId: alice, query: "plankton", limit: "5" });
@@ -143,26 +153,29 @@ describe("the reindex command (dist/reindex.js) against the owners' SearchableSo
     expect((await client.search({ userId: alice, query: "kelp" })).results).toEqual([
       expect.objectContaining({ type: SearchableType.SEARCHABLE_TYPE_DOCUMENT, title: "Kelp forest handout" }),
     ]);
+    expect((await client.search({ userId: alice, query: "seagrass" })).results).toEqual([
+      expect.objectContaining({ type: SearchableType.SEARCHABLE_TYPE_CHAT_SESSION, title: "Questions on seagrass", courseName: "Marine biology" }),
+    ]);
     expect((await client.getSearchFilters({ userId: alice })).courses).toEqual([
       { value: courseId, label: "Marine biology", semester: "Spring 2026" },
     ]);
 
     // Run again: nothing is older than what the index holds, so everything is written again and nothing removed.
     const again = await runReindex([], env);
-    expect(again.stdout.trim().split("\n").at(-1)).toMatch(/^reindex done: 1204 listed, 1204 indexed, 0 skipped, 0 removed/);
+    expect(again.stdout.trim().split("\n").at(-1)).toMatch(/^reindex done: 1205 listed, 1205 indexed, 0 skipped, 0 removed/);
   });
 
   it("rebuilds one user's records with --user, asking every source for that user only", async () => {
     for (const list of Object.values(requests)) list.length = 0;
     const { code, stdout } = await runReindex(["--user", bob], env);
     expect(code).toBe(0);
-    expect(stdout.trim().split("\n")[0]).toBe(`reindex of user ${bob} from courses, media, study, calendar, documents`);
+    expect(stdout.trim().split("\n")[0]).toBe(`reindex of user ${bob} from courses, media, study, calendar, documents, chat`);
     expect(stdout.trim().split("\n").at(-1)).toMatch(/^reindex done: 1 listed, 1 indexed, 0 skipped, 0 removed/);
     expect(
       Object.values(requests)
         .flat()
         .map((request) => request.userId),
-    ).toEqual([bob, bob, bob, bob, bob]);
+    ).toEqual([bob, bob, bob, bob, bob, bob]);
   });
 
   it("exits with 1 and a one-line reason on a bad argument, a missing setting or an unreachable source", async () => {

@@ -263,6 +263,51 @@ describe("search service over gRPC, kept current from RabbitMQ events (embedded 
     expect(found.courseId).toBeUndefined();
   });
 
+  it("indexes chat sessions from chat's created and updated events, forgets a deleted one, and drops them with their course", async () => {
+    const userId = user();
+    const courseId = id("course");
+    const chatEvent = (session: indexing.Searchable, kind: "chatSessionCreated" | "chatSessionUpdated") =>
+      createEvent("chat", userId, { $case: kind, value: { sessionId: session.id, courseId, title: session.title, searchable: session } });
+    const session = searchable(userId, {
+      id: id("chat"),
+      type: SearchableType.SEARCHABLE_TYPE_CHAT_SESSION,
+      courseId,
+      title: "Chat about Microbiology",
+      metadata: { messageCount: "0" },
+    });
+    await publishAndWait(chatEvent(session, "chatSessionCreated"));
+    expect(await titlesFound(userId, "microbiology", { types: "chat_session" })).toEqual(["Chat about Microbiology"]);
+
+    const asked = {
+      ...session,
+      title: "How fast does E. coli divide?",
+      description: "How fast does E. coli divide?",
+      content: "Q: How fast does E. coli divide?\nA: From your notes: every twenty minutes [1].",
+      metadata: { messageCount: "2" },
+      updatedAt: at(3),
+    };
+    await publishAndWait(chatEvent(asked, "chatSessionUpdated"));
+    expect((await client.search({ userId, query: "twenty minutes" })).results).toEqual([
+      expect.objectContaining({
+        id: session.id,
+        type: SearchableType.SEARCHABLE_TYPE_CHAT_SESSION,
+        title: asked.title,
+        metadata: { messageCount: "2" },
+      }),
+    ]);
+
+    const other = searchable(userId, { id: id("chat"), type: SearchableType.SEARCHABLE_TYPE_CHAT_SESSION, courseId, title: "Autoclave questions" });
+    await publishAndWait(
+      createEvent("chat", userId, { $case: "chatSessionDeleted", value: { sessionId: session.id, courseId } }),
+      chatEvent(other, "chatSessionCreated"),
+    );
+    expect(await titlesFound(userId, "twenty minutes")).toEqual([]);
+    expect(await titlesFound(userId, "autoclave")).toEqual(["Autoclave questions"]);
+
+    await publishAndWait(createEvent("courses", userId, { $case: "courseDeleted", value: { courseId, name: "Microbiology" } }));
+    expect(await titlesFound(userId, "autoclave")).toEqual([]);
+  });
+
   it("skips an event published before events carried their searchable", async () => {
     const userId = user();
     const flashcardSetId = id("set");

@@ -8,6 +8,7 @@ const sources = {
   STUDY_GRPC_ADDRESS: "study:50054",
   CALENDAR_GRPC_ADDRESS: "calendar:50056",
   DOCUMENTS_GRPC_ADDRESS: "documents:50057",
+  CHAT_GRPC_ADDRESS: "chat:50059",
 };
 
 describe("search configuration", () => {
@@ -37,6 +38,7 @@ describe("search configuration", () => {
       { name: "study", types: ["flashcard_set", "quiz", "study_guide"], address: "study:50054" },
       { name: "calendar", types: ["calendar_event"], address: "calendar:50056" },
       { name: "documents", types: ["document"], address: "documents:50057" },
+      { name: "chat", types: ["chat_session"], address: "chat:50059" },
     ]);
     expect(() => loadConfig(reindexConfigSchema, { ...base, COURSES_GRPC_ADDRESS: "courses:50051", STUDY_GRPC_ADDRESS: "study:50054" })).toThrow(
       "Invalid configuration: MEDIA_GRPC_ADDRESS: is required but not set",

@@ -61,6 +61,7 @@ describe("fromSearchable (indexing contract → domain record)", () => {
       [SearchableType.SEARCHABLE_TYPE_COURSE, "course"],
       [SearchableType.SEARCHABLE_TYPE_DOCUMENT, "document"],
       [SearchableType.SEARCHABLE_TYPE_CALENDAR_EVENT, "calendar_event"],
+      [SearchableType.SEARCHABLE_TYPE_CHAT_SESSION, "chat_session"],
     ] as const;
     for (const [type, name] of types) expect(fromSearchable(searchable({ type }))).toMatchObject({ record: { type: name } });
   });

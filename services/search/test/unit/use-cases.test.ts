@@ -262,7 +262,17 @@ describe("GetSearchFilters", () => {
       { value: "c1", label: "Biology", semester: "Fall 2025" },
       { value: "c2", label: "Chemistry" },
     ]);
-    expect(filters.types.map((t) => t.value)).toEqual(["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event"]);
+    expect(filters.types.map((t) => t.value)).toEqual([
+      "note",
+      "flashcard_set",
+      "study_guide",
+      "quiz",
+      "course",
+      "document",
+      "calendar_event",
+      "chat_session",
+    ]);
+    expect(filters.types.find((t) => t.value === "chat_session")).toEqual({ value: "chat_session", label: "Chat sessions", icon: "messages-square" });
     expect(filters.types).toBe(TYPE_OPTIONS);
     expect(filters.difficulty.map((d) => d.value)).toEqual(["EASY", "MEDIUM", "HARD"]);
     expect(filters.status.map((s) => s.value)).toEqual(["COMPLETED", "PROCESSING", "FAILED"]);

@@ -11,8 +11,9 @@ export class OfflineAnswerEngine implements AnswerEngine {
 
   constructor(private readonly settings: OfflineAnswerSettings = DEFAULT_OFFLINE_SETTINGS) {}
 
-  async *answer(input: { question: string; passages: readonly Passage[] }): AsyncGenerator<AnswerPiece> {
-    const { text, citations } = offlineAnswer(input.question, input.passages, this.settings);
+  // The retrieval query, not the bare question: a follow-up ("and when?") is matched with the question it follows.
+  async *answer(input: { query: string; passages: readonly Passage[] }): AsyncGenerator<AnswerPiece> {
+    const { text, citations } = offlineAnswer(input.query, input.passages, this.settings);
     for (const line of text.split(/(?<=\n)/u)) yield { token: line };
     yield { citations };
   }

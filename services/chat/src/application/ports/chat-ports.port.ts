@@ -37,7 +37,8 @@ export interface PassageIndex {
 /** Checks that the course, notes and documents named are the user's (NOT_FOUND otherwise); answers the course name. */
 export interface OwnershipCheck {
   courseName(userId: string, courseId: string): Promise<string>;
-  assertOwnsSources(userId: string, noteIds: readonly string[], documentIds: readonly string[]): Promise<void>;
+  /** Each note and document must be the user's and of the course: NOT_FOUND "Note"/"Document" otherwise. */
+  assertOwnsSources(userId: string, courseId: string, noteIds: readonly string[], documentIds: readonly string[]): Promise<void>;
 }
 
 export type AnswerPiece = { token: string } | { citations: Citation[] };
@@ -49,7 +50,13 @@ export type AnswerPiece = { token: string } | { citations: Citation[] };
 export interface AnswerEngine {
   readonly name: string;
   answer(
-    input: { question: string; history: readonly { role: "user" | "assistant"; content: string }[]; passages: readonly Passage[] },
+    input: {
+      question: string;
+      /** What the passages were retrieved for: the question, with the previous one for a short follow-up. */
+      query: string;
+      history: readonly { role: "user" | "assistant"; content: string }[];
+      passages: readonly Passage[];
+    },
     signal?: AbortSignal,
   ): AsyncIterable<AnswerPiece>;
 }

@@ -12,6 +12,7 @@ const TYPE_BY_PROTO = new Map<indexing.SearchableType, RecordType>([
   [SearchableType.SEARCHABLE_TYPE_COURSE, "course"],
   [SearchableType.SEARCHABLE_TYPE_DOCUMENT, "document"],
   [SearchableType.SEARCHABLE_TYPE_CALENDAR_EVENT, "calendar_event"],
+  [SearchableType.SEARCHABLE_TYPE_CHAT_SESSION, "chat_session"],
 ]);
 const PROTO_BY_TYPE = new Map([...TYPE_BY_PROTO].map(([proto, type]) => [type, proto]));
 

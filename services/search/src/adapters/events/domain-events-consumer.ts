@@ -94,6 +94,9 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
       documentProcessed: (event, envelope, tx) => index(event.searchable, envelope, tx),
       documentFailed: (event, envelope, tx) => index(event.searchable, envelope, tx),
       documentDeleted: (event, envelope, tx) => remove("document", event.documentId, event.courseId, envelope, tx),
+      chatSessionCreated: (event, envelope, tx) => index(event.searchable, envelope, tx),
+      chatSessionUpdated: (event, envelope, tx) => index(event.searchable, envelope, tx),
+      chatSessionDeleted: (event, envelope, tx) => remove("chat_session", event.sessionId, event.courseId, envelope, tx),
     },
   });
 }

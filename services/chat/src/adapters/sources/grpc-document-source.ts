@@ -1,0 +1,41 @@
+import { documents } from "@study/contracts";
+import { createClient } from "@study/grpc";
+import { AppError } from "@study/platform/errors";
+import type { CurrentDocument, DocumentSource } from "../../application/ports/material-sources.port";
+
+/** A document's text can outgrow grpc-js's 4 MB default (the gateway's documents client allows as much). */
+export const DOCUMENTS_MAX_RECEIVE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The documents service's GetDocumentText. NOT_FOUND (unknown, another user's) and DOCUMENT_NOT_PROCESSED (not
+ * processed yet, or its processing failed) both mean there is no text to answer from: null.
+ */
+export class GrpcDocumentSource implements DocumentSource {
+  private readonly client;
+
+  constructor(address: string, deadlineMs = 30_000) {
+    this.client = createClient(documents.DocumentsServiceClient, documents.DocumentsServiceService, address, {
+      deadlineMs,
+      maxReceiveMessageBytes: DOCUMENTS_MAX_RECEIVE_BYTES,
+    });
+  }
+
+  async getDocumentText(userId: string, documentId: string): Promise<CurrentDocument | null> {
+    try {
+      const text = await this.client.getDocumentText({ userId, documentId });
+      return {
+        documentId: text.documentId || documentId,
+        courseId: text.courseId,
+        title: text.title,
+        pages: text.pages.map((page) => ({ number: page.number, text: page.text })),
+      };
+    } catch (error) {
+      if (error instanceof AppError && (error.kind === "not_found" || error.code === "DOCUMENT_NOT_PROCESSED")) return null;
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

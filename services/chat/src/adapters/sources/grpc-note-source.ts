@@ -1,0 +1,50 @@
+import { media } from "@study/contracts";
+import { createClient } from "@study/grpc";
+import { AppError, required } from "@study/platform/errors";
+import type { CurrentNote, NoteSource } from "../../application/ports/material-sources.port";
+
+/** A long lecture's transcript with its segments can outgrow grpc-js's 4 MB default. */
+export const MEDIA_MAX_RECEIVE_BYTES = 32 * 1024 * 1024;
+
+const isNotFound = (error: unknown) => error instanceof AppError && error.kind === "not_found";
+
+/** The note as chat indexes it: transcript segments, summary, the user's notes (a file's link is not material). */
+export function toCurrentNote(note: media.Note): CurrentNote {
+  return {
+    noteId: note.id,
+    courseId: note.courseId,
+    title: note.title,
+    segments: note.transcriptSegments.map((segment) => ({ start: segment.startTime, text: segment.text })),
+    summary: note.summary ?? null,
+    userNotes: note.userNotes
+      .filter((entry) => entry.contentType !== media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_FILE)
+      .map((entry) => ({ content: entry.content })),
+    content: note.content ?? null,
+  };
+}
+
+/** The media service's GetNote (NOT_FOUND for an unknown note or another user's). */
+export class GrpcNoteSource implements NoteSource {
+  private readonly client;
+
+  constructor(address: string, deadlineMs = 10_000) {
+    this.client = createClient(media.MediaServiceClient, media.MediaServiceService, address, {
+      deadlineMs,
+      maxReceiveMessageBytes: MEDIA_MAX_RECEIVE_BYTES,
+    });
+  }
+
+  async getNote(userId: string, noteId: string): Promise<CurrentNote | null> {
+    try {
+      const reply = await this.client.getNote({ userId, noteId });
+      return toCurrentNote(required(reply.note, "note in GetNote reply"));
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
