@@ -23,6 +23,10 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "pg";
 import { media } from "@study/contracts";
+import { PrismaPassageIndex } from "@study/chat/dist/adapters/db/prisma-passage-index";
+import { retrievalQuery } from "@study/chat/dist/domain/chat-session";
+import { PrismaClient } from "@study/chat/dist/generated/prisma/client";
+import { prismaOptions } from "@study/db";
 import { createClient } from "@study/grpc";
 import { completeImportInDatabase, httpClient, signUpUser, uploadMultipart } from "@study/testkit";
 import { pdfOfPages } from "@study/testkit/documents";
@@ -306,21 +310,28 @@ async function main(): Promise<void> {
     }
     say(`material: ${sources.length} notes and documents, ${passageCount[0].count} passages indexed by chat in ${indexedS.toFixed(1)} s`);
 
-    // 2. retrieval: the index's top five, as chat queries it (the question, plus the previous one for a follow-up).
+    // 2. retrieval: the top five of chat's own index (its adapter, on its database), queried as chat queries it.
+    const chatPrisma = new PrismaClient(prismaOptions(bench.databaseUrl("chat"), 2));
+    steps.push(() => chatPrisma.$disconnect());
+    const index = new PrismaPassageIndex(chatPrisma);
     const byId = new Map(questions.map((question) => [question.id, question]));
     const answerable = questions.filter((question) => question.passages.length > 0);
     let found = 0;
     const misses: string[] = [];
+    const details: Record<string, { wanted: string[]; top5: string[][]; cited?: string[][] }> = {};
     for (const question of answerable) {
       const previous = question.followUpOf ? byId.get(question.followUpOf)?.question : undefined;
-      const query = previous ? `${question.question} ${previous}` : question.question;
-      const { rows } = await chatDb.query<Located & { source_id: string; start_time: number | null }>(
-        `WITH q AS (SELECT NULLIF(replace(plainto_tsquery('english', $3)::text, '&', '|'), '')::tsquery AS query)
-         SELECT p.source_id, p.start_time, p.page, p.text FROM passage p, q
-         WHERE q.query IS NOT NULL AND p.user_id = $1 AND p.course_id = $2 AND p.search @@ q.query
-         ORDER BY ts_rank_cd(p.search, q.query) DESC, p.source_id, p.position LIMIT 5`,
-        [student.userId, courseIdOf.get(question.courseKey), query],
+      const passages = await index.retrieve(
+        { userId: student.userId, courseId: courseIdOf.get(question.courseKey) ?? "", noteIds: [], documentIds: [] },
+        retrievalQuery(question.question, previous ?? null),
+        5,
       );
+      const rows = passages.map((passage) => ({
+        source_id: passage.sourceId,
+        start_time: passage.startTime,
+        page: passage.page,
+        text: passage.text,
+      }));
       const wanted = new Set(question.passages.map(labelOf));
       const hit = rows.some((row) =>
         labelsOf({ sourceId: row.source_id, startTime: row.start_time, page: row.page, text: row.text }, sourceKeyOf, segmentStarts).some((label) =>
@@ -329,6 +340,12 @@ async function main(): Promise<void> {
       );
       if (hit) found += 1;
       else misses.push(question.id);
+      details[question.id] = {
+        wanted: [...wanted],
+        top5: rows.map((row) =>
+          labelsOf({ sourceId: row.source_id, startTime: row.start_time, page: row.page, text: row.text }, sourceKeyOf, segmentStarts),
+        ),
+      };
     }
     const recallAt5 = found / answerable.length;
     say(`retrieval: recall@5 ${round(recallAt5)} (${found}/${answerable.length}); missed: ${misses.join(", ") || "none"}`);
@@ -358,6 +375,9 @@ async function main(): Promise<void> {
         timings.push(timing);
         if (roundIndex > 0) continue; // quality is deterministic: measured once
         const wanted = new Set(question.passages.map(labelOf));
+        (details[question.id] ??= { wanted: [...wanted], top5: [] }).cited = citations.map((citation) =>
+          labelsOf({ sourceId: citation.id, startTime: citation.startTime, page: citation.page, text: citation.quote }, sourceKeyOf, segmentStarts),
+        );
         if (wanted.size === 0) {
           if (citations.length === 0) unanswerableSaidSo += 1;
           continue;
@@ -405,6 +425,7 @@ async function main(): Promise<void> {
         answerableAnsweredWithCitations: round(answeredAtAll / answerable.length),
         unanswerableSaidNotCovered: `${unanswerableSaidSo}/${unanswerable.length}`,
       },
+      details,
       latencyMs: {
         asks: timings.length,
         firstEvent: latency((timing) => timing.firstEventMs),

@@ -77,6 +77,22 @@ describe("offline answer", () => {
     expect(offlineAnswer("?", [growth])).toEqual({ text: NOTHING_FOUND, citations: [] });
   });
 
+  it("does not pass off a passage that misses the question's specific word as its answer, and quotes only the clear answers", () => {
+    const staph = offlineAnswer("What is the generation time of Staphylococcus aureus?", [
+      passage({ id: "a", text: "The generation time is the time a population takes to double." }),
+      passage({ id: "b", text: "E. coli has a generation time of twenty minutes in rich broth." }),
+      passage({ id: "c", text: "Staphylococcus aureus is a Gram-positive coccus found on the skin." }),
+      passage({ id: "d", text: "Streptococci grow in chains." }),
+    ]);
+    expect(staph.citations.map((citation) => citation.quote)).not.toContain("E. coli has a generation time of twenty minutes in rich broth.");
+    const clear = offlineAnswer("Which dye does the Gram stain use first?", [
+      passage({ id: "a", sourceId: "s1", text: "The Gram stain uses crystal violet as its first dye." }),
+      passage({ id: "b", sourceId: "s2", text: "A stain colours cells." }),
+      passage({ id: "c", sourceId: "s3", text: "Safranin is the counterstain." }),
+    ]);
+    expect(clear.citations.map((citation) => citation.id)).toEqual(["s1"]);
+  });
+
   it("treats an instruction inside a document as text to quote, never as something to do", () => {
     const answer = offlineAnswer("How long are used plates autoclaved?", [injection, growth]);
     expect(answer.text.startsWith("From your documents:")).toBe(true);
