@@ -36,7 +36,7 @@ export class Ask {
     const history = await chats.recentMessages(session.id, settings.historyMessages);
     const asked: ChatMessage = { id: newId(), sessionId: session.id, role: "user", content: question, citations: [], engine: null, createdAt: now };
     await chats.insertMessage(asked);
-    if (history.length === 0) await chats.updateSession({ ...session, title: titleFromQuestion(question), updatedAt: now });
+    if (history.length === 0 && !session.titledByUser) await chats.updateSession({ ...session, title: titleFromQuestion(question), updatedAt: now });
     yield { question: asked };
 
     const previousQuestion = [...history].reverse().find((message) => message.role === "user")?.content ?? null;

@@ -31,6 +31,7 @@ export class CreateSession {
       userId,
       courseId: input.courseId,
       title: input.title === undefined ? defaultTitle(courseName) : validTitle(input.title),
+      titledByUser: input.title !== undefined,
       noteIds,
       documentIds,
       createdAt: now,
@@ -68,7 +69,7 @@ export class RenameSession {
   async execute(userId: string, sessionId: string, title: string): Promise<ChatSession> {
     const session = await this.chats.findSession(requireUserId(userId), sessionId);
     if (!session) throw notFound();
-    const renamed = { ...session, title: validTitle(title), updatedAt: this.clock.now() };
+    const renamed = { ...session, title: validTitle(title), titledByUser: true, updatedAt: this.clock.now() };
     await this.chats.updateSession(renamed);
     return renamed;
   }

@@ -6,6 +6,8 @@ export interface ChatSession {
   userId: string;
   courseId: string;
   title: string;
+  /** The user chose the title (at creation or by renaming): a question no longer replaces it. */
+  titledByUser: boolean;
   noteIds: string[];
   documentIds: string[];
   createdAt: Date;

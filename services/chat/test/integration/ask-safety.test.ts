@@ -62,6 +62,7 @@ describe("text in the material is data, with both engines", () => {
       userId: "mallory",
       courseId: "micro",
       title: "t",
+      titledByUser: false,
       noteIds: [],
       documentIds: [],
       createdAt: clock.now(),

@@ -22,6 +22,7 @@ const aSession = (userId: string, title: string, minutes = 0): ChatSession => ({
   userId,
   courseId: "0196a000-0000-7000-8000-0000000000c1",
   title,
+  titledByUser: false,
   noteIds: [],
   documentIds: [],
   createdAt: at(minutes),

@@ -75,6 +75,7 @@ describe("chat sessions, messages and passage retrieval on PostgreSQL", () => {
       userId: "ada",
       courseId: "micro",
       title: "Growth",
+      titledByUser: false,
       noteIds: [],
       documentIds: [],
       createdAt: clock.now(),

@@ -144,6 +144,16 @@ describe("chat use cases", () => {
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 
+  it("keeps a title the user chose: only an unnamed session is named after its first question", async () => {
+    const create = new CreateSession(chats, ownership, clock);
+    const titled = await create.execute("ada", { courseId: "ada-course", title: "Exam revision" });
+    await collect(ask.execute("ada", titled.id, "How often does E. coli divide?"));
+    expect((await new GetSession(chats).execute("ada", titled.id)).session.title).toBe("Exam revision");
+    const renamed = await new RenameSession(chats, clock).execute("ada", (await sessionOf("ada")).id, "Growth");
+    await collect(ask.execute("ada", renamed.id, "How often does E. coli divide?"));
+    expect((await new GetSession(chats).execute("ada", renamed.id)).session.title).toBe("Growth");
+  });
+
   it("never retrieves another user's passages, and another user's session is not found", async () => {
     const session = await sessionOf("ada");
     await collect(ask.execute("ada", session.id, "How often does E. coli divide?"));

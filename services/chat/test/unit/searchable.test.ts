@@ -18,6 +18,7 @@ const session: ChatSession = {
   userId: "ada",
   courseId: "0196a000-0000-7000-8000-0000000000c1",
   title: "How fast does E. coli divide?",
+  titledByUser: false,
   noteIds: [],
   documentIds: [],
   createdAt,

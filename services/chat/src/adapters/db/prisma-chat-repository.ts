@@ -11,7 +11,7 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 type Tx = Prisma.TransactionClient;
 
 /** The columns of a chat session under the domain's names, for raw statements. */
-const SESSION_COLUMNS = Prisma.sql`id, user_id AS "userId", course_id AS "courseId", title, note_ids AS "noteIds",
+const SESSION_COLUMNS = Prisma.sql`id, user_id AS "userId", course_id AS "courseId", title, titled_by_user AS "titledByUser", note_ids AS "noteIds",
   document_ids AS "documentIds", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /**

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "chat_session" ADD COLUMN     "titled_by_user" BOOLEAN NOT NULL DEFAULT false;
