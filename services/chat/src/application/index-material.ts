@@ -22,8 +22,8 @@ export class IndexNote {
       return 0;
     }
     const drafts = notePassages(note);
-    await this.passages.replaceSourcePassages({ userId, courseId: note.courseId }, "note", noteId, drafts);
-    return drafts.length;
+    const applied = await this.passages.replaceSourcePassages({ userId, courseId: note.courseId }, "note", noteId, drafts, note.updatedAt);
+    return applied ? drafts.length : 0;
   }
 }
 
@@ -36,14 +36,19 @@ export class IndexDocument {
 
   /** Answers the number of passages the document has now. */
   async execute(userId: string, documentId: string): Promise<number> {
-    const document = await this.documents.getDocumentText(userId, documentId);
-    if (!document) {
+    const text = await this.documents.getDocumentText(userId, documentId);
+    if ("gone" in text) {
       await this.passages.deleteSource("document", documentId);
       return 0;
     }
-    const drafts = documentPassages(document);
-    await this.passages.replaceSourcePassages({ userId, courseId: document.courseId }, "document", documentId, drafts);
-    return drafts.length;
+    if ("noText" in text) {
+      // Not processed yet, or failed: no passages (the owner is unused without any), but no tombstone either.
+      await this.passages.replaceSourcePassages({ userId, courseId: "" }, "document", documentId, [], null);
+      return 0;
+    }
+    const drafts = documentPassages(text.found);
+    const applied = await this.passages.replaceSourcePassages({ userId, courseId: text.found.courseId }, "document", documentId, drafts, null);
+    return applied ? drafts.length : 0;
   }
 }
 

@@ -7,7 +7,7 @@ import { createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix } from "@
 import { PrismaPassageStore } from "../../src/adapters/db/prisma-passage-store";
 import { CONSUMER_NAME, startDomainEventsConsumer } from "../../src/adapters/events/domain-events-consumer";
 import { ForgetCourse, ForgetSource, IndexDocument, IndexNote } from "../../src/application/index-material";
-import type { CurrentDocument, CurrentNote, DocumentSource, NoteSource } from "../../src/application/ports/material-sources.port";
+import type { CurrentDocument, CurrentNote, DocumentSource, DocumentText, NoteSource } from "../../src/application/ports/material-sources.port";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { chatMigrations } from "../../src/migrations";
 
@@ -18,8 +18,9 @@ class Owners implements NoteSource, DocumentSource {
   async getNote(_userId: string, noteId: string) {
     return this.notes.get(noteId) ?? null;
   }
-  async getDocumentText(_userId: string, documentId: string) {
-    return this.documents.get(documentId) ?? null;
+  async getDocumentText(_userId: string, documentId: string): Promise<DocumentText> {
+    const document = this.documents.get(documentId);
+    return document ? { found: document } : { gone: true };
   }
 }
 
@@ -77,6 +78,7 @@ describe("chat's consumer keeps the passages current from RabbitMQ events", () =
       segments: [{ start: 754, text: "Under ideal conditions E. coli divides every twenty minutes, so cultures grow fast." }],
       summary: "Bacterial growth.",
       userNotes: [],
+      updatedAt: new Date("2026-11-25T00:00:00Z"),
     };
     owners.notes.set(noteId, current);
     const transcribed = createEvent("media", userId, {
@@ -96,7 +98,7 @@ describe("chat's consumer keeps the passages current from RabbitMQ events", () =
     await publishAndWait(transcribed);
     expect(await texts(noteId)).toEqual([current.segments[0].text, "Bacterial growth."]);
 
-    owners.notes.set(noteId, { ...current, userNotes: [{ content: "Ask about the lag phase." }] });
+    owners.notes.set(noteId, { ...current, userNotes: [{ content: "Ask about the lag phase." }], updatedAt: new Date("2026-11-25T00:01:00Z") });
     await publishAndWait(
       createEvent("media", userId, {
         $case: "noteUpdated",

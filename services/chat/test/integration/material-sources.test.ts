@@ -32,6 +32,7 @@ function note(userId: string, courseId: string, title: string, extra: Partial<me
     transcriptionStatus: TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED,
     userNotes: [],
     transcriptSegments: [],
+    updatedAt: new Date("2026-11-25T00:00:00Z"),
     attachments: [],
     ...extra,
   };
@@ -218,6 +219,7 @@ describe("chat's gRPC adapters to media, documents and courses, and the reindex 
         summary: "Bacterial growth.",
         userNotes: [{ content: "Ask about the lag phase." }],
         content: "Under ideal conditions E. coli divides every twenty minutes.",
+        updatedAt: new Date("2026-11-25T00:00:00Z"),
       });
       expect(await source.getNote(ada, bobsNote.id)).toBeNull();
       expect(await source.getNote(ada, "not-a-note")).toBeNull();
@@ -226,17 +228,14 @@ describe("chat's gRPC adapters to media, documents and courses, and the reindex 
     }
   });
 
-  it("reads a document's pages, or null when it is not the user's or has no text", async () => {
+  it("reads a document's pages; a document without text yet is noText, one that is not the user's is gone", async () => {
     const source = new GrpcDocumentSource(addresses.documents);
     try {
       expect(await source.getDocumentText(ada, handout.id)).toEqual({
-        documentId: handout.id,
-        courseId: micro,
-        title: "Lab handout",
-        pages: handout.pages,
+        found: { documentId: handout.id, courseId: micro, title: "Lab handout", pages: handout.pages },
       });
-      expect(await source.getDocumentText(ada, scan.id)).toBeNull();
-      expect(await source.getDocumentText(bob, handout.id)).toBeNull();
+      expect(await source.getDocumentText(ada, scan.id)).toEqual({ noText: true });
+      expect(await source.getDocumentText(bob, handout.id)).toEqual({ gone: true });
     } finally {
       source.close();
     }
@@ -267,9 +266,13 @@ describe("chat's gRPC adapters to media, documents and courses, and the reindex 
     const db = new PrismaClient(prismaOptions(databaseUrl, 2));
     try {
       // A scan that once had text: now unprocessed, its passages go.
-      await new PrismaPassageStore(db).replaceSourcePassages({ userId: ada, courseId: micro }, "document", scan.id, [
-        { sourceType: "document", sourceId: scan.id, title: "Scan", kind: "page", position: 0, startTime: null, page: 1, text: "Old text." },
-      ]);
+      await new PrismaPassageStore(db).replaceSourcePassages(
+        { userId: ada, courseId: micro },
+        "document",
+        scan.id,
+        [{ sourceType: "document", sourceId: scan.id, title: "Scan", kind: "page", position: 0, startTime: null, page: 1, text: "Old text." }],
+        null,
+      );
       const env = {
         DATABASE_URL: databaseUrl,
         MEDIA_GRPC_ADDRESS: addresses.media,

@@ -30,18 +30,31 @@ describe("the passage store on PostgreSQL", () => {
 
   it("replaces a source's passages, which retrieval finds at once, and keeps the old ones when the new ones cannot be written", async () => {
     const noteId = randomUUID();
-    await store.replaceSourcePassages(ada, "note", noteId, lecture(noteId, "Under ideal conditions E. coli divides every twenty minutes."));
+    await store.replaceSourcePassages(ada, "note", noteId, lecture(noteId, "Under ideal conditions E. coli divides every twenty minutes."), null);
     expect((await find("divides")).map((p) => ({ sourceId: p.sourceId, startTime: p.startTime }))).toEqual([{ sourceId: noteId, startTime: 754 }]);
 
-    await store.replaceSourcePassages(ada, "note", noteId, lecture(noteId, "In the lag phase the cells adapt to the medium.", "Growth"));
+    await store.replaceSourcePassages(ada, "note", noteId, lecture(noteId, "In the lag phase the cells adapt to the medium.", "Growth"), null);
     expect(await find("divides")).toEqual([]);
     expect((await find("lag phase")).map((p) => p.title)).toEqual(["Growth"]);
 
     // One transaction: a draft the table refuses (a page number beyond its integer column) rolls the delete back with it.
     const broken = [...lecture(noteId, "Stationary phase: nutrients run out."), { ...lecture(noteId, "x")[0], page: 2 ** 40 }];
-    await expect(store.replaceSourcePassages(ada, "note", noteId, broken)).rejects.toThrow();
+    await expect(store.replaceSourcePassages(ada, "note", noteId, broken, null)).rejects.toThrow();
     expect((await find("lag phase")).map((p) => p.sourceId)).toEqual([noteId]);
     expect(await find("stationary")).toEqual([]);
+  });
+
+  it("applies a note's state only if it is not older than the one in place, and nothing after the note was deleted", async () => {
+    const noteId = randomUUID();
+    const at = (second: number) => new Date(Date.UTC(2026, 10, 25, 0, 0, second));
+    expect(await store.replaceSourcePassages(ada, "note", noteId, lecture(noteId, "Newer: binary fission."), at(5))).toBe(true);
+    expect(await store.replaceSourcePassages(ada, "note", noteId, lecture(noteId, "Older: budding."), at(1))).toBe(false);
+    expect((await db.passage.findMany({ where: { sourceId: noteId } })).map((row) => row.text)).toEqual(["Newer: binary fission."]);
+    expect(await store.replaceSourcePassages(ada, "note", noteId, lecture(noteId, "Same state again."), at(5))).toBe(true);
+
+    expect(await store.deleteSource("note", noteId)).toBe(1);
+    expect(await store.replaceSourcePassages(ada, "note", noteId, lecture(noteId, "Read before the delete."), at(9))).toBe(false);
+    expect(await db.passage.count({ where: { sourceId: noteId } })).toBe(0);
   });
 
   it("leaves one set of passages when two replacements of a source run at once", async () => {
@@ -49,9 +62,9 @@ describe("the passage store on PostgreSQL", () => {
     const version = (words: string) =>
       documentPassages({ documentId, title: "Handout", pages: [1, 2, 3].map((number) => ({ number, text: `${words} on page ${number}.` })) });
     await Promise.all([
-      store.replaceSourcePassages(ada, "document", documentId, version("Autoclave plates")),
-      store.replaceSourcePassages(ada, "document", documentId, version("Sterilise plates")),
-      store.replaceSourcePassages(ada, "document", documentId, version("Incubate plates")),
+      store.replaceSourcePassages(ada, "document", documentId, version("Autoclave plates"), null),
+      store.replaceSourcePassages(ada, "document", documentId, version("Sterilise plates"), null),
+      store.replaceSourcePassages(ada, "document", documentId, version("Incubate plates"), null),
     ]);
     const rows = await db.passage.findMany({ where: { sourceId: documentId }, orderBy: { page: "asc" } });
     expect(rows.map((row) => row.page)).toEqual([1, 2, 3]);
@@ -62,9 +75,9 @@ describe("the passage store on PostgreSQL", () => {
 
   it("forgets a deleted course of one user: its passages, sessions and messages, nothing of another course or user", async () => {
     const [mine, otherCourse, bobs] = [randomUUID(), randomUUID(), randomUUID()];
-    await store.replaceSourcePassages({ userId: "ada", courseId: "genetics" }, "note", mine, lecture(mine, "Mendel crossed peas."));
-    await store.replaceSourcePassages({ userId: "ada", courseId: "botany" }, "note", otherCourse, lecture(otherCourse, "Mendel grew peas."));
-    await store.replaceSourcePassages({ userId: "bob", courseId: "genetics" }, "note", bobs, lecture(bobs, "Mendel counted peas."));
+    await store.replaceSourcePassages({ userId: "ada", courseId: "genetics" }, "note", mine, lecture(mine, "Mendel crossed peas."), null);
+    await store.replaceSourcePassages({ userId: "ada", courseId: "botany" }, "note", otherCourse, lecture(otherCourse, "Mendel grew peas."), null);
+    await store.replaceSourcePassages({ userId: "bob", courseId: "genetics" }, "note", bobs, lecture(bobs, "Mendel counted peas."), null);
     const session = async (userId: string, courseId: string) => {
       const id = randomUUID();
       const now = new Date();
@@ -84,8 +97,8 @@ describe("the passage store on PostgreSQL", () => {
 
   it("names the sources written before a time, one user's or everyone's, for the reindex", async () => {
     const [adaNote, bobNote] = [randomUUID(), randomUUID()];
-    await store.replaceSourcePassages({ userId: "ada", courseId: "chem" }, "note", adaNote, lecture(adaNote, "Acids donate protons."));
-    await store.replaceSourcePassages({ userId: "bob", courseId: "chem" }, "note", bobNote, lecture(bobNote, "Bases accept protons."));
+    await store.replaceSourcePassages({ userId: "ada", courseId: "chem" }, "note", adaNote, lecture(adaNote, "Acids donate protons."), null);
+    await store.replaceSourcePassages({ userId: "bob", courseId: "chem" }, "note", bobNote, lecture(bobNote, "Bases accept protons."), null);
     const later = new Date(Date.now() + 60_000);
     const adas = await store.sourcesIndexedBefore({ userId: "ada", before: later });
     expect(adas).toContainEqual({ sourceType: "note", sourceId: adaNote });

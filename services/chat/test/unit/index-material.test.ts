@@ -4,6 +4,7 @@ import type {
   CurrentDocument,
   CurrentNote,
   DocumentSource,
+  DocumentText,
   IndexedSource,
   ListedSource,
   NoteSource,
@@ -19,14 +20,25 @@ type StoredPassage = PassageDraft & PassageOwner & { indexedAt: Date };
 
 const clock = fixedClock("2026-11-25T01:00:00Z");
 
+/** The store's contract as PrismaPassageStore keeps it (versions and tombstones included; its own test checks it). */
 class InMemoryPassageStore implements PassageStore {
   rows: StoredPassage[] = [];
   sessions: { userId: string; courseId: string }[] = [];
-  async replaceSourcePassages(owner: PassageOwner, sourceType: SourceType, sourceId: string, drafts: readonly PassageDraft[]) {
-    await this.deleteSource(sourceType, sourceId);
+  applied = new Map<string, { version: Date | null; forgotten: boolean }>();
+  async replaceSourcePassages(owner: PassageOwner, sourceType: SourceType, sourceId: string, drafts: readonly PassageDraft[], version: Date | null) {
+    const key = `${sourceType}:${sourceId}`;
+    const applied = this.applied.get(key);
+    if (applied?.forgotten || (applied?.version && version && version < applied.version)) return false;
+    this.applied.set(key, { version, forgotten: false });
+    this.drop(sourceType, sourceId);
     this.rows.push(...drafts.map((draft) => ({ ...draft, ...owner, indexedAt: clock.now() })));
+    return true;
   }
   async deleteSource(sourceType: SourceType, sourceId: string) {
+    this.applied.set(`${sourceType}:${sourceId}`, { version: null, forgotten: true });
+    return this.drop(sourceType, sourceId);
+  }
+  private drop(sourceType: SourceType, sourceId: string) {
     const before = this.rows.length;
     this.rows = this.rows.filter((row) => !(row.sourceType === sourceType && row.sourceId === sourceId));
     return before - this.rows.length;
@@ -58,14 +70,15 @@ class InMemoryPassageStore implements PassageStore {
 /** The owners' current state, per user: what GetNote / GetDocumentText answer now. */
 class FakeOwners implements NoteSource, DocumentSource {
   notes = new Map<string, CurrentNote & { userId: string }>();
-  documents = new Map<string, CurrentDocument & { userId: string }>();
+  documents = new Map<string, CurrentDocument & { userId: string; processed?: boolean }>();
   async getNote(userId: string, noteId: string) {
     const note = this.notes.get(noteId);
     return note && note.userId === userId ? note : null;
   }
-  async getDocumentText(userId: string, documentId: string) {
+  async getDocumentText(userId: string, documentId: string): Promise<DocumentText> {
     const document = this.documents.get(documentId);
-    return document && document.userId === userId ? document : null;
+    if (!document || document.userId !== userId) return { gone: true };
+    return document.processed === false ? { noText: true } : { found: document };
   }
 }
 
@@ -78,6 +91,7 @@ const note = (userId: string, noteId: string, extra: Partial<CurrentNote> = {}):
   summary: "Bacterial growth.",
   userNotes: [{ content: "Ask about the lag phase." }],
   content: null,
+  updatedAt: new Date("2026-11-25T00:00:00Z"),
   ...extra,
 });
 
@@ -138,13 +152,31 @@ describe("indexing the user's notes and documents into passages", () => {
     expect(store.rows).toEqual([]);
   });
 
-  it("indexes a document's pages, and drops them once it has no text (deleted, or failed)", async () => {
+  it("indexes a document's pages once it has text, and drops them once it is gone", async () => {
+    owners.documents.set("d1", { ...document("ada", "d1"), processed: false });
+    expect(await indexDocument.execute("ada", "d1")).toBe(0);
     owners.documents.set("d1", document("ada", "d1"));
     expect(await indexDocument.execute("ada", "d1")).toBe(2);
     expect(store.of("d1").map((row) => row.page)).toEqual([1, 4]);
     owners.documents.delete("d1");
     expect(await indexDocument.execute("ada", "d1")).toBe(0);
     expect(store.rows).toEqual([]);
+  });
+
+  it("keeps the newer state when two reads of one note finish out of order, and a deleted note stays deleted", async () => {
+    const older = note("ada", "n1", { title: "Old title", updatedAt: new Date("2026-11-25T00:00:00Z") });
+    const newer = note("ada", "n1", { title: "New title", updatedAt: new Date("2026-11-25T00:00:05Z") });
+    // The read that saw the newer state commits first; the one that saw the older state commits after it.
+    owners.notes.set("n1", newer);
+    await indexNote.execute("ada", "n1");
+    owners.notes.set("n1", older);
+    expect(await indexNote.execute("ada", "n1")).toBe(0);
+    expect(new Set(store.of("n1").map((row) => row.title))).toEqual(new Set(["New title"]));
+    // A read that raced the note's deletion writes nothing after the delete.
+    await new ForgetSource(store).execute("note", "n1");
+    owners.notes.set("n1", newer);
+    expect(await indexNote.execute("ada", "n1")).toBe(0);
+    expect(store.of("n1")).toEqual([]);
   });
 
   it("forgets a deleted course's passages and chat sessions of that user only", async () => {

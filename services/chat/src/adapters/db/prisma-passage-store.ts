@@ -21,11 +21,25 @@ async function lockSource(tx: Prisma.TransactionClient, sourceType: SourceType, 
 export class PrismaPassageStore implements PassageStore {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async replaceSourcePassages(owner: PassageOwner, sourceType: SourceType, sourceId: string, drafts: readonly PassageDraft[]): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
+  async replaceSourcePassages(
+    owner: PassageOwner,
+    sourceType: SourceType,
+    sourceId: string,
+    drafts: readonly PassageDraft[],
+    version: Date | null,
+  ): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
       await lockSource(tx, sourceType, sourceId);
+      const applied = await tx.indexedSource.findUnique({ where: { sourceType_sourceId: { sourceType, sourceId } } });
+      if (applied?.forgotten) return false;
+      if (applied?.version && version && version.getTime() < applied.version.getTime()) return false;
+      await tx.indexedSource.upsert({
+        where: { sourceType_sourceId: { sourceType, sourceId } },
+        create: { sourceType, sourceId, version },
+        update: { version },
+      });
       await tx.passage.deleteMany({ where: { sourceType, sourceId } });
-      if (drafts.length === 0) return;
+      if (drafts.length === 0) return true;
       await tx.passage.createMany({
         data: drafts.map((draft) => ({
           id: newId(),
@@ -41,12 +55,18 @@ export class PrismaPassageStore implements PassageStore {
           text: draft.text,
         })),
       });
+      return true;
     });
   }
 
   deleteSource(sourceType: SourceType, sourceId: string): Promise<number> {
     return this.prisma.$transaction(async (tx) => {
       await lockSource(tx, sourceType, sourceId);
+      await tx.indexedSource.upsert({
+        where: { sourceType_sourceId: { sourceType, sourceId } },
+        create: { sourceType, sourceId, forgotten: true },
+        update: { forgotten: true },
+      });
       const { count } = await tx.passage.deleteMany({ where: { sourceType, sourceId } });
       return count;
     });

@@ -1,14 +1,14 @@
 import { documents } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { AppError } from "@study/platform/errors";
-import type { CurrentDocument, DocumentSource } from "../../application/ports/material-sources.port";
+import type { DocumentSource, DocumentText } from "../../application/ports/material-sources.port";
 
 /** A document's text can outgrow grpc-js's 4 MB default (the gateway's documents client allows as much). */
 export const DOCUMENTS_MAX_RECEIVE_BYTES = 32 * 1024 * 1024;
 
 /**
- * The documents service's GetDocumentText. NOT_FOUND (unknown, another user's) and DOCUMENT_NOT_PROCESSED (not
- * processed yet, or its processing failed) both mean there is no text to answer from: null.
+ * The documents service's GetDocumentText: NOT_FOUND (unknown, another user's) is `gone`; DOCUMENT_NOT_PROCESSED
+ * (not processed yet, or its processing failed) is `noText`.
  */
 export class GrpcDocumentSource implements DocumentSource {
   private readonly client;
@@ -20,17 +20,20 @@ export class GrpcDocumentSource implements DocumentSource {
     });
   }
 
-  async getDocumentText(userId: string, documentId: string): Promise<CurrentDocument | null> {
+  async getDocumentText(userId: string, documentId: string): Promise<DocumentText> {
     try {
       const text = await this.client.getDocumentText({ userId, documentId });
       return {
-        documentId: text.documentId || documentId,
-        courseId: text.courseId,
-        title: text.title,
-        pages: text.pages.map((page) => ({ number: page.number, text: page.text })),
+        found: {
+          documentId: text.documentId || documentId,
+          courseId: text.courseId,
+          title: text.title,
+          pages: text.pages.map((page) => ({ number: page.number, text: page.text })),
+        },
       };
     } catch (error) {
-      if (error instanceof AppError && (error.kind === "not_found" || error.code === "DOCUMENT_NOT_PROCESSED")) return null;
+      if (error instanceof AppError && error.kind === "not_found") return { gone: true };
+      if (error instanceof AppError && error.code === "DOCUMENT_NOT_PROCESSED") return { noText: true };
       throw error;
     }
   }

@@ -20,6 +20,7 @@ export function toCurrentNote(note: media.Note): CurrentNote {
       .filter((entry) => entry.contentType !== media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_FILE)
       .map((entry) => ({ content: entry.content })),
     content: note.content ?? null,
+    updatedAt: required(note.updatedAt, "note's updatedAt"),
   };
 }
 
