@@ -2,7 +2,7 @@ import { newId } from "@study/grpc/ids";
 import type { Clock } from "@study/platform/clock";
 import { AppError } from "@study/platform/errors";
 import { requireUserId } from "@study/platform/ids";
-import { assertWithinRate, retrievalQuery, titleFromQuestion, validQuestion, type ChatMessage } from "../domain/chat-session";
+import { assertWithinRate, isFollowUp, retrievalQuery, titleFromQuestion, validQuestion, type ChatMessage } from "../domain/chat-session";
 import type { Citation } from "../domain/passage";
 import type { AnswerEngine, ChatRepository, PassageIndex } from "./ports/chat-ports.port";
 
@@ -41,16 +41,24 @@ export class Ask {
 
     const previousQuestion = [...history].reverse().find((message) => message.role === "user")?.content ?? null;
     const query = retrievalQuery(question, previousQuestion);
-    const passages = await index.retrieve(
-      { userId, courseId: session.courseId, noteIds: session.noteIds, documentIds: session.documentIds },
-      query,
-      settings.passages,
-      signal,
-    );
+    const scope = { userId, courseId: session.courseId, noteIds: session.noteIds, documentIds: session.documentIds };
+    const retrieved = await index.retrieve(scope, query, settings.passages, signal);
+    // A follow-up often asks about what the lecture says next ("and the other ones?"): the segments after those the
+    // previous answer quoted join the passages the engine may answer from.
+    const previousCitations = [...history].reverse().find((message) => message.role === "assistant")?.citations ?? [];
+    const following =
+      previousQuestion !== null && isFollowUp(question)
+        ? await index.following(
+            scope,
+            previousCitations.slice(0, 3).map((citation) => ({ sourceId: citation.id, startTime: citation.startTime })),
+          )
+        : [];
+    const passages = [...retrieved, ...following.filter((passage) => !retrieved.some((found) => found.id === passage.id))];
+    const continuation = passages.filter((passage) => following.some((next) => next.id === passage.id));
     let text = "";
     let citations: Citation[] = [];
     for await (const piece of engine.answer(
-      { question, query, history: history.map(({ role, content }) => ({ role, content })), passages },
+      { question, query, history: history.map(({ role, content }) => ({ role, content })), passages, following: continuation },
       signal,
     )) {
       if ("token" in piece) {

@@ -44,6 +44,8 @@ export function offlineAnswer(
   question: string,
   passages: readonly Passage[],
   settings: OfflineAnswerSettings = DEFAULT_OFFLINE_SETTINGS,
+  /** For a follow-up: what the lecture says right after what the previous answer quoted, quoted first. */
+  following: readonly Passage[] = [],
 ): OfflineAnswer {
   const wanted = [...new Set(contentWords(question))];
   if (wanted.length === 0) return { text: NOTHING_FOUND, citations: [] };
@@ -65,9 +67,13 @@ export function offlineAnswer(
     })
     .filter((candidate) => candidate.overlap >= settings.minOverlap && candidate.cover >= settings.minCover)
     .sort((a, b) => b.cover - a.cover || a.rank - b.rank);
-  if (candidates.length === 0) return { text: NOTHING_FOUND, citations: [] };
-  const bestCover = candidates[0].cover;
-  const matching = candidates.filter((candidate) => candidate.cover >= settings.relativeToBest * bestCover).slice(0, settings.maxPassages);
+  const bestCover = candidates.at(0)?.cover ?? 0;
+  const continuing = following.map((passage) => ({ passage }));
+  const matching = [
+    ...continuing,
+    ...candidates.filter((candidate) => candidate.cover >= settings.relativeToBest * bestCover && !following.includes(candidate.passage)),
+  ].slice(0, settings.maxPassages);
+  if (matching.length === 0) return { text: NOTHING_FOUND, citations: [] };
   const quoteWords = new Set(wanted);
   const citations: Citation[] = matching.map(({ passage }, index) => ({
     marker: index + 1,

@@ -51,7 +51,7 @@ describe("OpenAI-compatible answer engine (streaming chat completions, against a
   it("streams the model's answer and cites only the passages it was given", async () => {
     server.respondWith(() => "E. coli divides every twenty minutes [1]. Plates are autoclaved [2] as shown in [9].");
     const pieces = await collect(
-      engine.answer({ question: "How often does E. coli divide?", query: "How often does E. coli divide?", history: [], passages }),
+      engine.answer({ question: "How often does E. coli divide?", query: "How often does E. coli divide?", history: [], passages, following: [] }),
     );
     const tokens = pieces.flatMap((piece) => ("token" in piece ? [piece.token] : []));
     expect(tokens.length).toBeGreaterThan(3);
@@ -82,6 +82,7 @@ describe("OpenAI-compatible answer engine (streaming chat completions, against a
           { role: "assistant", content: "Every 20 minutes [1]." },
         ],
         passages,
+        following: [],
       }),
     );
     const request = server.requests.at(-1);
@@ -96,9 +97,9 @@ describe("OpenAI-compatible answer engine (streaming chat completions, against a
 
   it("turns the provider's failures and a cut stream into the system's errors", async () => {
     server.respondWith(() => ({ error: { status: 503 } }));
-    await expect(collect(engine.answer({ question: "?", query: "?", history: [], passages }))).rejects.toMatchObject({ kind: "unavailable" });
+    await expect(collect(engine.answer({ question: "?", query: "?", history: [], passages, following: [] }))).rejects.toMatchObject({ kind: "unavailable" });
     server.respondWith(() => "A long answer that will be cut off in the middle [1].");
     server.cutNext(2, "error");
-    await expect(collect(engine.answer({ question: "?", query: "?", history: [], passages }))).rejects.toMatchObject({ code: "AI_REQUEST_FAILED" });
+    await expect(collect(engine.answer({ question: "?", query: "?", history: [], passages, following: [] }))).rejects.toMatchObject({ code: "AI_REQUEST_FAILED" });
   });
 });

@@ -57,6 +57,31 @@ describe("the passage store on PostgreSQL", () => {
     expect(await db.passage.count({ where: { sourceId: noteId } })).toBe(0);
   });
 
+  it("finds the transcript passage after a cited one, in the user's own course only", async () => {
+    const noteId = randomUUID();
+    const sentence = (topic: string) => `${topic} is what this part of the lecture explains in enough words to stand alone as a passage.`;
+    const drafts = notePassages({
+      noteId,
+      title: "Lecture 1",
+      segments: [
+        { start: 10, text: sentence("The Gram stain") },
+        { start: 20, text: sentence("Gram-negative colouring") },
+        { start: 30, text: sentence("The capsule") },
+      ],
+      summary: "A summary.",
+      userNotes: [],
+    });
+    await store.replaceSourcePassages(ada, "note", noteId, drafts, null);
+    const scope = { ...ada, noteIds: [], documentIds: [] };
+    const next = await index.following(scope, [
+      { sourceId: noteId, startTime: 10 },
+      { sourceId: noteId, startTime: 30 },
+      { sourceId: noteId, startTime: null },
+    ]);
+    expect(next.map((passage) => [passage.startTime, passage.kind])).toEqual([[20, "segment"]]);
+    expect(await index.following({ ...scope, userId: "bob" }, [{ sourceId: noteId, startTime: 10 }])).toEqual([]);
+  });
+
   it("leaves one set of passages when two replacements of a source run at once", async () => {
     const documentId = randomUUID();
     const version = (words: string) =>

@@ -65,6 +65,14 @@ class InMemoryIndex implements PassageIndex {
       .sort((a, b) => b.score - a.score)
       .slice(0, limit);
   }
+  async following(scope: RetrievalScope, places: readonly { sourceId: string; startTime: number | null }[]) {
+    const mine = this.passages.filter((p) => p.userId === scope.userId && p.courseId === scope.courseId && p.kind === "segment");
+    return places.flatMap((place) => {
+      const cited = mine.findIndex((p) => p.sourceId === place.sourceId && p.startTime === place.startTime);
+      const next = cited >= 0 ? mine[cited + 1] : undefined;
+      return next && next.sourceId === place.sourceId ? [{ ...next, score: 0 }] : [];
+    });
+  }
 }
 
 const ownership: OwnershipCheck = {

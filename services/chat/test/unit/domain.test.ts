@@ -93,6 +93,14 @@ describe("offline answer", () => {
     expect(clear.citations.map((citation) => citation.id)).toEqual(["s1"]);
   });
 
+  it("answers a follow-up first with what the lecture says right after the previous answer's passage", () => {
+    const next = passage({ id: "n", startTime: 159, text: "Gram-negative cells lose the violet and end up pink from the safranin." });
+    const other = passage({ id: "o", startTime: 400, text: "Which colour a colony has depends on the medium it grows on." });
+    const answer = offlineAnswer("What colour do Gram-positive cells stain? And what colour do the other ones end up?", [other, next], undefined, [next]);
+    expect(answer.citations[0]).toMatchObject({ marker: 1, startTime: 159 });
+    expect(answer.citations.filter((citation) => citation.startTime === 159)).toHaveLength(1);
+  });
+
   it("treats an instruction inside a document as text to quote, never as something to do", () => {
     const answer = offlineAnswer("How long are used plates autoclaved?", [injection, growth]);
     expect(answer.text.startsWith("From your documents:")).toBe(true);

@@ -34,6 +34,36 @@ export class PrismaPassageIndex implements PassageIndex {
         AND p.search @@ q.query
       ORDER BY score DESC, p.source_id, p.position
       LIMIT ${limit}`;
-    return rows.map((row) => ({ ...row, sourceType: row.sourceType as SourceType, kind: row.kind as PassageKind }));
+    return rows.map(toPassage);
+  }
+
+  async following(scope: RetrievalScope, places: readonly { sourceId: string; startTime: number | null }[]): Promise<Passage[]> {
+    const segments = places.filter((place): place is { sourceId: string; startTime: number } => place.startTime !== null);
+    if (segments.length === 0) return [];
+    const rows = await this.prisma.$queryRaw<PassageRow[]>`
+      SELECT next.id, next.source_type AS "sourceType", next.source_id AS "sourceId", next.title, next.kind,
+             next.start_time AS "startTime", next.page, next.text, 0::float8 AS score
+      FROM unnest(${segments.map((place) => place.sourceId)}::text[], ${segments.map((place) => place.startTime)}::float8[])
+             WITH ORDINALITY AS place (source_id, start_time, ordinal)
+      JOIN passage cited ON cited.user_id = ${scope.userId} AND cited.course_id = ${scope.courseId}
+        AND cited.source_id = place.source_id AND cited.kind = 'segment' AND cited.start_time = place.start_time
+      JOIN passage next ON next.user_id = cited.user_id AND next.course_id = cited.course_id
+        AND next.source_id = cited.source_id AND next.position = cited.position + 1 AND next.kind = 'segment'
+      ORDER BY place.ordinal`;
+    return rows.map(toPassage);
   }
 }
+
+interface PassageRow {
+  id: string;
+  sourceType: string;
+  sourceId: string;
+  title: string;
+  kind: string;
+  startTime: number | null;
+  page: number | null;
+  text: string;
+  score: number;
+}
+
+const toPassage = (row: PassageRow): Passage => ({ ...row, sourceType: row.sourceType as SourceType, kind: row.kind as PassageKind });

@@ -12,8 +12,8 @@ export class OfflineAnswerEngine implements AnswerEngine {
   constructor(private readonly settings: OfflineAnswerSettings = DEFAULT_OFFLINE_SETTINGS) {}
 
   // The retrieval query, not the bare question: a follow-up ("and when?") is matched with the question it follows.
-  async *answer(input: { query: string; passages: readonly Passage[] }): AsyncGenerator<AnswerPiece> {
-    const { text, citations } = offlineAnswer(input.query, input.passages, this.settings);
+  async *answer(input: { query: string; passages: readonly Passage[]; following: readonly Passage[] }): AsyncGenerator<AnswerPiece> {
+    const { text, citations } = offlineAnswer(input.query, input.passages, this.settings, input.following);
     for (const line of text.split(/(?<=\n)/u)) yield { token: line };
     yield { citations };
   }

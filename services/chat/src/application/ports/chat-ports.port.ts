@@ -32,6 +32,11 @@ export interface RetrievalScope {
 /** The user's passages of one course, best first. Never returns another user's or another course's passage. */
 export interface PassageIndex {
   retrieve(scope: RetrievalScope, query: string, limit: number, signal?: AbortSignal): Promise<Passage[]>;
+  /**
+   * The transcript passage right after each of these (a note's segment, by its start time), in the user's course:
+   * what a follow-up ("and then?") often asks about. Places that are not transcript passages are skipped.
+   */
+  following(scope: RetrievalScope, places: readonly { sourceId: string; startTime: number | null }[]): Promise<Passage[]>;
 }
 
 /** Checks that the course, notes and documents named are the user's (NOT_FOUND otherwise); answers the course name. */
@@ -56,6 +61,8 @@ export interface AnswerEngine {
       query: string;
       history: readonly { role: "user" | "assistant"; content: string }[];
       passages: readonly Passage[];
+      /** Among the passages, for a follow-up: what the lecture says right after the passages the previous answer quoted. */
+      following: readonly Passage[];
     },
     signal?: AbortSignal,
   ): AsyncIterable<AnswerPiece>;
