@@ -97,9 +97,13 @@ describe("OpenAI-compatible answer engine (streaming chat completions, against a
 
   it("turns the provider's failures and a cut stream into the system's errors", async () => {
     server.respondWith(() => ({ error: { status: 503 } }));
-    await expect(collect(engine.answer({ question: "?", query: "?", history: [], passages, following: [] }))).rejects.toMatchObject({ kind: "unavailable" });
+    await expect(collect(engine.answer({ question: "?", query: "?", history: [], passages, following: [] }))).rejects.toMatchObject({
+      kind: "unavailable",
+    });
     server.respondWith(() => "A long answer that will be cut off in the middle [1].");
     server.cutNext(2, "error");
-    await expect(collect(engine.answer({ question: "?", query: "?", history: [], passages, following: [] }))).rejects.toMatchObject({ code: "AI_REQUEST_FAILED" });
+    await expect(collect(engine.answer({ question: "?", query: "?", history: [], passages, following: [] }))).rejects.toMatchObject({
+      code: "AI_REQUEST_FAILED",
+    });
   });
 });

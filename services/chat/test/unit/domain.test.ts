@@ -96,7 +96,9 @@ describe("offline answer", () => {
   it("answers a follow-up first with what the lecture says right after the previous answer's passage", () => {
     const next = passage({ id: "n", startTime: 159, text: "Gram-negative cells lose the violet and end up pink from the safranin." });
     const other = passage({ id: "o", startTime: 400, text: "Which colour a colony has depends on the medium it grows on." });
-    const answer = offlineAnswer("What colour do Gram-positive cells stain? And what colour do the other ones end up?", [other, next], undefined, [next]);
+    const answer = offlineAnswer("What colour do Gram-positive cells stain? And what colour do the other ones end up?", [other, next], undefined, [
+      next,
+    ]);
     expect(answer.citations[0]).toMatchObject({ marker: 1, startTime: 159 });
     expect(answer.citations.filter((citation) => citation.startTime === 159)).toHaveLength(1);
   });
