@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort, startInfrastructure, startStack, type Infrastructure, type RunningStack, type StackOptions } from "@study/testkit";
+import { freePort, startInfrastructure, startStack, startStripeServer, type Infrastructure, type RunningStack, type StackOptions } from "@study/testkit";
 
 /**
  * A numeric `--name=value` option of the command line: at least `minimum` when one is given, else positive.
@@ -101,13 +101,18 @@ export async function startBenchStack(
   baseDir: string,
   logs: string[],
   cleanups: (() => unknown)[],
-  extra: Pick<StackOptions, "env" | "gatewayEnv" | "without" | "gatewayEntry" | "services"> & { onLog?: (app: string, line: string) => void } = {},
+  extra: Pick<StackOptions, "env" | "gatewayEnv" | "without" | "gatewayEntry" | "services" | "serviceEnv"> & { onLog?: (app: string, line: string) => void } = {},
 ): Promise<BenchStack> {
   const infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), { containers: false });
   cleanups.push(() => infrastructure.stop());
   const suffix = randomBytes(3).toString("hex");
   const exchange = `bench.${suffix}`;
   const gatewayPort = await freePort();
+  // Billing needs Stripe: the test kit's stand-in, as in `npm start` and the tests. Billing refuses a stand-in (and a
+  // test key) when NODE_ENV is production, so it alone runs as in the tests; the benchmarks do not measure it.
+  const webhookSecret = `whsec_${randomBytes(24).toString("hex")}`;
+  const stripe = await startStripeServer({ webhook: { url: `http://127.0.0.1:${gatewayPort}/api/billing/webhook`, secret: webhookSecret } });
+  cleanups.push(() => stripe.close());
   const stack = await startStack({
     databaseUrl: (name) => infrastructure.postgres.databaseUrl(name),
     databasePrefix: `bench_${suffix}_`,
@@ -124,6 +129,10 @@ export async function startBenchStack(
     },
     without: extra.without,
     services: extra.services,
+    serviceEnv: {
+      ...extra.serviceEnv,
+      billing: { NODE_ENV: "test", STRIPE_API_URL: stripe.url, STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret },
+    },
     gatewayEntry: extra.gatewayEntry,
     log: (app, line) => {
       extra.onLog?.(app, line);

@@ -1,7 +1,7 @@
 /**
  * Preloaded into the gateway with NODE_OPTIONS=--require (node 20 refuses `--cpu-prof` in NODE_OPTIONS): samples
  * the CPU from start-up through the inspector's Profiler and, when the process exits, writes
- * `<CPU_PROFILE_DIR>/gateway.<pid>.cpuprofile` — the same format `node --cpu-prof` writes.
+ * `<CPU_PROFILE_DIR>/<CPU_PROFILE_NAME, default gateway>.<pid>.cpuprofile` — the format `node --cpu-prof` writes.
  */
 import { writeFileSync, mkdirSync } from "node:fs";
 import { Session } from "node:inspector";
@@ -19,7 +19,7 @@ if (dir) {
     session.post("Profiler.stop", (error, result) => {
       if (error) return;
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, `gateway.${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+      writeFileSync(join(dir, `${process.env.CPU_PROFILE_NAME ?? "gateway"}.${process.pid}.cpuprofile`), JSON.stringify(result.profile));
     });
   });
 }

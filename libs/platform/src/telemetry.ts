@@ -63,6 +63,8 @@ let running: { provider: NodeTracerProvider; disableInstrumentations: () => void
 
 export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
   if (running) return;
+  // OpenTelemetry's own switch: no provider, no instrumentation (for measuring what tracing costs).
+  if (env.OTEL_SDK_DISABLED === "true") return;
   const spanProcessors: SpanProcessor[] = [];
   if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
     spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: env.OTEL_EXPORTER_OTLP_ENDPOINT })));

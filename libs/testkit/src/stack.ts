@@ -51,6 +51,8 @@ export interface StackOptions {
   /** Settings given to every process (LOG_LEVEL, OTEL_*, ...) and to the gateway only. */
   env?: Record<string, string>;
   gatewayEnv?: Record<string, string>;
+  /** Settings of one service (and its extra processes) over `env`, by service name. */
+  serviceEnv?: Record<string, Record<string, string>>;
   log?: LogSink;
   /** Extra processes not to start (e.g. `media-worker` in tests that seed import jobs by hand). */
   without?: string[];
@@ -209,6 +211,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...common,
       GRPC_PORT: String(grpcPorts.get(spec.name)),
       DATABASE_URL: options.databaseUrl(`${prefix}${spec.name}`),
+      ...options.serviceEnv?.[spec.name],
     };
     for (const http of spec.http ?? []) {
       const httpPort = await freePort();
