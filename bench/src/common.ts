@@ -5,7 +5,15 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort, startInfrastructure, startStack, startStripeServer, type Infrastructure, type RunningStack, type StackOptions } from "@study/testkit";
+import {
+  freePort,
+  startInfrastructure,
+  startStack,
+  startStripeServer,
+  type Infrastructure,
+  type RunningStack,
+  type StackOptions,
+} from "@study/testkit";
 
 /**
  * A numeric `--name=value` option of the command line: at least `minimum` when one is given, else positive.
@@ -101,7 +109,9 @@ export async function startBenchStack(
   baseDir: string,
   logs: string[],
   cleanups: (() => unknown)[],
-  extra: Pick<StackOptions, "env" | "gatewayEnv" | "without" | "gatewayEntry" | "services" | "serviceEnv"> & { onLog?: (app: string, line: string) => void } = {},
+  extra: Pick<StackOptions, "env" | "gatewayEnv" | "without" | "gatewayEntry" | "services" | "serviceEnv"> & {
+    onLog?: (app: string, line: string) => void;
+  } = {},
 ): Promise<BenchStack> {
   const infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), { containers: false });
   cleanups.push(() => infrastructure.stop());

@@ -155,7 +155,10 @@ function cpuPercent(before: CpuSnapshot, after: CpuSnapshot, seconds: number): R
 
 /** A reference server of this folder (hello.js, express-hello.js, monolith.js) in its own process; it prints its port. */
 function startReference(script: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(__dirname, script)], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env, PORT: "0" } });
+  const child = spawn(process.execPath, [join(__dirname, script)], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env, PORT: "0" },
+  });
   return new Promise((resolvePromise, reject) => {
     child.once("exit", (code) => reject(new Error(`${script} exited (${code})`)));
     createInterface({ input: child.stdout }).on("line", (line) => {
@@ -474,7 +477,13 @@ function table(results: PhaseResult[]): string {
   for (const r of results) {
     const cpu =
       `${r.cpu.gateway ?? "–"} · ${r.cpu.courses ?? "–"} · ${r.cpu.postgres ?? "–"} · ${r.cpu.bench ?? "–"} · ${r.cpu.machine ?? "–"} (not ours ${r.cpu.foreign ?? "–"})` +
-      (r.id === "a" ? ` (hello ${r.cpu.hello})` : r.id === "e" ? ` (express ${r.cpu.express})` : r.id.startsWith("m") ? ` (monolith ${r.cpu.monolith})` : "");
+      (r.id === "a"
+        ? ` (hello ${r.cpu.hello})`
+        : r.id === "e"
+          ? ` (express ${r.cpu.express})`
+          : r.id.startsWith("m")
+            ? ` (monolith ${r.cpu.monolith})`
+            : "");
     lines.push(
       `| ${r.id} | ${r.target} | ${r.connections} | ${r.reqPerSec} | ${ms(r.p50)} | ${ms(r.p90)} | ${ms(r.p99)} | ${r.non2xx} / ${r.errors + r.timeouts} | ${cpu} |`,
     );
@@ -669,9 +678,13 @@ async function main(): Promise<void> {
         for (const result of results.filter((r) => phases.includes(r.id)))
           sections.push(`### ${name} under (${result.id}) ${result.target}`, "", formatSummary(summariseProfile(kept, 25, result.windowUs)), "");
       }
-      const report = ["### CPU profiles of the gateway and the courses service (the figures are slowed down by the profiler)", "", table(results), "", ...sections].join(
-        "\n",
-      );
+      const report = [
+        "### CPU profiles of the gateway and the courses service (the figures are slowed down by the profiler)",
+        "",
+        table(results),
+        "",
+        ...sections,
+      ].join("\n");
       writeFileSync(join(RESULTS_DIR, `profile-${stamp}.md`), `${report}\n`);
       process.stdout.write(`\n${report}\n`);
       say(`summary in bench/results/profile-${stamp}.md`);

@@ -61,6 +61,25 @@ export class JsonLinesFileSpanExporter implements SpanExporter {
  */
 let running: { provider: NodeTracerProvider; disableInstrumentations: () => void } | undefined;
 
+const INSTRUMENTATIONS = {
+  http: () => new HttpInstrumentation(),
+  express: () => new ExpressInstrumentation(),
+  grpc: () => new GrpcInstrumentation(),
+  pg: () => new PgInstrumentation({ requireParentSpan: true }),
+  amqplib: () => new AmqplibInstrumentation(),
+  prisma: () => new PrismaInstrumentation(),
+};
+export type InstrumentationName = keyof typeof INSTRUMENTATIONS;
+
+/**
+ * The instrumentations a process registers: all of them, less those OTEL_NODE_DISABLED_INSTRUMENTATIONS names
+ * (comma-separated, as in OpenTelemetry's auto-instrumentation package) — to measure, or leave out, one's cost.
+ */
+export function enabledInstrumentations(env: NodeJS.ProcessEnv): InstrumentationName[] {
+  const disabled = new Set((env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? "").split(/[,\s]+/u).filter(Boolean));
+  return (Object.keys(INSTRUMENTATIONS) as InstrumentationName[]).filter((name) => !disabled.has(name));
+}
+
 export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
   if (running) return;
   // OpenTelemetry's own switch: no provider, no instrumentation (for measuring what tracing costs).
@@ -81,22 +100,9 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
     spanProcessors,
   });
   provider.register({ propagator: new W3CTraceContextPropagator() });
-  // OTEL_NODE_DISABLED_INSTRUMENTATIONS (comma-separated names, as in OpenTelemetry's auto-instrumentation
-  // package): to measure, or to leave out, one instrumentation's cost.
-  const disabled = new Set((env.OTEL_NODE_DISABLED_INSTRUMENTATIONS ?? "").split(/[,\s]+/u).filter(Boolean));
-  const instrumentations = {
-    http: () => new HttpInstrumentation(),
-    express: () => new ExpressInstrumentation(),
-    grpc: () => new GrpcInstrumentation(),
-    pg: () => new PgInstrumentation({ requireParentSpan: true }),
-    amqplib: () => new AmqplibInstrumentation(),
-    prisma: () => new PrismaInstrumentation(),
-  };
   const disableInstrumentations = registerInstrumentations({
     tracerProvider: provider,
-    instrumentations: Object.entries(instrumentations)
-      .filter(([name]) => !disabled.has(name))
-      .map(([, create]) => create()),
+    instrumentations: enabledInstrumentations(env).map((name) => INSTRUMENTATIONS[name]()),
   });
   running = { provider, disableInstrumentations };
 }
