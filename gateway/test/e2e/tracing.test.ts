@@ -62,7 +62,7 @@ describe("distributed tracing", () => {
     const trace = spans().filter((s) => s.traceId === traceId);
     const has = (service: string, predicate: (s: ExportedSpan) => boolean) => trace.some((s) => s.service === service && predicate(s));
 
-    expect(has("gateway", (s) => s.kind === 1 && /DELETE/.test(s.name))).toBe(true); // HTTP server span
+    expect(has("gateway", (s) => s.kind === 1 && s.name === "DELETE /api/courses/:id")).toBe(true); // HTTP server span, named after its route
     expect(has("gateway", (s) => s.kind === 2 && s.name.includes("CoursesService/DeleteCourse"))).toBe(true); // gRPC client
     expect(has("courses", (s) => s.kind === 1 && s.name.includes("CoursesService/DeleteCourse"))).toBe(true); // gRPC server
     expect(has("courses", (s) => s.name === "publish courses.course.deleted.v1")).toBe(true); // outbox relay

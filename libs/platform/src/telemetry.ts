@@ -6,7 +6,6 @@ import { appendFileSync } from "node:fs";
 import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-grpc";
 import { AmqplibInstrumentation } from "@opentelemetry/instrumentation-amqplib";
-import { ExpressInstrumentation } from "@opentelemetry/instrumentation-express";
 import { GrpcInstrumentation } from "@opentelemetry/instrumentation-grpc";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
@@ -63,7 +62,6 @@ let running: { provider: NodeTracerProvider; disableInstrumentations: () => void
 
 const INSTRUMENTATIONS = {
   http: () => new HttpInstrumentation(),
-  express: () => new ExpressInstrumentation(),
   grpc: () => new GrpcInstrumentation(),
   pg: () => new PgInstrumentation({ requireParentSpan: true }),
   amqplib: () => new AmqplibInstrumentation(),
