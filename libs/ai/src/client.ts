@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import type { OpenAiConfig } from "./config";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -41,5 +42,16 @@ export function createOpenAiClient(options: OpenAiClientOptions): OpenAiClient {
     timeout: options.timeoutMs ?? 60_000,
     maxRetries: options.maxRetries ?? 2,
     fetch: fetchWithErrorInstances,
+  });
+}
+
+/** The client the shared OPENAI_* settings describe (openAiConfigSchema); null without OPENAI_API_KEY (offline). */
+export function openAiClientFromConfig(config: OpenAiConfig): OpenAiClient | null {
+  if (!config.OPENAI_API_KEY) return null;
+  return createOpenAiClient({
+    apiKey: config.OPENAI_API_KEY,
+    baseURL: config.OPENAI_BASE_URL,
+    timeoutMs: config.OPENAI_TIMEOUT_MS,
+    maxRetries: config.OPENAI_MAX_RETRIES,
   });
 }

@@ -1,4 +1,4 @@
-import { createOpenAiClient } from "@study/ai";
+import { openAiClientFromConfig } from "@study/ai";
 import { chat as api, indexing } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import { systemClock } from "@study/platform/clock";
@@ -25,14 +25,8 @@ import { chatMigrations } from "./migrations";
 
 /** The model when OPENAI_API_KEY is set, else the offline engine that quotes the material (as the generators do). */
 export function createAnswerEngine(config: ChatConfig): AnswerEngine {
-  if (!config.OPENAI_API_KEY) return new OfflineAnswerEngine();
-  const client = createOpenAiClient({
-    apiKey: config.OPENAI_API_KEY,
-    baseURL: config.OPENAI_BASE_URL,
-    timeoutMs: config.OPENAI_TIMEOUT_MS,
-    maxRetries: config.OPENAI_MAX_RETRIES,
-  });
-  return new OpenAiAnswerEngine(client, config.OPENAI_MODEL);
+  const client = openAiClientFromConfig(config);
+  return client ? new OpenAiAnswerEngine(client, config.OPENAI_MODEL) : new OfflineAnswerEngine();
 }
 
 /** The composition of the chat service: Prisma, the passage index, the answer engine → use cases → gRPC and events. */

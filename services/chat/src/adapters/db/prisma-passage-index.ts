@@ -12,19 +12,7 @@ export class PrismaPassageIndex implements PassageIndex {
 
   async retrieve(scope: RetrievalScope, query: string, limit: number): Promise<Passage[]> {
     const sources = [...scope.noteIds, ...scope.documentIds];
-    const rows = await this.prisma.$queryRaw<
-      {
-        id: string;
-        sourceType: string;
-        sourceId: string;
-        title: string;
-        kind: string;
-        startTime: number | null;
-        page: number | null;
-        text: string;
-        score: number;
-      }[]
-    >`
+    const rows = await this.prisma.$queryRaw<PassageRow[]>`
       WITH q AS (SELECT NULLIF(replace(plainto_tsquery('english', ${query})::text, '&', '|'), '')::tsquery AS query)
       SELECT p.id, p.source_type AS "sourceType", p.source_id AS "sourceId", p.title, p.kind, p.start_time AS "startTime",
              p.page, p.text, ts_rank_cd(p.search, q.query)::float8 AS score

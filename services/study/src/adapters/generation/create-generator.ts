@@ -1,4 +1,4 @@
-import { createOpenAiClient, openAiConfigSchema } from "@study/ai";
+import { openAiClientFromConfig, openAiConfigSchema } from "@study/ai";
 import type { Logger } from "@study/platform";
 import { z } from "zod";
 import type { StudyMaterialGenerator } from "../../application/ports/study-material-generator.port";
@@ -25,13 +25,8 @@ export type GenerationConfig = z.infer<typeof generationConfigSchema>;
  * OPENAI_API_KEY is set; otherwise the offline algorithmic generator, so the service works without an account.
  */
 export function createStudyMaterialGenerator(config: GenerationConfig, logger?: Logger): StudyMaterialGenerator {
-  if (!config.OPENAI_API_KEY) return new OfflineStudyMaterialGenerator();
-  const client = createOpenAiClient({
-    apiKey: config.OPENAI_API_KEY,
-    baseURL: config.OPENAI_BASE_URL,
-    timeoutMs: config.OPENAI_TIMEOUT_MS,
-    maxRetries: config.OPENAI_MAX_RETRIES,
-  });
+  const client = openAiClientFromConfig(config);
+  if (!client) return new OfflineStudyMaterialGenerator();
   return new OpenAiStudyMaterialGenerator({
     client,
     model: config.OPENAI_MODEL,
