@@ -37,6 +37,13 @@ const appOf = (entry: CatalogueEntry): AppSpec & { addressVariable: string } => 
 
 /** Time a stopped process gets to exit on its own before SIGKILL. */
 export const STOP_GRACE_MS = 10_000;
+/**
+ * How long a started process may take to answer its health check. A whole stack starts a dozen processes at once
+ * (about 15 s on an idle 2-core machine, mostly module loading); CI runs two test files side by side, so a stack
+ * may start while another stack starts or a worker transcribes. The bound only ends a hang: readiness itself is
+ * polled, never waited out.
+ */
+const START_BOUND_MS = 90_000;
 
 export type LogSink = (app: string, line: string) => void;
 
@@ -256,9 +263,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
                 (r) => r.ok,
                 () => false,
               ),
-            30_000,
+            START_BOUND_MS,
           )
-        : waitFor(name, async () => (await checkHealth(`127.0.0.1:${app.env.GRPC_PORT}`)) === "SERVING", 30_000);
+        : waitFor(name, async () => (await checkHealth(`127.0.0.1:${app.env.GRPC_PORT}`)) === "SERVING", START_BOUND_MS);
     await Promise.race([ready, exited]);
     // eslint-disable-next-line no-restricted-syntax -- only an exit while starting is an error; a later one is the caller's (stop, crash tests)
     exited.catch(() => undefined);
