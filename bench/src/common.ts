@@ -88,6 +88,32 @@ export function machineBusySeconds(): number {
   return (total - fields[3] - (fields[4] ?? 0)) / 100;
 }
 
+/** Resident memory of a process in MiB (VmRSS of /proc/<pid>/status); NaN when it is gone. */
+export function rssMiB(pid: number): number {
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kib === undefined ? Number.NaN : Math.round((Number(kib) / 1024) * 10) / 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The apps of a stack this process started, by name: `gateway`, a service by its folder (`courses`), a service's
+ * extra process by its script (`media-worker` for services/media/dist/worker.js).
+ */
+export function stackApps(): Record<string, number> {
+  const apps: Record<string, number> = {};
+  for (const p of processes()) {
+    if (p.ppid !== process.pid) continue;
+    const match = /(?:^|\/)(gateway|services\/([\w-]+))\/dist\/([\w-]+)\.js/.exec(p.cmdline);
+    if (!match) continue;
+    const name = match[1] === "gateway" ? "gateway" : match[3] === "main" ? match[2] : `${match[2]}-${match[3]}`;
+    apps[name] = p.pid;
+  }
+  return apps;
+}
+
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 export interface BenchStack {

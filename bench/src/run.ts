@@ -9,7 +9,12 @@
  *   (d) gRPC ListCourses straight to the courses service     — (c) without the gateway
  *   (m) one Express process doing (c)'s work without hops     — the reference for (c): one SQL statement for the
  *       session against the gateway's database, one for the courses against the courses database, same JSON
- *   extra: (s) GET /api/auth/session (the session lookup alone), and b, s, c, d, m again at one connection
+ *   (w) gateway POST /api/courses with a Bearer token       — session lookup → gRPC CreateCourse → one transaction
+ *       (course + outbox event) → the relay publishes it, and search and the other consumers take it in
+ *   (mw) the monolith's POST /api/courses                    — the reference for (w): the same transaction, no hops
+ *   extra: (s) GET /api/auth/session (the session lookup alone), and b, s, c, d, m, w, mw again at one connection
+ *
+ * Memory: every process's RSS at idle, then after each of three runs of (c) (no growth across them).
  *
  * (a)-(c) are driven by autocannon, (d) by a loop of concurrent calls through the same generated client the
  * gateway uses; all from this process, at the same concurrency. PostgreSQL and RabbitMQ come from
@@ -35,7 +40,19 @@ import { createClient } from "@study/grpc";
 import { required } from "@study/platform/errors";
 import { formatSummary, summariseProfile } from "./profile";
 import { cleanupOnExit } from "./cleanup";
-import { cpuSeconds, descendants, machineBusySeconds, option, percentile, processes, sleep, startBenchStack, type ProcessInfo } from "./common";
+import {
+  cpuSeconds,
+  descendants,
+  machineBusySeconds,
+  option,
+  percentile,
+  processes,
+  rssMiB,
+  sleep,
+  stackApps,
+  startBenchStack,
+  type ProcessInfo,
+} from "./common";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
@@ -114,7 +131,11 @@ function cpuGroups(references: Record<"hello" | "express" | "monolith", ChildPro
     hello: () => [required(references.hello.pid, "pid of the hello server")],
     express: () => [required(references.express.pid, "pid of the Express hello server")],
     monolith: () => [required(references.monolith.pid, "pid of the monolith")],
-    notifications: () => [childRunning("services/notifications/dist/main.js").pid],
+    // every other process of the stack: the consumers of the events a write publishes (search, …)
+    others: () =>
+      Object.entries(stackApps())
+        .filter(([name]) => name !== "gateway" && name !== "courses")
+        .map(([, pid]) => pid),
     rabbitmq: () =>
       descendants(processes())
         .filter((p) => p.comm.startsWith("beam") || p.comm === "erl_child_setup")
@@ -281,8 +302,9 @@ async function httpLoad(
   headers: Record<string, string>,
   groups: Record<string, () => number[]>,
   load: Load = MAIN_LOAD,
+  request: { method: "POST"; body: string } | Record<string, never> = {},
 ): Promise<PhaseResult> {
-  const base = { url, connections: load.connections, headers, pipelining: 1 };
+  const base = { url, connections: load.connections, headers, pipelining: 1, ...request };
   await autocannon({ ...base, duration: load.warmupS });
 
   const latencies = new Latencies();
@@ -304,7 +326,7 @@ async function httpLoad(
   const sorted = latencies.sorted();
   return {
     id,
-    target: url.replace(/^http:\/\/127\.0\.0\.1:\d+/, ""),
+    target: `${request.method ? `${request.method} ` : ""}${url.replace(/^http:\/\/127\.0\.0\.1:\d+/, "")}`,
     connections: load.connections,
     durationS: Math.round(seconds * 100) / 100,
     requests: latencies.count,
@@ -412,6 +434,33 @@ async function sameAnswers(pairs: [target: string, reference: string, headers: R
   }
 }
 
+/** The body (w) and (mw) send: a course with every field set. */
+const NEW_COURSE = JSON.stringify({
+  name: "Thermodynamics",
+  code: "PHY-210",
+  color: "#22c55e",
+  emoji: "🔥",
+  professor: "Dr. Carnot",
+  semester: "2026-S1",
+  description: "Heat, work and the laws that bind them.",
+});
+
+/** (w) and (mw) must answer alike: the same status and the same course, apart from its new id and times. */
+async function sameWriteAnswers(target: string, reference: string, headers: Record<string, string>): Promise<void> {
+  const post = (url: string) => fetch(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: NEW_COURSE });
+  const [a, b] = await Promise.all([post(target), post(reference)]);
+  const comparable = (body: unknown) => {
+    const { data, ...rest } = body as { data: Record<string, unknown> };
+    const { id, createdAt, updatedAt, ...course } = data;
+    return { ...rest, data: course, kinds: [typeof id, typeof createdAt, typeof updatedAt] };
+  };
+  const [bodyA, bodyB] = [await a.json(), await b.json()];
+  if (a.status !== b.status || !isDeepStrictEqual(comparable(bodyA), comparable(bodyB))) {
+    throw new Error(`${reference} does not answer as ${target}:\n${a.status} ${JSON.stringify(bodyA)}\n${b.status} ${JSON.stringify(bodyB)}`);
+  }
+  say(`POST ${new URL(reference).pathname}: the reference answers as the target (${a.status})`);
+}
+
 async function json(response: Response): Promise<Answer> {
   const text = await response.text();
   try {
@@ -421,8 +470,8 @@ async function json(response: Response): Promise<Answer> {
   }
 }
 
-/** One user signed up through the API, a few courses created with its Bearer token. */
-async function seed(gatewayUrl: string): Promise<Seeded> {
+/** A user signed up through the API. */
+async function signUp(gatewayUrl: string): Promise<Seeded> {
   const signup = await fetch(`${gatewayUrl}/api/auth/signup`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -433,6 +482,12 @@ async function seed(gatewayUrl: string): Promise<Seeded> {
   const token = state?.session?.token;
   const userId = state?.user?.id;
   if (signup.status !== 200 || !token || !userId) throw new Error(`sign-up failed: ${signup.status} ${JSON.stringify(body)}`);
+  return { token, userId };
+}
+
+/** One user signed up through the API, a few courses created with its Bearer token. */
+async function seed(gatewayUrl: string): Promise<Seeded> {
+  const { token, userId } = await signUp(gatewayUrl);
 
   const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   for (let i = 0; i < COURSES; i++) {
@@ -471,12 +526,12 @@ const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "–"
 
 function table(results: PhaseResult[]): string {
   const lines = [
-    `| | target | conns | req/s | p50 ms | p90 ms | p99 ms | non-2xx / errors | CPU % of one core: gateway · courses · postgres · bench client · machine (of ${cpus().length * 100}) |`,
+    `| | target | conns | req/s | p50 ms | p90 ms | p99 ms | non-2xx / errors | CPU % of one core: gateway · courses · other services · RabbitMQ · postgres · bench client · machine (of ${cpus().length * 100}) |`,
     "|---|---|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const r of results) {
     const cpu =
-      `${r.cpu.gateway ?? "–"} · ${r.cpu.courses ?? "–"} · ${r.cpu.postgres ?? "–"} · ${r.cpu.bench ?? "–"} · ${r.cpu.machine ?? "–"} (not ours ${r.cpu.foreign ?? "–"})` +
+      `${r.cpu.gateway ?? "–"} · ${r.cpu.courses ?? "–"} · ${r.cpu.others ?? "–"} · ${r.cpu.rabbitmq ?? "–"} · ${r.cpu.postgres ?? "–"} · ${r.cpu.bench ?? "–"} · ${r.cpu.machine ?? "–"} (not ours ${r.cpu.foreign ?? "–"})` +
       (r.id === "a"
         ? ` (hello ${r.cpu.hello})`
         : r.id === "e"
@@ -582,6 +637,18 @@ async function main(): Promise<void> {
       [`${stack.gatewayUrl}/api/courses`, `${monolith.url}/api/courses`, bearer],
       [`${stack.gatewayUrl}/health/live`, `${expressHello.url}/health/live`, {}],
     ]);
+    // The writes go to a user of their own: (c)'s user keeps its 20 courses.
+    const writer = await signUp(stack.gatewayUrl);
+    const writerBearer = { authorization: `Bearer ${writer.token}`, "content-type": "application/json" };
+    const newCourse = { method: "POST", body: NEW_COURSE } as const;
+    await sameWriteAnswers(`${stack.gatewayUrl}/api/courses`, `${monolith.url}/api/courses`, writerBearer);
+
+    /** RSS of every process of the stack and of the monolith, in MiB. */
+    const memory = (): Record<string, number> => ({
+      ...Object.fromEntries(Object.entries(stackApps()).map(([name, pid]) => [name, rssMiB(pid)])),
+      monolith: rssMiB(required(monolith.child.pid, "pid of the monolith")),
+    });
+    const memoryAt: { label: string; rss: Record<string, number> }[] = [];
 
     // How many SQL round trips each kind of request costs (sequential requests, no load).
     let sqlCounts: Record<string, Record<string, number>> | undefined;
@@ -612,6 +679,7 @@ async function main(): Promise<void> {
     }
 
     await waitForQuiet();
+    memoryAt.push({ label: "idle (started, seeded)", rss: memory() });
     const results: PhaseResult[] = [];
     // A phase during which other processes (a build, a test run) took CPU is run again, up to twice; the least
     // disturbed attempt counts.
@@ -639,6 +707,9 @@ async function main(): Promise<void> {
       await phase("(b) GET /health/live (profiled)", () => httpLoad("b", `${stack.gatewayUrl}/health/live`, {}, groups));
       await phase("(c) GET /api/courses (profiled)", () => httpLoad("c", `${stack.gatewayUrl}/api/courses`, bearer, groups));
       await phase("(d) gRPC ListCourses (profiled)", () => grpcLoad("d", coursesAddress, userId, groups));
+      await phase("(w) POST /api/courses (profiled)", () =>
+        httpLoad("w", `${stack.gatewayUrl}/api/courses`, writerBearer, groups, MAIN_LOAD, newCourse),
+      );
     } else {
       await phase("(a) node:http hello", () => httpLoad("a", `${hello.url}/`, {}, groups));
       await phase("(e) Express GET /health/live", () => httpLoad("e", `${expressHello.url}/health/live`, {}, groups));
@@ -647,8 +718,15 @@ async function main(): Promise<void> {
       // the session lookup alone: GET /api/auth/session resolves the Bearer token exactly as /api/* does
       await phase("(s) GET /api/auth/session", () => httpLoad("s", `${stack.gatewayUrl}/api/auth/session`, bearer, groups));
       await phase("(c) GET /api/courses", () => httpLoad("c", `${stack.gatewayUrl}/api/courses`, bearer, groups));
+      memoryAt.push({ label: "after (c), run 1", rss: memory() });
+      for (const run of [2, 3]) {
+        await phase(`(c) GET /api/courses, run ${run}`, () => httpLoad(`c#${run}`, `${stack.gatewayUrl}/api/courses`, bearer, groups));
+        memoryAt.push({ label: `after (c), run ${run}`, rss: memory() });
+      }
       await phase("(d) gRPC ListCourses", () => grpcLoad("d", coursesAddress, userId, groups));
       await phase("(m) monolith GET /api/courses", () => httpLoad("m", `${monolith.url}/api/courses`, bearer, groups));
+      await phase("(w) POST /api/courses", () => httpLoad("w", `${stack.gatewayUrl}/api/courses`, writerBearer, groups, MAIN_LOAD, newCourse));
+      await phase("(mw) monolith POST /api/courses", () => httpLoad("mw", `${monolith.url}/api/courses`, writerBearer, groups, MAIN_LOAD, newCourse));
       // at one connection: latency without queueing behind 31 other requests, step by step
       await phase("(b·1) GET /health/live, 1 connection", () => httpLoad("b·1", `${stack.gatewayUrl}/health/live`, {}, groups, SINGLE_LOAD));
       await phase("(s·1) GET /api/auth/session, 1 connection", () =>
@@ -657,6 +735,12 @@ async function main(): Promise<void> {
       await phase("(c·1) GET /api/courses, 1 connection", () => httpLoad("c·1", `${stack.gatewayUrl}/api/courses`, bearer, groups, SINGLE_LOAD));
       await phase("(d·1) gRPC ListCourses, 1 connection", () => grpcLoad("d·1", coursesAddress, userId, groups, SINGLE_LOAD));
       await phase("(m·1) monolith GET /api/courses, 1 connection", () => httpLoad("m·1", `${monolith.url}/api/courses`, bearer, groups, SINGLE_LOAD));
+      await phase("(w·1) POST /api/courses, 1 connection", () =>
+        httpLoad("w·1", `${stack.gatewayUrl}/api/courses`, writerBearer, groups, SINGLE_LOAD, newCourse),
+      );
+      await phase("(mw·1) monolith POST /api/courses, 1 connection", () =>
+        httpLoad("mw·1", `${monolith.url}/api/courses`, writerBearer, groups, SINGLE_LOAD, newCourse),
+      );
     }
 
     mkdirSync(RESULTS_DIR, { recursive: true });
@@ -665,8 +749,8 @@ async function main(): Promise<void> {
       const coursesProcess = childRunning("services/courses/dist/main.js");
       await stack.stopAll(); // a profile is written when its process exits
       const profiled: { name: string; pid: number; phases: string[] }[] = [
-        { name: "gateway", pid: gateway.pid, phases: ["b", "c"] },
-        { name: "courses", pid: coursesProcess.pid, phases: ["c", "d"] },
+        { name: "gateway", pid: gateway.pid, phases: ["b", "c", "w"] },
+        { name: "courses", pid: coursesProcess.pid, phases: ["c", "d", "w"] },
       ];
       const sections: string[] = [];
       for (const { name, pid, phases } of profiled) {
@@ -695,6 +779,21 @@ async function main(): Promise<void> {
     const ratio = byId.c.reqPerSec / byId.m.reqPerSec;
     const liveRatio = byId.b.reqPerSec / byId.e.reqPerSec;
     const hop = byId["c·1"].p50 - byId["m·1"].p50;
+    const writeRatio = byId.w.reqPerSec / byId.mw.reqPerSec;
+    const writeHop = byId["w·1"].p50 - byId["mw·1"].p50;
+    /** CPU ms per request across every process of the stack (PostgreSQL and RabbitMQ included) during a phase. */
+    const cpuPerRequest = (r: PhaseResult) =>
+      round(
+        (((r.cpu.gateway ?? 0) + (r.cpu.courses ?? 0) + (r.cpu.others ?? 0) + (r.cpu.rabbitmq ?? 0) + (r.cpu.postgres ?? 0)) * 10) / r.reqPerSec,
+        2,
+      );
+    const monolithCpuPerRequest = (r: PhaseResult) => round((((r.cpu.monolith ?? 0) + (r.cpu.postgres ?? 0)) * 10) / r.reqPerSec, 2);
+    const apps = Object.keys(memoryAt[0].rss);
+    const memoryTable = [
+      `| process | ${memoryAt.map((m) => m.label).join(" | ")} |`,
+      `|---|${memoryAt.map(() => "---:").join("|")}|`,
+      ...apps.map((app) => `| ${app} | ${memoryAt.map((m) => m.rss[app]?.toFixed(1) ?? "–").join(" | ")} |`),
+    ].join("\n");
     const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
     const verdict = {
       coursesVsMonolith: round(ratio, 3),
@@ -705,6 +804,9 @@ async function main(): Promise<void> {
       hopTargetMet: hop <= 1,
       coursesVsHello: round(byId.c.reqPerSec / byId.a.reqPerSec, 3),
       gatewayHopP50MsSingleConnection: round(byId["c·1"].p50 - byId["d·1"].p50, 2),
+      writeVsMonolith: round(writeRatio, 3),
+      writeHopOverMonolithP50MsSingleConnection: round(writeHop, 2),
+      cpuMsPerRequest: { c: cpuPerRequest(byId.c), m: monolithCpuPerRequest(byId.m), w: cpuPerRequest(byId.w), mw: monolithCpuPerRequest(byId.mw) },
     };
     const invalid = results.filter((r) => r.non2xx || r.errors || r.timeouts);
     const disturbed = results.filter((r) => r.cpu.foreign > 20);
@@ -714,6 +816,13 @@ async function main(): Promise<void> {
       `(c)/(m) throughput: ${(ratio * 100).toFixed(1)} % (target ≥ 50 %: ${verdict.coursesVsMonolithTargetMet ? "met" : "NOT met"})`,
       `(b)/(e) throughput: ${(liveRatio * 100).toFixed(1)} % (target ≥ 70 %: ${verdict.liveVsExpressTargetMet ? "met" : "NOT met"})`,
       `c·1 − m·1 at p50: ${ms(hop)} ms (target ≤ 1.0 ms: ${verdict.hopTargetMet ? "met" : "NOT met"})`,
+      `(w)/(mw) throughput: ${(writeRatio * 100).toFixed(1)} %; w·1 − mw·1 at p50: ${ms(writeHop)} ms`,
+      `CPU ms per request, every process of each side: c ${verdict.cpuMsPerRequest.c}, m ${verdict.cpuMsPerRequest.m}, w ${verdict.cpuMsPerRequest.w}, mw ${verdict.cpuMsPerRequest.mw}`,
+      "",
+      "RSS (MiB):",
+      "",
+      memoryTable,
+      "",
       `SQL transactions per request: ${Object.entries(sqlCounts ?? {})
         .map(([kind, counts]) => `${kind.split(" ")[0]}: gateway ${counts.gateway}, courses ${counts.courses}`)
         .join("; ")}`,
@@ -729,7 +838,7 @@ async function main(): Promise<void> {
     const file = join(RESULTS_DIR, `bench-${stamp}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ machine: info, settings: { CONNECTIONS, DURATION_S, WARMUP_S, COURSES, SINGLE_S }, results, sqlPerRequest: sqlCounts, verdict }, null, 2)}\n`,
+      `${JSON.stringify({ machine: info, settings: { CONNECTIONS, DURATION_S, WARMUP_S, COURSES, SINGLE_S }, results, sqlPerRequest: sqlCounts, verdict, memory: memoryAt }, null, 2)}\n`,
     );
     say(`results in ${file}`);
   } finally {

@@ -38,6 +38,8 @@ const commaList = z
 export const gatewayConfigSchema = baseConfigSchema.extend({
   PORT: port(3000),
   DATABASE_URL: postgresUrl(),
+  /** Every request reads its session: more connections than a service's default. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(20),
   RABBITMQ_URL: amqpUrl(),
   EVENT_EXCHANGE: z.string().min(1).default("study.events"),
   ...grpcAddressSettings(CATALOGUE),

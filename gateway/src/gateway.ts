@@ -1,17 +1,19 @@
 import { pgTransactionalClient } from "@study/db";
 import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
 import { startProcess, type StartOptions } from "@study/runtime";
-import { Pool } from "pg";
+import type { Pool } from "pg";
 import { createApp } from "./app";
 import { createServiceClients, serviceAddresses } from "./clients";
 import { gatewayConfigSchema, grpcAddressSettings, type GatewayConfig } from "./config";
 import { answerClientErrors } from "./http/server";
 import { createIdentity } from "./identity/identity";
 
-/** The gateway's database: plain pg (its tables belong to its auth library), with the pool auth needs. */
-function gatewayDatabase(config: GatewayConfig) {
-  const pool = new Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  return { ...pgTransactionalClient(pool), pool, $disconnect: () => pool.end() };
+/**
+ * The gateway's database: plain pg over the process's pool (its tables belong to its auth library, which takes
+ * the pool itself); the runtime ends the pool.
+ */
+function gatewayDatabase(_config: GatewayConfig, pool: Pool) {
+  return { ...pgTransactionalClient(pool), pool, $disconnect: async () => undefined };
 }
 
 export interface GatewayOptions extends StartOptions {

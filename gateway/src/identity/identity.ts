@@ -64,7 +64,7 @@ export function createIdentity(deps: IdentityDependencies) {
   const librarySessions = new BetterAuthSessions(auth);
   const verifier = new BetterAuthEmailVerifier(auth);
   const credentials = new BetterAuthCredentials(auth);
-  const sessions = sessionResolver(new ResolveSession(new PgSessionRepository(db), librarySessions, sessionTimings(config), clock), {
+  const sessions = sessionResolver(new ResolveSession(new PgSessionRepository(pool), librarySessions, sessionTimings(config), clock), {
     secret: config.AUTH_SECRET,
   });
   const limit = (name: string) => credentialRateLimit(name, config.AUTH_RATE_LIMIT_PER_MINUTE);

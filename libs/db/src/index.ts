@@ -1,3 +1,4 @@
 export * from "./migrate";
 export * from "./prisma";
 export * from "./pg-client";
+export * from "./prepared";

@@ -18,7 +18,8 @@ interface Run {
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = { ...process.env, RABBITMQ_URL: testRabbitMqUrl() }): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 15_000 }, (error, stdout, stderr) => {
+    // The bound ends a hang; starting node and the CLI's modules takes a second on a quiet machine, far more under load.
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 50_000 }, (error, stdout, stderr) => {
       const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
       done({ code, stdout: String(stdout), stderr: String(stderr) });
     });

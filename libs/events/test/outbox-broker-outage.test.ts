@@ -45,7 +45,8 @@ describe("outbox relay across a broker outage", () => {
     expect(amqp.isConnected).toBe(true);
     relay = new OutboxRelay({ db: t.db, databaseUrl: t.url, publisher: new EventPublisher(amqp, exchange), logger, pollIntervalMs: 100 });
     await relay.start();
-  }, 30_000);
+    // A RabbitMQ node of its own: a few seconds on a quiet machine, much longer while CI runs other files beside it.
+  }, 120_000);
 
   afterAll(async () => {
     await relay?.stop();

@@ -1,5 +1,6 @@
 import type { TransactionalClient } from "@study/db";
 import type { GrpcServiceRegistration } from "@study/grpc";
+import type { Pool } from "pg";
 import { z } from "zod";
 import type { ServiceMigrations } from "./migrate";
 import {
@@ -21,7 +22,7 @@ export type ServiceContext<Db, C extends ServiceConfig> = ProcessContext<Db, C>;
 /** A gRPC service as its `service.ts` declares it (the `service` kind of `startProcess`, plus its migrations). */
 export interface ServiceDefinition<Db extends TransactionalClient, C extends ServiceConfig> extends ServiceMigrations {
   configSchema?: z.ZodType<C>;
-  createDatabase(config: C): Database<Db>;
+  createDatabase(config: C, pool: Pool): Database<Db>;
   /** Builds adapters and use cases; returns the gRPC services to serve and starts consumers. */
   compose(context: ServiceContext<Db, C>): Promise<GrpcServiceRegistration[]>;
 }
@@ -36,7 +37,7 @@ export function startService<Db extends TransactionalClient, C extends ServiceCo
       kind: "service",
       name: definition.name,
       configSchema: (definition.configSchema ?? serviceConfigSchema) as z.ZodType<C>,
-      createDatabase: (config) => definition.createDatabase(config),
+      createDatabase: (config, pool) => definition.createDatabase(config, pool),
       compose: (context) => definition.compose(context),
     },
     options,

@@ -1,10 +1,11 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { TransactionalClient } from "@study/db";
+import { createPool, type TransactionalClient } from "@study/db";
 import { AmqpConnection, startOutboxRelay } from "@study/events";
 import { startGrpcServer, type GrpcServiceRegistration } from "@study/grpc";
 import { amqpUrl, baseConfigSchema, createLogger, Lifecycle, loadConfig, port, postgresUrl, type Logger } from "@study/platform";
 import { startTelemetry, stopTelemetry } from "@study/platform/telemetry";
+import type { Pool } from "pg";
 import { z } from "zod";
 
 /** Settings of every process the runtime starts (service, worker, gateway). */
@@ -14,7 +15,10 @@ export const processConfigSchema = baseConfigSchema.extend({
   RABBITMQ_URL: amqpUrl(),
   EVENT_EXCHANGE: z.string().min(1).default("study.events"),
 });
-export type ProcessConfig = Pick<z.infer<typeof processConfigSchema>, "LOG_LEVEL" | "DATABASE_URL" | "RABBITMQ_URL" | "EVENT_EXCHANGE">;
+export type ProcessConfig = Pick<
+  z.infer<typeof processConfigSchema>,
+  "LOG_LEVEL" | "DATABASE_URL" | "DATABASE_POOL_SIZE" | "RABBITMQ_URL" | "EVENT_EXCHANGE"
+>;
 
 /** Settings of every gRPC service. */
 export const serviceConfigSchema = processConfigSchema.extend({ GRPC_PORT: port(50051) });
@@ -27,6 +31,8 @@ export interface ProcessContext<Db, C> {
   config: C;
   logger: Logger;
   db: Db;
+  /** The connections `db` uses, for prepared hot reads (`PreparedStatement` of @study/db). */
+  pool: Pool;
   amqp: AmqpConnection;
   lifecycle: Lifecycle;
 }
@@ -35,7 +41,8 @@ interface ProcessBase<Db extends TransactionalClient, C extends ProcessConfig> {
   /** Logger, telemetry and broker connection name. */
   name: string;
   configSchema: z.ZodType<C>;
-  createDatabase(config: C): Database<Db>;
+  /** The database client, over `pool`: the process's connections, which the runtime ends after `$disconnect`. */
+  createDatabase(config: C, pool: Pool): Database<Db>;
 }
 
 /** A gRPC service: serves the composed gRPC services (with health) on GRPC_PORT. */
@@ -168,12 +175,16 @@ async function foundation<Db extends TransactionalClient, C extends ProcessConfi
     lifecycle.onStop("telemetry", () => stopTelemetry());
   }
 
-  const db = definition.createDatabase(config);
-  lifecycle.onStop("database", () => db.$disconnect());
+  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const db = definition.createDatabase(config, pool);
+  lifecycle.onStop("database", async () => {
+    await db.$disconnect();
+    await pool.end();
+  });
 
   const amqp = new AmqpConnection(config.RABBITMQ_URL, logger, definition.name);
   lifecycle.onStop("rabbitmq", () => amqp.close());
-  const context = { config, logger, db, amqp, lifecycle };
+  const context = { config, logger, db, pool, amqp, lifecycle };
   return closingOnFailure(context, async () => {
     // Serving does not wait for the broker: the outbox holds events until it is back.
     await amqp.start(5_000);

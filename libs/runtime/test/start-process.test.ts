@@ -3,7 +3,7 @@ import { pgTransactionalClient } from "@study/db";
 import { PLATFORM_MIGRATIONS } from "@study/events";
 import { checkHealth } from "@study/grpc";
 import { createTestDatabase, freePort, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
-import { Pool } from "pg";
+import type { Pool } from "pg";
 import { z } from "zod";
 import { processConfigSchema, serviceConfigSchema, startProcess, type ProcessConfig } from "../src";
 
@@ -11,10 +11,7 @@ import { processConfigSchema, serviceConfigSchema, startProcess, type ProcessCon
 describe("startProcess", () => {
   let env: Record<string, string>;
   const stops: (() => Promise<void>)[] = [];
-  const database = (config: ProcessConfig) => {
-    const pool = new Pool({ connectionString: config.DATABASE_URL, max: 2 });
-    return { ...pgTransactionalClient(pool), $disconnect: () => pool.end() };
-  };
+  const database = (_config: ProcessConfig, pool: Pool) => ({ ...pgTransactionalClient(pool), $disconnect: async () => undefined });
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase("runtime", [PLATFORM_MIGRATIONS]);

@@ -30,7 +30,7 @@ import { billingMigrations } from "./migrations";
 export const billingService: ServiceDefinition<PrismaClient, BillingConfig> = {
   ...billingMigrations,
   configSchema: billingConfigSchema,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
   async compose({ config, db, amqp, logger }) {
     const clock = systemClock;
     const store = new PrismaBillingStore(db);

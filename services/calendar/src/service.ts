@@ -37,7 +37,7 @@ import { calendarMigrations } from "./migrations";
 export const calendarService: ServiceDefinition<PrismaClient, CalendarConfig> = {
   ...calendarMigrations,
   configSchema: calendarConfigSchema,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
   async compose({ config, db, amqp, logger, lifecycle }) {
     const repository = new PrismaCalendarEventRepository(db);
     await startCourseEventsConsumer({ connection: amqp, db, exchange: config.EVENT_EXCHANGE, logger, detachCourse: new DetachCourse(repository) });

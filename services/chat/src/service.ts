@@ -33,7 +33,7 @@ export function createAnswerEngine(config: ChatConfig): AnswerEngine {
 export const chatService: ServiceDefinition<PrismaClient, ChatConfig> = {
   ...chatMigrations,
   configSchema: chatConfigSchema,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
   async compose({ config, db, amqp, logger, lifecycle }) {
     const clock = systemClock;
     const chats = new PrismaChatRepository(db);

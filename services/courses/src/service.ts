@@ -1,7 +1,7 @@
 import { courses as api, indexing } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition, ServiceConfig } from "@study/runtime";
-import { PrismaCourseRepository } from "./adapters/db/prisma-course-repository";
+import { PostgresCourseRepository } from "./adapters/db/postgres-course-repository";
 import { coursesGrpcService } from "./adapters/grpc/courses-grpc-service";
 import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { BatchGetCourses } from "./application/batch-get-courses";
@@ -17,9 +17,9 @@ import { coursesMigrations } from "./migrations";
 /** The composition of the courses service: adapters → use cases → gRPC. */
 export const coursesService: ServiceDefinition<PrismaClient, ServiceConfig> = {
   ...coursesMigrations,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
-  async compose({ db, logger }) {
-    const repository = new PrismaCourseRepository(db);
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
+  async compose({ db, pool, logger }) {
+    const repository = new PostgresCourseRepository(db, pool);
     const getCourse = new GetCourse(repository);
     const implementation = coursesGrpcService(
       {

@@ -32,7 +32,7 @@ import { documentsMigrations } from "./migrations";
 export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> = {
   ...documentsMigrations,
   configSchema: documentsConfigSchema,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
   async compose({ config, db, amqp, logger, lifecycle }) {
     const documents = new PrismaDocumentRepository(db);
     const storage = documentStorage(config);

@@ -14,6 +14,7 @@ import { prepareChunksOrKeywordOnly } from "./application/prepare-chunks";
 import { ProcessDocument } from "./application/process-document";
 import { documentStorage, extractionLimits, workerConfigSchema, type WorkerConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
+import type { Pool } from "pg";
 
 /**
  * The documents worker (`node services/documents/dist/worker.js`): consumes `documents.document.uploaded.v1`
@@ -26,7 +27,7 @@ const documentsWorker = {
   kind: "worker" as const,
   name: "documents-worker",
   configSchema: workerConfigSchema,
-  createDatabase: (config: WorkerConfig) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config: WorkerConfig, pool: Pool) => new PrismaClient(prismaOptions(pool)),
   healthPort: (config: WorkerConfig) => config.DOCUMENTS_WORKER_HEALTH_PORT,
   async compose({ config, logger, db, amqp, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
     const shutdown = new AbortController();

@@ -41,7 +41,7 @@ import { mediaMigrations } from "./migrations";
 export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
   ...mediaMigrations,
   configSchema: mediaConfigSchema,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
   async compose({ config, db, amqp, logger, lifecycle }) {
     const notes = new PrismaNoteRepository(db);
     const jobs = new PrismaImportJobRepository(db);

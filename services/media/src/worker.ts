@@ -22,6 +22,7 @@ import { StartJob } from "./application/start-job";
 import { workerConfigSchema, type WorkerConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { LocalScratchSpace, processScratchFolder, removeScratchOfStoppedProcesses } from "@study/storage";
+import type { Pool } from "pg";
 
 /**
  * The media worker (`node services/media/dist/worker.js`): consumes import work from RabbitMQ and runs the
@@ -33,7 +34,7 @@ const mediaWorker = {
   kind: "worker" as const,
   name: "media-worker",
   configSchema: workerConfigSchema,
-  createDatabase: (config: WorkerConfig) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config: WorkerConfig, pool: Pool) => new PrismaClient(prismaOptions(pool)),
   healthPort: (config: WorkerConfig) => config.MEDIA_WORKER_HEALTH_PORT,
   async compose({ config, logger, db, amqp, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
     const shutdown = new AbortController();

@@ -20,7 +20,7 @@ import { notificationsMigrations } from "./migrations";
 export const notificationsService: ServiceDefinition<PrismaClient, NotificationsConfig> = {
   ...notificationsMigrations,
   configSchema: notificationsConfigSchema,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
   async compose({ config, db, amqp, logger, lifecycle }) {
     const repository = new PrismaNotificationRepository(db);
 

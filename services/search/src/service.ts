@@ -18,7 +18,7 @@ import { openSearchIndex } from "./search-index";
 export const searchService: ServiceDefinition<PrismaClient, SearchConfig> = {
   ...searchMigrations,
   configSchema: searchConfigSchema,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
   async compose({ config, db, amqp, logger }) {
     const index = await openSearchIndex(config, db, logger);
     const ledger = new PrismaIndexLedger(db);

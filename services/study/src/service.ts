@@ -30,7 +30,7 @@ import { studyMigrations } from "./migrations";
 export const studyService: ServiceDefinition<PrismaClient, StudyConfig> = {
   ...studyMigrations,
   configSchema: studyConfigSchema,
-  createDatabase: (config) => new PrismaClient(prismaOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE)),
+  createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
   async compose({ config, db, amqp, logger }) {
     const sets = new PrismaFlashcardSetRepository(db);
     const quizzes = new PrismaQuizRepository(db);

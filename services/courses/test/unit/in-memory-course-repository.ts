@@ -2,7 +2,7 @@ import type { EventEnvelope } from "@study/events/envelope";
 import type { CoursePage, CourseRepository } from "../../src/application/ports/course-repository.port";
 import { nextVersion, type Course } from "../../src/domain/course";
 
-/** Newest first, then by id: the order of PrismaCourseRepository.listOwned. */
+/** Newest first, then by id: the order of PostgresCourseRepository.listOwned. */
 const newestFirst = (a: Course, b: Course) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**

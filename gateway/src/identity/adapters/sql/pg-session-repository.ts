@@ -1,4 +1,4 @@
-import type { SqlClient } from "@study/db";
+import { PreparedStatement, type Queryable } from "@study/db";
 import type { AuthState } from "../../domain/session";
 import type { SessionRepository } from "../../application/ports/sessions.port";
 import { hashToken } from "../token-hash";
@@ -20,19 +20,26 @@ interface SessionRow {
   userUpdatedAt: Date;
 }
 
-const SESSION_WITH_USER = `
-  SELECT s.id, s.token, s."userId", s."expiresAt", s."createdAt", s."updatedAt", s."ipAddress", s."userAgent",
-         u.name AS "userName", u.email AS "userEmail", u."emailVerified" AS "userEmailVerified", u.image AS "userImage",
-         u."createdAt" AS "userCreatedAt", u."updatedAt" AS "userUpdatedAt"
-  FROM "session" s JOIN "user" u ON u.id = s."userId"
-  WHERE s.token = $1`;
+/** Every authenticated request runs this: prepared once per connection. */
+const SESSION_WITH_USER = new PreparedStatement<[token: string], SessionRow>(
+  "gateway.session_with_user",
+  `SELECT s.id, s.token, s."userId", s."expiresAt", s."createdAt", s."updatedAt", s."ipAddress", s."userAgent",
+          u.name AS "userName", u.email AS "userEmail", u."emailVerified" AS "userEmailVerified", u.image AS "userImage",
+          u."createdAt" AS "userCreatedAt", u."updatedAt" AS "userUpdatedAt"
+   FROM "session" s JOIN "user" u ON u.id = s."userId"
+   WHERE s.token = $1`,
+);
+const WAS_EXPIRED = new PreparedStatement<[tokenHash: string], { found: number }>(
+  "gateway.session_was_expired",
+  "SELECT 1 AS found FROM expired_session WHERE token_hash = $1 LIMIT 1",
+);
 
 /** Reads better-auth's `session` and `user` tables in one query, and the tombstones of expired sessions. */
 export class PgSessionRepository implements SessionRepository {
-  constructor(private readonly db: SqlClient) {}
+  constructor(private readonly db: Queryable) {}
 
   async findWithUser(token: string): Promise<AuthState | null> {
-    const [row] = await this.db.$queryRawUnsafe<SessionRow[]>(SESSION_WITH_USER, token);
+    const [row] = await SESSION_WITH_USER.rows(this.db, token);
     if (!row) return null;
     return {
       session: {
@@ -58,7 +65,7 @@ export class PgSessionRepository implements SessionRepository {
   }
 
   async wasExpired(token: string): Promise<boolean> {
-    const rows = await this.db.$queryRawUnsafe<unknown[]>("SELECT 1 FROM expired_session WHERE token_hash = $1 LIMIT 1", hashToken(token));
+    const rows = await WAS_EXPIRED.rows(this.db, hashToken(token));
     return rows.length > 0;
   }
 }
