@@ -106,7 +106,7 @@ export function stackApps(): Record<string, number> {
   const apps: Record<string, number> = {};
   for (const p of processes()) {
     if (p.ppid !== process.pid) continue;
-    const match = /(?:^|\/)(gateway|services\/([\w-]+))\/dist\/([\w-]+)\.js/.exec(p.cmdline);
+    const match = /(?:^|[\s/])(gateway|services\/([\w-]+))\/dist\/([\w-]+)\.js/.exec(p.cmdline);
     if (!match) continue;
     const name = match[1] === "gateway" ? "gateway" : match[3] === "main" ? match[2] : `${match[2]}-${match[3]}`;
     apps[name] = p.pid;

@@ -14,7 +14,7 @@
  *   (mw) the monolith's POST /api/courses                    — the reference for (w): the same transaction, no hops
  *   extra: (s) GET /api/auth/session (the session lookup alone), and b, s, c, d, m, w, mw again at one connection
  *
- * Memory: every process's RSS at idle, then after each of three runs of (c) (no growth across them).
+ * Memory: every process's RSS at idle, then after each of --c-runs runs of (c) (no growth across them).
  *
  * (a)-(c) are driven by autocannon, (d) by a loop of concurrent calls through the same generated client the
  * gateway uses; all from this process, at the same concurrency. PostgreSQL and RabbitMQ come from
@@ -22,7 +22,7 @@
  *
  * Targets (issue #16): (c) ≥ 50 % of (m) in req/s; (b) ≥ 70 % of (e); c·1 − m·1 ≤ 1.0 ms at p50.
  *
- * Options: --connections=32 --duration=10 --warmup=3 --courses=20
+ * Options: --connections=32 --duration=10 --warmup=3 --courses=20 --c-runs=3
  *          --single-duration=5 (the extra 1-connection runs of (c) and (d))
  *          --profile   run only (b) and (c), with the gateway under the CPU profiler, and summarise the profile.
  */
@@ -73,15 +73,22 @@ interface Load {
 }
 const MAIN_LOAD: Load = { connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S };
 const SINGLE_LOAD: Load = { connections: 1, durationS: SINGLE_S, warmupS: 1 };
+/** Runs of (c), each followed by every process's RSS: memory must not grow from one to the next. */
+const C_RUNS = option("c-runs", 3, 1);
 /** The user's courses: a full first page of GET /api/courses (its default limit is 20). */
 const COURSES = option("courses", 20);
-/** `--gateway-env=KEY=value,KEY=value`: settings for the gateway only (to measure, e.g., OTEL_SDK_DISABLED=true). */
-const GATEWAY_ENV: Record<string, string> = Object.fromEntries(
-  (process.argv.find((arg) => arg.startsWith("--gateway-env="))?.slice("--gateway-env=".length) ?? "")
-    .split(",")
-    .filter((pair) => pair.includes("="))
-    .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
-);
+/** `--<name>=KEY=value,KEY=value`: settings given on the command line. */
+const settingsOption = (name: string): Record<string, string> =>
+  Object.fromEntries(
+    (process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? "")
+      .split(",")
+      .filter((pair) => pair.includes("="))
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  );
+/** `--gateway-env=KEY=value,…`: settings for the gateway only (to measure, e.g., OTEL_SDK_DISABLED=true). */
+const GATEWAY_ENV = settingsOption("gateway-env");
+/** `--env=KEY=value,…`: settings for every process of the stack (e.g. OTEL_NODE_DISABLED_INSTRUMENTATIONS=prisma). */
+const STACK_ENV = settingsOption("env");
 /** Profile run: (b) and (c) only, with the gateway under the CPU profiler; the report summarises each phase. */
 const PROFILE = process.argv.includes("--profile");
 
@@ -580,6 +587,7 @@ async function main(): Promise<void> {
   try {
     const began = Date.now();
     const { infrastructure, stack, suffix } = await startBenchStack(baseDir, logs, cleanups, {
+      env: STACK_ENV,
       // node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded module runs the inspector's profiler instead
       gatewayEnv: {
         ...GATEWAY_ENV,
@@ -654,7 +662,11 @@ async function main(): Promise<void> {
     let sqlCounts: Record<string, Record<string, number>> | undefined;
     if (!PROFILE) {
       say("counting SQL transactions per request (≈ 35 s) …");
-      const sql = sqlProbe(infrastructure.postgres.adminUrl, { gateway: `bench_${suffix}_gateway`, courses: `bench_${suffix}_courses` });
+      const sql = sqlProbe(infrastructure.postgres.adminUrl, {
+        gateway: `bench_${suffix}_gateway`,
+        courses: `bench_${suffix}_courses`,
+        search: `bench_${suffix}_search`,
+      });
       const client = createClient(coursesApi.CoursesServiceClient, coursesApi.CoursesServiceService, coursesAddress);
       try {
         sqlCounts = await sqlPerRequest(sql, {
@@ -665,6 +677,11 @@ async function main(): Promise<void> {
           },
           "d gRPC ListCourses": async () => {
             await client.listCourses({ userId, page: { limit: 20, offset: 0 } });
+          },
+          "w POST /api/courses": async () => {
+            const response = await fetch(`${stack.gatewayUrl}/api/courses`, { method: "POST", headers: writerBearer, body: NEW_COURSE });
+            await response.arrayBuffer();
+            if (response.status !== 201) throw new Error(`POST /api/courses answered ${response.status}`);
           },
         });
       } finally {
@@ -719,7 +736,7 @@ async function main(): Promise<void> {
       await phase("(s) GET /api/auth/session", () => httpLoad("s", `${stack.gatewayUrl}/api/auth/session`, bearer, groups));
       await phase("(c) GET /api/courses", () => httpLoad("c", `${stack.gatewayUrl}/api/courses`, bearer, groups));
       memoryAt.push({ label: "after (c), run 1", rss: memory() });
-      for (const run of [2, 3]) {
+      for (let run = 2; run <= C_RUNS; run++) {
         await phase(`(c) GET /api/courses, run ${run}`, () => httpLoad(`c#${run}`, `${stack.gatewayUrl}/api/courses`, bearer, groups));
         memoryAt.push({ label: `after (c), run ${run}`, rss: memory() });
       }
@@ -824,7 +841,7 @@ async function main(): Promise<void> {
       memoryTable,
       "",
       `SQL transactions per request: ${Object.entries(sqlCounts ?? {})
-        .map(([kind, counts]) => `${kind.split(" ")[0]}: gateway ${counts.gateway}, courses ${counts.courses}`)
+        .map(([kind, counts]) => `${kind.split(" ")[0]}: gateway ${counts.gateway}, courses ${counts.courses}, search ${counts.search}`)
         .join("; ")}`,
       `(c)−(d) at p50: ${ms(byId.c.p50 - byId.d.p50)} ms at ${CONNECTIONS} connections; ${ms(verdict.gatewayHopP50MsSingleConnection)} ms at 1 connection`,
       ...(invalid.length ? [`WARNING: failed requests in ${invalid.map((r) => r.id).join(", ")} — those figures are not valid`] : []),
