@@ -38,6 +38,7 @@ import { Client } from "pg";
 import { courses as coursesApi } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { required } from "@study/platform/errors";
+import { APP_NODE_OPTIONS } from "@study/testkit";
 import { formatSummary, summariseProfile } from "./profile";
 import { cleanupOnExit } from "./cleanup";
 import {
@@ -591,13 +592,15 @@ async function main(): Promise<void> {
       // node 20 refuses --cpu-prof in NODE_OPTIONS: a preloaded module runs the inspector's profiler instead
       gatewayEnv: {
         ...GATEWAY_ENV,
-        ...(PROFILE ? { NODE_OPTIONS: `--require ${join(__dirname, "cpu-profile-preload.js")}`, CPU_PROFILE_DIR: profileDir } : {}),
+        ...(PROFILE
+          ? { NODE_OPTIONS: `--require ${join(__dirname, "cpu-profile-preload.js")} ${APP_NODE_OPTIONS}`, CPU_PROFILE_DIR: profileDir }
+          : {}),
       },
       // the courses service too: (c) crosses both, (d) the courses service alone
       serviceEnv: PROFILE
         ? {
             courses: {
-              NODE_OPTIONS: `--require ${join(__dirname, "cpu-profile-preload.js")}`,
+              NODE_OPTIONS: `--require ${join(__dirname, "cpu-profile-preload.js")} ${APP_NODE_OPTIONS}`,
               CPU_PROFILE_DIR: profileDir,
               CPU_PROFILE_NAME: "courses",
             },

@@ -38,6 +38,13 @@ const appOf = (entry: CatalogueEntry): AppSpec & { addressVariable: string } => 
 /** Time a stopped process gets to exit on its own before SIGKILL. */
 export const STOP_GRACE_MS = 10_000;
 /**
+ * V8 options of every app, as the Dockerfile sets them for production: a 32 MiB young generation (semi-space)
+ * instead of 16. A request allocates much short-lived garbage (spans, gRPC and pg objects, JSON); a larger young
+ * generation collects it less often: (c) 400–560 → 600–760 req/s, ≈ 40 MiB more RSS in the gateway
+ * (docs/PERFORMANCE.md, #16).
+ */
+export const APP_NODE_OPTIONS = "--max-semi-space-size=32";
+/**
  * How long a started process may take to answer its health check. A whole stack starts a dozen processes at once
  * (about 15 s on an idle 2-core machine, mostly module loading); CI runs two test files side by side, so a stack
  * may start while another stack starts or a worker transcribes. The bound only ends a hang: readiness itself is
@@ -184,6 +191,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const grace = options.stopGraceMs ?? STOP_GRACE_MS;
   const prefix = options.databasePrefix ?? "";
   const common = {
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, APP_NODE_OPTIONS].filter(Boolean).join(" "),
     // Signs the user id the gateway forwards with streamed uploads (shared by the gateway and media).
     INTERNAL_UPLOAD_SECRET: randomBytes(32).toString("hex"),
     RABBITMQ_URL: options.rabbitmqUrl,

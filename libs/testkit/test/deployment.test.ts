@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { CATALOGUE, GATEWAY_APP, type Catalogue } from "@study/platform/catalogue";
+import { APP_NODE_OPTIONS } from "@study/testkit";
 import { CORE_SCHEMA, load, loadAll, mergeTag } from "js-yaml";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML of any shape, read field by field with checks
@@ -119,6 +120,11 @@ function findComposeBinary(): string | undefined {
 describe("docker-compose.yml", () => {
   it("defines services", () => {
     expect(Object.keys(composeServices).length).toBeGreaterThan(0);
+  });
+
+  it("runs the image's apps with the V8 options the local stack and the benchmarks use", () => {
+    const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(readFileSync(path.join(root, "Dockerfile"), "utf8"))?.[1] ?? "";
+    expect(nodeOptions.split(" ")).toEqual(expect.arrayContaining(APP_NODE_OPTIONS.split(" ")));
   });
 
   it("gives every service an image or a build from the root Dockerfile", () => {
