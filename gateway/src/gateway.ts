@@ -13,7 +13,7 @@ import { createIdentity } from "./identity/identity";
  * the pool itself); the runtime ends the pool.
  */
 function gatewayDatabase(_config: GatewayConfig, pool: Pool) {
-  return { ...pgTransactionalClient(pool), pool, $disconnect: async () => undefined };
+  return { ...pgTransactionalClient(pool), $disconnect: async () => undefined };
 }
 
 export interface GatewayOptions extends StartOptions {
@@ -35,10 +35,10 @@ export async function startGateway(options: GatewayOptions = {}) {
       name: "gateway",
       configSchema,
       createDatabase: gatewayDatabase,
-      async compose({ config, logger, db, lifecycle }) {
+      async compose({ config, logger, db, pool, lifecycle }) {
         const clients = createServiceClients(config);
         lifecycle.onStop("grpc clients", () => Object.values(clients).forEach((client) => client.close()));
-        const identity = createIdentity({ pool: db.pool, db, config, logger });
+        const identity = createIdentity({ pool, db, config, logger });
         const app = createApp({ config, logger, db, identity, clients, serviceAddresses: serviceAddresses(config, catalogue) });
         return {
           grpc: [identity.grpcService],

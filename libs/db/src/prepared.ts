@@ -4,10 +4,10 @@ import type { Pool, PoolClient, QueryResultRow } from "pg";
 export type Queryable = Pick<Pool | PoolClient, "query">;
 
 /**
- * One SQL statement of a hot read, sent through node-postgres as a named statement: each connection parses and
+ * One SQL statement of a hot path, sent through node-postgres as a named statement: each connection parses and
  * plans it once, later calls send only the parameters. Prisma's query path cost about four times the CPU of
- * this for the same query (`npm run bench:read-path`, docs/PERFORMANCE.md); writes, with their outbox events in
- * one transaction, stay on Prisma. The name must be unique in the process and always go with the same text.
+ * this for the same query (`npm run bench:read-path`, docs/PERFORMANCE.md). The name must be unique in the
+ * process and always go with the same text.
  */
 export class PreparedStatement<Params extends unknown[], Row extends QueryResultRow> {
   constructor(

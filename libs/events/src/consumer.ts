@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import type { SqlClient } from "@study/db";
+import { TRANSACTION_OPTIONS, type SqlClient } from "@study/db";
 import { contextFromTraceHeaders, type Logger } from "@study/platform";
 import type { Channel, ChannelModel, ConsumeMessage } from "amqplib";
 import type { AmqpConnection } from "./connection";
@@ -153,21 +153,18 @@ export async function startConsumer<Tx extends SqlClient>(options: ConsumerOptio
         const handled =
           options.inbox === "after"
             ? await handleThenRecord(handler, envelope, payload.value)
-            : await options.db.$transaction(
-                async (tx) => {
-                  const inserted = await tx.$executeRawUnsafe(
-                    `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3)
+            : await options.db.$transaction(async (tx) => {
+                const inserted = await tx.$executeRawUnsafe(
+                  `INSERT INTO inbox_message (consumer, event_id, type) VALUES ($1, $2, $3)
                ON CONFLICT (consumer, event_id) DO NOTHING`,
-                    options.consumer,
-                    envelope.id,
-                    envelope.type,
-                  );
-                  if (inserted === 0) return false;
-                  await handler(payload.value, envelope, tx);
-                  return true;
-                },
-                { timeout: 30_000, maxWait: 10_000 },
-              );
+                  options.consumer,
+                  envelope.id,
+                  envelope.type,
+                );
+                if (inserted === 0) return false;
+                await handler(payload.value, envelope, tx);
+                return true;
+              }, TRANSACTION_OPTIONS);
         options.logger.debug({ event: envelope.type, eventId: envelope.id, duplicate: !handled }, "event handled");
       });
       span.end();

@@ -1,4 +1,4 @@
-import type { SqlClient, TransactionalClient } from "@study/db";
+import { TRANSACTION_OPTIONS, type SqlClient, type TransactionalClient } from "@study/db";
 import type { Logger } from "@study/platform";
 import { Client } from "pg";
 import { envelopeFromJson, envelopeToJson, type EventEnvelope } from "./envelope";
@@ -140,30 +140,27 @@ export class OutboxRelay {
   private async publishBatch(batchSize: number): Promise<number> {
     const { db, publisher } = this.options;
     // The failure is recorded inside the transaction (so attempts/last_error survive) and rethrown after it.
-    const outcome = await db.$transaction(
-      async (tx) => {
-        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
-          `SELECT id, payload FROM outbox_message WHERE published_at IS NULL
+    const outcome = await db.$transaction(async (tx) => {
+      const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
+        `SELECT id, payload FROM outbox_message WHERE published_at IS NULL
            ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          batchSize,
+        batchSize,
+      );
+      if (rows.length === 0) return { published: 0 };
+      const ids = rows.map((row) => row.id);
+      try {
+        await publisher.publish(rows.map((row) => envelopeFromJson(row.payload)));
+      } catch (error) {
+        await tx.$executeRawUnsafe(
+          "UPDATE outbox_message SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::text[])",
+          ids,
+          error instanceof Error ? error.message : String(error),
         );
-        if (rows.length === 0) return { published: 0 };
-        const ids = rows.map((row) => row.id);
-        try {
-          await publisher.publish(rows.map((row) => envelopeFromJson(row.payload)));
-        } catch (error) {
-          await tx.$executeRawUnsafe(
-            "UPDATE outbox_message SET attempts = attempts + 1, last_error = $2 WHERE id = ANY($1::text[])",
-            ids,
-            error instanceof Error ? error.message : String(error),
-          );
-          return { published: 0, error };
-        }
-        await tx.$executeRawUnsafe("UPDATE outbox_message SET published_at = now() WHERE id = ANY($1::text[])", ids);
-        return { published: rows.length };
-      },
-      { timeout: 30_000, maxWait: 10_000 },
-    );
+        return { published: 0, error };
+      }
+      await tx.$executeRawUnsafe("UPDATE outbox_message SET published_at = now() WHERE id = ANY($1::text[])", ids);
+      return { published: rows.length };
+    }, TRANSACTION_OPTIONS);
     if ("error" in outcome) throw outcome.error;
     return outcome.published;
   }

@@ -48,9 +48,9 @@ export class PostgresCourseRepository implements CourseRepository {
 
   constructor(
     private readonly prisma: PrismaClient,
-    private readonly reads: Pool,
+    private readonly pool: Pool,
   ) {
-    this.writes = pgTransactionalClient(reads);
+    this.writes = pgTransactionalClient(pool);
   }
 
   async insert(course: Course, events: EventEnvelope[]): Promise<void> {
@@ -62,21 +62,21 @@ export class PostgresCourseRepository implements CourseRepository {
   }
 
   async findOwned(userId: string, courseId: string): Promise<Course | null> {
-    const [course] = await FIND_OWNED.rows(this.reads, userId, courseId);
+    const [course] = await FIND_OWNED.rows(this.pool, userId, courseId);
     return course ?? null;
   }
 
   /** A page past the end has no row to carry the total: only then is it counted on its own. */
   async listOwned(userId: string, query: { limit: number; offset: number; semester?: string }): Promise<CoursePage> {
     const semester = query.semester ?? null;
-    const rows = await LIST_OWNED.rows(this.reads, userId, semester, query.limit, query.offset);
+    const rows = await LIST_OWNED.rows(this.pool, userId, semester, query.limit, query.offset);
     if (rows.length > 0) return { courses: rows.map(({ total: _total, ...course }) => course), total: Number(rows[0].total) };
-    const total = query.offset === 0 ? 0 : Number((await COUNT_OWNED.rows(this.reads, userId, semester))[0].total);
+    const total = query.offset === 0 ? 0 : Number((await COUNT_OWNED.rows(this.pool, userId, semester))[0].total);
     return { courses: [], total };
   }
 
   findManyOwned(userId: string, courseIds: string[]): Promise<Course[]> {
-    return FIND_MANY_OWNED.rows(this.reads, userId, courseIds);
+    return FIND_MANY_OWNED.rows(this.pool, userId, courseIds);
   }
 
   async update(course: Course, events: (saved: Course) => EventEnvelope[]): Promise<Course | null> {
