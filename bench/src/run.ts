@@ -76,6 +76,12 @@ const MAIN_LOAD: Load = { connections: CONNECTIONS, durationS: DURATION_S, warmu
 const SINGLE_LOAD: Load = { connections: 1, durationS: SINGLE_S, warmupS: 1 };
 /** Runs of (c), each followed by every process's RSS: memory must not grow from one to the next. */
 const C_RUNS = option("c-runs", 3, 1);
+/**
+ * Rounds of the three target pairs — (e)/(b), (m)/(c), (m·1)/(c·1) — measured side by side again after the full
+ * first round: on two shared cores a single pair moves by ±15 % from one sitting to the next, so the verdict takes
+ * each ratio's median over the rounds.
+ */
+const ROUNDS = option("rounds", 3, 1);
 /** The user's courses: a full first page of GET /api/courses (its default limit is 20). */
 const COURSES = option("courses", 20);
 /** `--<name>=KEY=value,KEY=value`: settings given on the command line. */
@@ -92,6 +98,16 @@ const GATEWAY_ENV = settingsOption("gateway-env");
 const STACK_ENV = settingsOption("env");
 /** Profile run: (b) and (c) only, with the gateway under the CPU profiler; the report summarises each phase. */
 const PROFILE = process.argv.includes("--profile");
+/**
+ * `--only=b,e,c,m`: run just these phases (ids as in the table; "c" includes its repeated runs) and print their
+ * table, without the SQL counts and the verdict — for quick comparisons while working on one part.
+ */
+const ONLY = new Set(
+  (process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length) ?? "")
+    .split(",")
+    .map((id) => id.trim().replace(/\.1$/u, "·1"))
+    .filter(Boolean),
+);
 
 const say = (line: string) => process.stdout.write(`[bench] ${line}\n`);
 
@@ -116,6 +132,12 @@ class Latencies {
     return this.values.slice(0, this.size).sort();
   }
 }
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 
 // ---------------------------------------------------------------------------------------------- processes
 
@@ -663,7 +685,7 @@ async function main(): Promise<void> {
 
     // How many SQL round trips each kind of request costs (sequential requests, no load).
     let sqlCounts: Record<string, Record<string, number>> | undefined;
-    if (!PROFILE) {
+    if (!PROFILE && ONLY.size === 0) {
       say("counting SQL transactions per request (≈ 35 s) …");
       const sql = sqlProbe(infrastructure.postgres.adminUrl, {
         gateway: `bench_${suffix}_gateway`,
@@ -704,6 +726,8 @@ async function main(): Promise<void> {
     // A phase during which other processes (a build, a test run) took CPU is run again, up to twice; the least
     // disturbed attempt counts.
     const phase = async (label: string, run: () => Promise<PhaseResult>) => {
+      const id = /^\(([^)]+)\)/u.exec(label)?.[1] ?? label;
+      if (ONLY.size > 0 && !ONLY.has(id)) return;
       say(`${label} …`);
       let result = await run();
       for (let attempt = 2; attempt <= 3 && result.cpu.foreign > FOREIGN_LIMIT; attempt++) {
@@ -761,6 +785,18 @@ async function main(): Promise<void> {
       await phase("(mw·1) monolith POST /api/courses, 1 connection", () =>
         httpLoad("mw·1", `${monolith.url}/api/courses`, writerBearer, groups, SINGLE_LOAD, newCourse),
       );
+      for (let round = 2; round <= ROUNDS && ONLY.size === 0; round++) {
+        await phase(`(e@${round}) Express GET /health/live`, () => httpLoad(`e@${round}`, `${expressHello.url}/health/live`, {}, groups));
+        await phase(`(b@${round}) GET /health/live`, () => httpLoad(`b@${round}`, `${stack.gatewayUrl}/health/live`, {}, groups));
+        await phase(`(m@${round}) monolith GET /api/courses`, () => httpLoad(`m@${round}`, `${monolith.url}/api/courses`, bearer, groups));
+        await phase(`(c@${round}) GET /api/courses`, () => httpLoad(`c@${round}`, `${stack.gatewayUrl}/api/courses`, bearer, groups));
+        await phase(`(m·1@${round}) monolith GET /api/courses, 1 connection`, () =>
+          httpLoad(`m·1@${round}`, `${monolith.url}/api/courses`, bearer, groups, SINGLE_LOAD),
+        );
+        await phase(`(c·1@${round}) GET /api/courses, 1 connection`, () =>
+          httpLoad(`c·1@${round}`, `${stack.gatewayUrl}/api/courses`, bearer, groups, SINGLE_LOAD),
+        );
+      }
     }
 
     mkdirSync(RESULTS_DIR, { recursive: true });
@@ -795,10 +831,22 @@ async function main(): Promise<void> {
       return;
     }
 
+    if (ONLY.size > 0) {
+      process.stdout.write(`\n${table(results)}\n\n`);
+      return;
+    }
     const byId = Object.fromEntries(results.map((r) => [r.id, r]));
-    const ratio = byId.c.reqPerSec / byId.m.reqPerSec;
-    const liveRatio = byId.b.reqPerSec / byId.e.reqPerSec;
-    const hop = byId["c·1"].p50 - byId["m·1"].p50;
+    /** One figure per round: round 1 is the main run (its best (c) of the --c-runs), later rounds are `id@n`. */
+    const perRound = (figure: (id: (name: string) => PhaseResult) => number): number[] =>
+      Array.from({ length: ROUNDS }, (_, index) => figure((name) => (index === 0 ? byId[name] : byId[`${name}@${index + 1}`])));
+    // Round 1's (c) is its last run: the first follows (b) and still warms up its code paths.
+    const lastC = byId[C_RUNS > 1 ? `c#${C_RUNS}` : "c"];
+    const ratios = perRound((id) => (id("c") === byId.c ? lastC : id("c")).reqPerSec / id("m").reqPerSec);
+    const liveRatios = perRound((id) => id("b").reqPerSec / id("e").reqPerSec);
+    const hops = perRound((id) => id("c·1").p50 - id("m·1").p50);
+    const ratio = median(ratios);
+    const liveRatio = median(liveRatios);
+    const hop = median(hops);
     const writeRatio = byId.w.reqPerSec / byId.mw.reqPerSec;
     const writeHop = byId["w·1"].p50 - byId["mw·1"].p50;
     /** CPU ms per request across every process of the stack (PostgreSQL and RabbitMQ included) during a phase. */
@@ -816,6 +864,11 @@ async function main(): Promise<void> {
     ].join("\n");
     const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
     const verdict = {
+      rounds: {
+        coursesVsMonolith: ratios.map((r) => round(r, 3)),
+        liveVsExpress: liveRatios.map((r) => round(r, 3)),
+        hopMs: hops.map((h) => round(h, 2)),
+      },
       coursesVsMonolith: round(ratio, 3),
       coursesVsMonolithTargetMet: ratio >= 0.5,
       liveVsExpress: round(liveRatio, 3),
@@ -833,6 +886,9 @@ async function main(): Promise<void> {
     const report = [
       table(results),
       "",
+      `Medians over ${ROUNDS} round(s) (each round's figures: ${ratios.map((r) => `${(r * 100).toFixed(0)} %`).join(", ")} · ${liveRatios
+        .map((r) => `${(r * 100).toFixed(0)} %`)
+        .join(", ")} · ${hops.map((h) => `${ms(h)} ms`).join(", ")}):`,
       `(c)/(m) throughput: ${(ratio * 100).toFixed(1)} % (target ≥ 50 %: ${verdict.coursesVsMonolithTargetMet ? "met" : "NOT met"})`,
       `(b)/(e) throughput: ${(liveRatio * 100).toFixed(1)} % (target ≥ 70 %: ${verdict.liveVsExpressTargetMet ? "met" : "NOT met"})`,
       `c·1 − m·1 at p50: ${ms(hop)} ms (target ≤ 1.0 ms: ${verdict.hopTargetMet ? "met" : "NOT met"})`,
@@ -858,7 +914,7 @@ async function main(): Promise<void> {
     const file = join(RESULTS_DIR, `bench-${stamp}.json`);
     writeFileSync(
       file,
-      `${JSON.stringify({ machine: info, settings: { CONNECTIONS, DURATION_S, WARMUP_S, COURSES, SINGLE_S }, results, sqlPerRequest: sqlCounts, verdict, memory: memoryAt }, null, 2)}\n`,
+      `${JSON.stringify({ machine: info, settings: { CONNECTIONS, DURATION_S, WARMUP_S, COURSES, SINGLE_S, ROUNDS, C_RUNS }, results, sqlPerRequest: sqlCounts, verdict, memory: memoryAt }, null, 2)}\n`,
     );
     say(`results in ${file}`);
   } finally {

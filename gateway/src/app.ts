@@ -1,7 +1,7 @@
 import type { TransactionalClient } from "@study/db";
-import type { Logger } from "@study/platform";
+import { inRequestContext, type Logger } from "@study/platform";
 import cors from "cors";
-import express, { type Express, type Router } from "express";
+import express, { type Express, type Request, type Router } from "express";
 import helmet from "helmet";
 import swaggerUi from "swagger-ui-express";
 import { z } from "zod";
@@ -120,6 +120,9 @@ export function bodyParsers(jsonBodyLimit: string): Router {
   return parsers;
 }
 
+/** Whether a request has a body to parse (as body-parser decides): a GET without one skips the parsers. */
+const hasBody = (req: Request) => req.headers["transfer-encoding"] !== undefined || req.headers["content-length"] !== undefined;
+
 /** The HTTP surface. Holds no business rules: authenticate, validate, call a service, shape the answer. */
 export function createApp(deps: GatewayDependencies): Express {
   const { config } = deps;
@@ -131,8 +134,26 @@ export function createApp(deps: GatewayDependencies): Express {
   app.use(requestId);
   app.use(helmet());
   const trusted = new Set([config.CLIENT_URL, ...config.TRUSTED_ORIGINS].map((url) => new URL(url).origin));
-  app.use(cors({ origin: (origin, allow) => allow(null, origin !== undefined && trusted.has(origin)), credentials: true }));
-  app.use(bodyParsers(config.JSON_BODY_LIMIT));
+  const corsHeaders = cors({ origin: (origin, allow) => allow(null, origin !== undefined && trusted.has(origin)), credentials: true });
+  // Only a browser's cross-origin request carries Origin; the others need no CORS headers, only the Vary that
+  // tells caches the answer depends on it (cors costs ~4 % of a trivial request: docs/PERFORMANCE.md, #16).
+  app.use((req, res, next) => {
+    if (req.headers.origin !== undefined) {
+      corsHeaders(req, res, next);
+      return;
+    }
+    res.vary("Origin");
+    next();
+  });
+  const parsers = bodyParsers(config.JSON_BODY_LIMIT);
+  app.use((req, res, next) => {
+    if (!hasBody(req)) {
+      next();
+      return;
+    }
+    // A parsed body calls on from its stream's 'end', outside the request's trace context: enter it again.
+    parsers(req, res, (error?: unknown) => inRequestContext(req, () => next(error)));
+  });
 
   const { sessions } = deps.identity;
   const registry = apiRegistry(deps);

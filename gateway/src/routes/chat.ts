@@ -1,3 +1,4 @@
+import { traceMetadata } from "@study/grpc";
 import { chat as api } from "@study/contracts";
 import { AppError, isAppError, required, type Logger } from "@study/platform";
 import type { Request } from "express";
@@ -280,10 +281,9 @@ export function chatRoutes(clients: ServiceClients, logger: Logger, options: Cha
         429: { description: "Over the hourly question limit (RATE_LIMITED; Retry-After says when to ask again)", schema: errorEnvelope },
       },
       async handler({ params, body, req, res }) {
-        const call = clients.chat.raw.ask(
-          { userId: currentAuth(res).user.id, sessionId: params.id, question: body.question },
-          { deadline: new Date(Date.now() + options.answerDeadlineMs) },
-        );
+        const call = clients.chat.raw.ask({ userId: currentAuth(res).user.id, sessionId: params.id, question: body.question }, traceMetadata(), {
+          deadline: new Date(Date.now() + options.answerDeadlineMs),
+        });
         // The client left: stop answering (the chat service stops its engine when the call is cancelled).
         res.on("close", () => call.cancel());
         const next = serverStreamReader(call, "ChatService");

@@ -1,3 +1,4 @@
+import { traceMetadata } from "@study/grpc";
 import { media as api, type common } from "@study/contracts";
 import type { Logger } from "@study/platform";
 import { required } from "@study/platform";
@@ -252,7 +253,7 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
       async handler({ params, res }) {
         const userId = currentAuth(res).user.id;
         // Media pushes the job's recorded states (WatchImportJob): the current one first, then every change.
-        const call = clients.media.raw.watchImportJob({ userId, jobId: params.id });
+        const call = clients.media.raw.watchImportJob({ userId, jobId: params.id }, traceMetadata());
         const next = serverStreamReader(call, "MediaService");
         // The first state before the stream starts, so that another user's or an unknown job is a normal 404.
         let state = await next();

@@ -12,6 +12,7 @@ import {
 import { health } from "@study/contracts";
 import { fromServiceError } from "./errors";
 import { serviceNameOf } from "./server";
+import { clientCallSpan } from "./tracing";
 
 type UnaryCallback<Res> = (error: ServiceError | null, response: Res) => void;
 type Method<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>, callback: UnaryCallback<Res>) => ClientUnaryCall;
@@ -77,14 +78,19 @@ export function createClient<C extends Client>(
     raw,
     close: () => raw.close(),
   };
-  for (const method of Object.keys(definition)) {
+  for (const [method, { path }] of Object.entries(definition)) {
     const unbound: unknown = Reflect.get(raw, method);
     if (!isMethod(unbound)) throw new Error(`${serviceName} client has no method ${method}`);
     const fn = unbound.bind(raw);
     wrapper[method] = (request: unknown, callOptions?: { deadlineMs?: number }) =>
       new Promise((resolve, reject) => {
         const deadline = new Date(Date.now() + (callOptions?.deadlineMs ?? deadlineMs));
-        fn(request, new Metadata(), { deadline }, (error, response) => (error ? reject(fromServiceError(error, calleeName)) : resolve(response)));
+        const span = clientCallSpan(path);
+        fn(request, span.metadata, { deadline }, (error, response) => {
+          span.end(error);
+          if (error) reject(fromServiceError(error, calleeName));
+          else resolve(response);
+        });
       });
   }
   return wrapper as PromiseClient<C> & { close(): void; raw: C };

@@ -4,3 +4,4 @@ export * from "./errors";
 export * from "./server";
 export * from "./page-info";
 export * from "./unary-handlers";
+export { traceMetadata } from "./tracing";

@@ -10,6 +10,7 @@ import {
 import { isAppError, type Logger } from "@study/platform";
 import { HealthImplementation } from "grpc-health-check";
 import { toServiceError } from "./errors";
+import { tracedImplementation } from "./tracing";
 
 export type UnaryHandler<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;
 
@@ -120,7 +121,7 @@ export async function startGrpcServer(options: {
   const names = options.services.map((s) => serviceNameOf(s.definition));
   const health = new HealthImplementation(Object.fromEntries(["", ...names].map((n) => [n, "SERVING" as const])));
   health.addToServer(server);
-  for (const service of options.services) server.addService(service.definition, service.implementation);
+  for (const service of options.services) server.addService(service.definition, tracedImplementation(service.definition, service.implementation));
 
   const address = `${options.host ?? "0.0.0.0"}:${options.port}`;
   const port = await new Promise<number>((resolve, reject) =>

@@ -15,6 +15,14 @@ export const baseConfigSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   /** Appends finished spans as JSON lines to this file (local debugging and the cross-process trace test). */
   OTEL_TRACES_EXPORT_FILE: z.string().min(1).optional(),
+  // Read by the trace SDK itself, which would only log a bad value and sample everything: refused here at start.
+  OTEL_TRACES_SAMPLER: z
+    .enum(["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"])
+    .optional(),
+  OTEL_TRACES_SAMPLER_ARG: z
+    .string()
+    .refine((value) => /^\s*\d*\.?\d+\s*$/u.test(value) && Number(value) >= 0 && Number(value) <= 1, "must be a ratio between 0 and 1")
+    .optional(),
 });
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

@@ -3,6 +3,7 @@ export * from "./errors";
 export * from "./lifecycle";
 export * from "./logger";
 export * from "./trace-context";
+export * from "./http-tracing";
 export * from "./ids";
 export * from "./clock";
 export * from "./internal-request";

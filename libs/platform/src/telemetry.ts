@@ -6,7 +6,6 @@ import { appendFileSync } from "node:fs";
 import { ExportResultCode, W3CTraceContextPropagator, type ExportResult } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-grpc";
 import { AmqplibInstrumentation } from "@opentelemetry/instrumentation-amqplib";
-import { GrpcInstrumentation } from "@opentelemetry/instrumentation-grpc";
 import { HttpInstrumentation } from "@opentelemetry/instrumentation-http";
 import { PgInstrumentation } from "@opentelemetry/instrumentation-pg";
 import { registerInstrumentations } from "@opentelemetry/instrumentation";
@@ -61,9 +60,10 @@ export class JsonLinesFileSpanExporter implements SpanExporter {
 let running: { provider: NodeTracerProvider; disableInstrumentations: () => void } | undefined;
 
 const INSTRUMENTATIONS = {
-  http: () => new HttpInstrumentation(),
-  grpc: () => new GrpcInstrumentation(),
-  pg: () => new PgInstrumentation({ requireParentSpan: true }),
+  // Outgoing requests only: the server side is traceHttpRequests (./http-tracing), a fraction of the cost.
+  http: () => new HttpInstrumentation({ disableIncomingRequestInstrumentation: true }),
+  // A span per query, not per connection taken from the pool (two more spans per query, noise in every trace).
+  pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
   amqplib: () => new AmqplibInstrumentation(),
   prisma: () => new PrismaInstrumentation(),
 };

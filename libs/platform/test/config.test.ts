@@ -35,6 +35,16 @@ describe("loadConfig", () => {
     });
   });
 
+  it("refuses a trace sampler the SDK would only log and ignore, and a ratio outside 0..1", () => {
+    expect(loadConfig(schema, { ...valid, OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" })).toMatchObject({
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.1",
+    });
+    expect(configError({ ...valid, OTEL_TRACES_SAMPLER: "ratio" }).message).toContain("OTEL_TRACES_SAMPLER");
+    expect(configError({ ...valid, OTEL_TRACES_SAMPLER_ARG: "1.5" }).message).toContain("OTEL_TRACES_SAMPLER_ARG: must be a ratio between 0 and 1");
+    expect(configError({ ...valid, OTEL_TRACES_SAMPLER_ARG: "" }).message).toContain("OTEL_TRACES_SAMPLER_ARG");
+  });
+
   it("coerces explicit values: numbers, booleans, enums", () => {
     const config = loadConfig(schema, { ...valid, GRPC_PORT: "7001", FEATURE_ON: "1", NODE_ENV: "production", LOG_LEVEL: "silent" });
     expect(config).toMatchObject({ GRPC_PORT: 7001, FEATURE_ON: true, NODE_ENV: "production", LOG_LEVEL: "silent" });

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createPool, type TransactionalClient } from "@study/db";
 import { AmqpConnection, startOutboxRelay } from "@study/events";
 import { startGrpcServer, type GrpcServiceRegistration } from "@study/grpc";
-import { amqpUrl, baseConfigSchema, createLogger, Lifecycle, loadConfig, port, postgresUrl, type Logger } from "@study/platform";
+import { amqpUrl, baseConfigSchema, createLogger, Lifecycle, loadConfig, port, postgresUrl, traceHttpRequests, type Logger } from "@study/platform";
 import { startTelemetry, stopTelemetry } from "@study/platform/telemetry";
 import type { Pool } from "pg";
 import { z } from "zod";
@@ -138,7 +138,7 @@ export async function startProcess(definition: AnyProcess, options: StartOptions
       return closingOnFailure(context, async () => {
         const composed = await definition.compose(context);
         const grpcPort = await serveGrpc(context, composed.grpc);
-        const server = createServer(composed.http);
+        const server = createServer(traceHttpRequests(composed.http));
         composed.configureHttp?.(server);
         const httpPort = await listen(server, context.config.PORT);
         context.lifecycle.onStop("http server", () => closeServer(server));
@@ -202,10 +202,12 @@ async function serveGrpc<Db>(context: ProcessContext<Db, GrpcPortConfig>, servic
 
 /** A worker's liveness endpoint: the process answers (it must not depend on the database or broker). */
 async function serveLiveness(wanted: number, lifecycle: Lifecycle): Promise<number> {
-  const server = createServer((request, response) => {
-    const live = request.method === "GET" && request.url === "/health/live";
-    response.writeHead(live ? 200 : 404, { "content-type": "application/json" }).end(live ? '{"status":"ok"}' : '{"status":"not found"}');
-  });
+  const server = createServer(
+    traceHttpRequests((request, response) => {
+      const live = request.method === "GET" && request.url === "/health/live";
+      response.writeHead(live ? 200 : 404, { "content-type": "application/json" }).end(live ? '{"status":"ok"}' : '{"status":"not found"}');
+    }),
+  );
   const bound = await listen(server, wanted);
   lifecycle.onStop("health server", () => closeServer(server));
   return bound;

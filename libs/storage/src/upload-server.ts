@@ -3,7 +3,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
 import busboy from "busboy";
-import { AppError, drainAfterEarlyAnswer, HTTP_STATUS_BY_KIND, required, verifyInternalRequest, type Logger } from "@study/platform";
+import {
+  AppError,
+  drainAfterEarlyAnswer,
+  HTTP_STATUS_BY_KIND,
+  required,
+  traceHttpRequests,
+  verifyInternalRequest,
+  type Logger,
+} from "@study/platform";
 
 /** Serves `GET|HEAD /files/<storage key>` (each key segment URL-encoded) to the signed-in user `userId`. */
 export type FileRoute = (request: IncomingMessage, response: ServerResponse, userId: string, encodedKey: string) => Promise<void>;
@@ -158,12 +166,14 @@ const storageFailed = () => new AppError("unavailable", "SERVICE_UNAVAILABLE", "
  */
 export async function startInternalHttpServer(options: InternalHttpServerOptions): Promise<RunningInternalHttpServer> {
   const { logger } = options;
-  const server: Server = createServer((request, response) => {
-    void handle(request, response).catch((error: unknown) => {
-      logger.error({ err: error }, "internal HTTP request failed unexpectedly");
-      send(response, 500, errorBody(AppError.internal()));
-    });
-  });
+  const server: Server = createServer(
+    traceHttpRequests((request, response) => {
+      void handle(request, response).catch((error: unknown) => {
+        logger.error({ err: error }, "internal HTTP request failed unexpectedly");
+        send(response, 500, errorBody(AppError.internal()));
+      });
+    }),
+  );
   // Long uploads: no whole-request limit here (the gateway has its own timeouts), but idle sockets go.
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;

@@ -46,9 +46,9 @@ export class PgSessionRepository implements SessionRepository {
         id: row.id,
         token: row.token,
         userId: row.userId,
-        expiresAt: new Date(row.expiresAt),
-        createdAt: new Date(row.createdAt),
-        updatedAt: new Date(row.updatedAt),
+        expiresAt: row.expiresAt,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
         ipAddress: row.ipAddress,
         userAgent: row.userAgent,
       },
@@ -58,8 +58,8 @@ export class PgSessionRepository implements SessionRepository {
         email: row.userEmail,
         emailVerified: row.userEmailVerified,
         image: row.userImage,
-        createdAt: new Date(row.userCreatedAt),
-        updatedAt: new Date(row.userUpdatedAt),
+        createdAt: row.userCreatedAt,
+        updatedAt: row.userUpdatedAt,
       },
     };
   }
