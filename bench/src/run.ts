@@ -27,7 +27,7 @@
  *          --profile   run only (b) and (c), with the gateway under the CPU profiler, and summarise the profile.
  */
 import autocannon from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
@@ -82,6 +82,11 @@ const C_RUNS = option("c-runs", 3, 1);
  * each ratio's median over the rounds.
  */
 const ROUNDS = option("rounds", 3, 1);
+/**
+ * `--pin`: the load generator (this process) alone on CPU 1, everything it measures (the stack, PostgreSQL,
+ * RabbitMQ, the references) on CPU 0 — the figures without the client competing for the servers' cores.
+ */
+const PIN = process.argv.includes("--pin");
 /** The user's courses: a full first page of GET /api/courses (its default limit is 20). */
 const COURSES = option("courses", 20);
 /** `--<name>=KEY=value,KEY=value`: settings given on the command line. */
@@ -720,6 +725,13 @@ async function main(): Promise<void> {
         );
     }
 
+    if (PIN) {
+      const pinned = descendants(processes());
+      // -a: every thread (libuv's pool, V8's helpers); PostgreSQL backends forked later inherit the postmaster's
+      for (const { pid } of pinned) execFileSync("taskset", ["-a", "-p", "-c", "0", String(pid)], { stdio: "ignore" });
+      execFileSync("taskset", ["-a", "-p", "-c", "1", String(process.pid)], { stdio: "ignore" });
+      say(`pinned: ${pinned.length} processes of the stack and the references on CPU 0, the load generator on CPU 1`);
+    }
     await waitForQuiet();
     memoryAt.push({ label: "idle (started, seeded)", rss: memory() });
     const results: PhaseResult[] = [];

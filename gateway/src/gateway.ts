@@ -5,7 +5,7 @@ import type { Pool } from "pg";
 import { createApp } from "./app";
 import { createServiceClients, serviceAddresses } from "./clients";
 import { gatewayConfigSchema, grpcAddressSettings, type GatewayConfig } from "./config";
-import { answerClientErrors } from "./http/server";
+import { answerClientErrors, matchedRoute } from "./http/server";
 import { createIdentity } from "./identity/identity";
 
 /**
@@ -43,6 +43,7 @@ export async function startGateway(options: GatewayOptions = {}) {
         return {
           grpc: [identity.grpcService],
           http: app,
+          httpRoute: matchedRoute,
           configureHttp(server) {
             answerClientErrors(server);
             server.keepAliveTimeout = 65_000;

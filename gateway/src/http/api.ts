@@ -1,4 +1,4 @@
-import { AppError, drainAfterEarlyAnswer, nameServerSpan } from "@study/platform";
+import { AppError, drainAfterEarlyAnswer } from "@study/platform";
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { z } from "zod";
 import { parse } from "./validate";
@@ -176,11 +176,7 @@ export class ApiRegistry {
   /** Mounts every route on the app, with validation, and `requireSession` where the route needs a session. */
   mount(app: Express, requireSession: RequestHandler): void {
     for (const spec of this.routes) {
-      const named: RequestHandler = (_req, _res, next) => {
-        nameServerSpan(spec.method, spec.path);
-        next();
-      };
-      const handlers: RequestHandler[] = [named, ...(spec.before ?? [])];
+      const handlers: RequestHandler[] = [...(spec.before ?? [])];
       if (spec.auth) handlers.push(requireSession);
       handlers.push(async (req: Request, res: Response, next: NextFunction) => {
         checkRequestType(spec, req, res);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorBody } from "./envelope";
 
@@ -44,4 +44,11 @@ export function answerClientErrors(server: Server): void {
         payload,
     );
   });
+}
+
+/** The route template Express matched for a request ("/api/courses/:id"), which it keeps on the request. */
+export function matchedRoute(request: IncomingMessage): string | undefined {
+  const route: unknown = (request as IncomingMessage & { route?: unknown }).route;
+  const path = typeof route === "object" && route !== null ? (route as { path?: unknown }).path : undefined;
+  return typeof path === "string" ? path : undefined;
 }

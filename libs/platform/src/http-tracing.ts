@@ -9,15 +9,20 @@ import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, ty
  * one context extraction and one span; an unsampled span (OTEL_TRACES_SAMPLER / OTEL_TRACES_SAMPLER_ARG) costs
  * next to nothing, and its trace id still reaches the logs and the next hop.
  *
- * The incoming W3C trace context is continued; the span is named after the method until the router names it
- * after the route (`nameServerSpan`); it ends when the response closes, with the status code, and is an error
- * for a 5xx answer or a response the client did not wait for.
+ * The incoming W3C trace context is continued; the span ends when the response closes, named after the method
+ * and the route the request matched (`route`, e.g. Express's `req.route.path`; the method alone when none did), with
+ * the status code, and is an error for a 5xx answer or a response the client did not wait for.
  */
 const REQUEST_CONTEXT = Symbol("study.requestContext");
 type TracedRequest = IncomingMessage & { [REQUEST_CONTEXT]?: Context };
 
-export function traceHttpRequests(listener: RequestListener, tracerName = "@study/platform/http"): RequestListener {
-  const tracer = trace.getTracer(tracerName);
+export interface HttpTracingOptions {
+  /** The route template a request matched, read when it ends. */
+  route?: (request: IncomingMessage) => string | undefined;
+}
+
+export function traceHttpRequests(listener: RequestListener, options: HttpTracingOptions = {}): RequestListener {
+  const tracer = trace.getTracer("@study/platform/http");
   return (request: IncomingMessage, response: ServerResponse) => {
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const method = request.method ?? "GET";
@@ -36,6 +41,11 @@ export function traceHttpRequests(listener: RequestListener, tracerName = "@stud
     }
     response.once("close", () => {
       if (span.isRecording()) {
+        const route = options.route?.(request);
+        if (route) {
+          span.setAttribute("http.route", route);
+          span.updateName(`${method} ${route}`);
+        }
         span.setAttribute("http.response.status_code", response.statusCode);
         if (!response.writableFinished) span.setStatus({ code: SpanStatusCode.ERROR, message: "the client closed the connection first" });
         else if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
-import { inRequestContext, nameServerSpan, traceHttpRequests } from "@study/platform";
-import express from "express";
+import { inRequestContext, traceHttpRequests } from "@study/platform";
+import express, { type Request } from "express";
 
 /** The HTTP server span of traceHttpRequests, and the request's context restored after a parsed body. */
 describe("traceHttpRequests", () => {
@@ -25,12 +25,10 @@ describe("traceHttpRequests", () => {
       if (active) seen[path] = { traceId: active.traceId, spanId: active.spanId };
     };
     app.get("/things/:id", (req, res) => {
-      nameServerSpan("get", "/things/:id");
       remember(req.path);
       res.json({ id: req.params.id });
     });
     app.post("/things", (req, res) => {
-      nameServerSpan("post", "/things");
       // After the JSON body arrived ('end' of the request stream): a child of the request's span.
       trace.getTracer("test").startActiveSpan("store thing", (span) => {
         remember("/things");
@@ -41,7 +39,7 @@ describe("traceHttpRequests", () => {
     app.get("/broken", (_req, res) => {
       res.status(503).json({ code: "UNAVAILABLE" });
     });
-    server = createServer(traceHttpRequests(app));
+    server = createServer(traceHttpRequests(app, { route: (request) => (request as Request).route?.path as string | undefined }));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -98,9 +96,17 @@ describe("traceHttpRequests", () => {
   it("marks a 5xx answer as an error", async () => {
     expect((await fetch(`${base}/broken`)).status).toBe(503);
     const span = await serverSpan();
-    expect(span.name).toBe("GET"); // no route named it
+    expect(span.name).toBe("GET /broken");
     expect(span.status.code).toBe(SpanStatusCode.ERROR);
     expect(span.attributes["http.response.status_code"]).toBe(503);
+  });
+
+  it("is named after the method alone when no route matched", async () => {
+    expect((await fetch(`${base}/nowhere`)).status).toBe(404);
+    const span = await serverSpan();
+    expect(span.name).toBe("GET");
+    expect(span.attributes["http.route"]).toBeUndefined();
+    expect(span.status.code).not.toBe(SpanStatusCode.ERROR);
   });
 
   it("records nothing for a caller that did not sample its trace, whose trace id still reaches the handler", async () => {

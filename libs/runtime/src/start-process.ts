@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPool, type TransactionalClient } from "@study/db";
 import { AmqpConnection, startOutboxRelay } from "@study/events";
@@ -69,6 +69,8 @@ export interface GatewayProcess<Db extends TransactionalClient, C extends Gatewa
   compose(context: ProcessContext<Db, C>): Promise<{
     grpc: GrpcServiceRegistration[];
     http: RequestListener;
+    /** The route a request matched ("/api/courses/:id"), read when it ends: the HTTP span's name and http.route. */
+    httpRoute?: (request: IncomingMessage) => string | undefined;
     /** Timeouts and the like, set before listening. */
     configureHttp?(server: Server): void;
   }>;
@@ -138,7 +140,7 @@ export async function startProcess(definition: AnyProcess, options: StartOptions
       return closingOnFailure(context, async () => {
         const composed = await definition.compose(context);
         const grpcPort = await serveGrpc(context, composed.grpc);
-        const server = createServer(traceHttpRequests(composed.http));
+        const server = createServer(traceHttpRequests(composed.http, { route: composed.httpRoute }));
         composed.configureHttp?.(server);
         const httpPort = await listen(server, context.config.PORT);
         context.lifecycle.onStop("http server", () => closeServer(server));
