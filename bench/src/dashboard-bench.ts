@@ -8,27 +8,35 @@
  *                   days), notes through the media service's CreateImport then marked transcribed in its database
  *                   (see `seedNotes`), flashcard sets, quizzes and study guides through POST /api/…/generate;
  *   2. check      — one dashboard answer checked: nothing degraded, full parts, and the study material exactly
- *                   the newest of the three complete lists;
- *   3. latency    — --warmup requests, then --requests requests at 1 and at --connections connections (autocannon),
- *                   in UTC and with tz=America/New_York: p50/p90/p99/max, req/s, CPU per request of each process;
+ *                   the newest of the three complete lists; then (mg), the one-process monolith reference
+ *                   (monolith-dashboard.ts: the same statements straight on each service's database, no hops),
+ *                   must answer exactly as the gateway, in UTC and in New York time (parsed JSON, key order too);
+ *   3. latency    — --warmup requests, then --requests requests at 1, at --connections and at --high-connections
+ *                   connections (autocannon), in UTC and with tz=America/New_York, the gateway's dashboard (g) then
+ *                   the monolith's (mg): p50/p90/p99/max, req/s, CPU per request of each process (the monolith
+ *                   its own group); then a verdict per zone: (g)/(mg) throughput, g·1 − mg·1 at p50, CPU per
+ *                   request of each side (the stack's processes + PostgreSQL against the monolith + PostgreSQL);
  *   4. fan-out    — each downstream call the dashboard makes, sent straight to its service with the gateway's
  *                   generated clients, --calls times one after the other: which part costs what. The study lists
  *                   are timed both whole (what the dashboard asked for before it sent a limit) and limited.
  *
  * Options: --events=1000 --notes=500 --assets=300 --others=2 --requests=1000 --warmup=100 --connections=8 --calls=200
+ *          --high-connections=32 (0: leave that level out)
  *          --gateway=<entry script, relative to the repository> (default gateway/dist/main.js): another build of the
  *          gateway, to compare two versions of the dashboard in one sitting.
  */
 import autocannon from "autocannon";
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { Client } from "pg";
 import { calendar, courses as coursesApi, media, study } from "@study/contracts";
 import { createClient, type PromiseClient } from "@study/grpc";
 import { httpClient, signUpUser, type SignedUpUser } from "@study/testkit";
 import { cleanupOnExit } from "./cleanup";
-import { cpuSeconds, descendants, machineBusySeconds, option, percentile, processes, sleep, startBenchStack } from "./common";
+import { cpuSeconds, descendants, machineBusySeconds, option, percentile, processes, sleep, stackApps, startBenchStack } from "./common";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
@@ -40,6 +48,9 @@ const OTHERS = option("others", 2, 0);
 const REQUESTS = option("requests", 1000);
 const WARMUP = option("warmup", 100);
 const CONNECTIONS = option("connections", 8);
+const HIGH_CONNECTIONS = option("high-connections", 32, 0);
+/** The connection levels of the latency phase, each measured on the gateway then on the monolith. */
+const LEVELS = [...new Set([1, CONNECTIONS, HIGH_CONNECTIONS].filter((level) => level > 0))].sort((a, b) => a - b);
 const CALLS = option("calls", 200);
 const GATEWAY_ENTRY = process.argv.find((arg) => arg.startsWith("--gateway="))?.slice("--gateway=".length);
 /** Requests (or calls) sent at once while seeding. */
@@ -47,7 +58,10 @@ const SEED_CONCURRENCY = 4;
 const NEW_YORK = "America/New_York";
 
 const say = (line: string) => process.stdout.write(`[bench:dashboard] ${line}\n`);
-/** Dashboard parts the gateway answered empty (its warning "dashboard part degraded": a call failed or timed out). */
+/**
+ * Dashboard parts answered empty (the warning "dashboard part degraded" of the gateway, or of the monolith on its
+ * stderr: a call or a statement failed or timed out).
+ */
 let degradedParts = 0;
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 const HOUR = 3_600_000;
@@ -284,10 +298,78 @@ async function checkDashboard(gatewayUrl: string, user: SeededUser, query: strin
   return { classes: body.todaysClasses.map((event) => event.title), bytes: JSON.stringify(body).length };
 }
 
+// ---------------------------------------------------------------------------------------------- the monolith reference
+
+/** Starts a reference server of bench/dist (it prints "listening <port>"); its "dashboard part degraded" lines are counted. */
+function startReference(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(__dirname, script)], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env, PORT: "0" },
+  });
+  createInterface({ input: child.stderr }).on("line", (line) => {
+    if (line.includes("dashboard part degraded")) degradedParts++;
+    process.stderr.write(`[${script}] ${line}\n`);
+  });
+  return new Promise((resolvePromise, reject) => {
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code})`)));
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const match = /^listening (\d+)$/.exec(line);
+      if (match) resolvePromise({ child, url: `http://127.0.0.1:${match[1]}` });
+    });
+  });
+}
+
+/** Where two parsed JSON values first differ (key order included), or null when they are the same. */
+function firstDifference(a: unknown, b: unknown, path = "$"): string | null {
+  const show = (value: unknown) => (value === undefined ? "(absent)" : JSON.stringify(value)).slice(0, 300);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let n = 0; n < Math.max(a.length, b.length); n++) {
+      if (n >= a.length || n >= b.length) return `${path}: ${a.length} items ≠ ${b.length} items`;
+      const difference = firstDifference(a[n], b[n], `${path}[${n}]`);
+      if (difference) return difference;
+    }
+    return null;
+  }
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+  if (isObject(a) && isObject(b)) {
+    const keysA = Object.keys(a);
+    const keysB = Object.keys(b);
+    for (const key of keysA) {
+      const difference = firstDifference(a[key], b[key], `${path}.${key}`);
+      if (difference) return difference;
+    }
+    const extra = keysB.find((key) => !keysA.includes(key));
+    if (extra) return `${path}.${extra}: (absent) ≠ ${show(b[extra])}`;
+    if (keysA.join() !== keysB.join()) return `${path}: keys in the order ${keysA.join(", ")} ≠ ${keysB.join(", ")}`;
+    return null;
+  }
+  return Object.is(a, b) ? null : `${path}: ${show(a)} ≠ ${show(b)}`;
+}
+
+/** The gateway's dashboard and the monolith's must be the same answer (status and parsed body, key order too). */
+async function sameDashboard(gatewayUrl: string, monolithUrl: string, token: string, query: string): Promise<{ status: number; bytes: number }> {
+  const get = (base: string) => fetch(`${base}/api/dashboard${query}`, { headers: { authorization: `Bearer ${token}` } });
+  const [g, mg] = await Promise.all([get(gatewayUrl), get(monolithUrl)]);
+  const [textG, textMg] = await Promise.all([g.text(), mg.text()]);
+  const difference =
+    g.status === mg.status ? firstDifference(JSON.parse(textG), JSON.parse(textMg)) : `status ${g.status} ≠ ${mg.status}: ${textMg.slice(0, 300)}`;
+  if (difference) throw new Error(`the monolith does not answer GET /api/dashboard${query} as the gateway (gateway ≠ monolith) at ${difference}`);
+  if (textG !== textMg)
+    throw new Error(`GET /api/dashboard${query}: the same JSON, but not the same text (gateway ${textG.length}, monolith ${textMg.length} bytes)`);
+  return { status: g.status, bytes: textG.length };
+}
+
 // ---------------------------------------------------------------------------------------------- measuring
 
-/** The processes whose CPU each latency phase reports (the stack's apps are this process's children). */
-function cpuGroups(): Record<string, () => number[]> {
+/** The apps the dashboard calls: their own groups; the other apps of the stack are `others`. */
+const DASHBOARD_APPS = ["gateway", "calendar", "media", "study", "courses"];
+
+/**
+ * The processes whose CPU each latency phase reports (the stack's apps and the monolith are this process's
+ * children): the gateway's side is every group but `monolith` (and `bench`, the load generator), the monolith's
+ * side is `monolith` and `postgres`.
+ */
+function cpuGroups(monolith: ChildProcess): Record<string, () => number[]> {
   const all = () => descendants(processes());
   const app = (script: string) => () =>
     all()
@@ -303,19 +385,53 @@ function cpuGroups(): Record<string, () => number[]> {
       all()
         .filter((p) => p.comm === "postgres")
         .map((p) => p.pid),
+    others: () =>
+      Object.entries(stackApps())
+        .filter(([name]) => !DASHBOARD_APPS.includes(name))
+        .map(([, pid]) => pid),
+    rabbitmq: () =>
+      all()
+        .filter((p) => p.comm.startsWith("beam") || p.comm === "erl_child_setup" || p.comm === "epmd")
+        .map((p) => p.pid),
+    monolith: () => (monolith.pid === undefined ? [] : [monolith.pid]),
   };
 }
 
-function cpuSnapshot(groups: Record<string, () => number[]>): Record<string, number> {
+/** CPU ms per request of the gateway's side (every process of the stack and PostgreSQL) or of the monolith's. */
+function sideCpu(result: LatencyResult): number {
+  const cpu = result.cpuMsPerRequest;
+  const groups = result.target === "mg" ? ["monolith", "postgres"] : Object.keys(cpu).filter((name) => name !== "monolith" && name !== "bench");
+  return round(groups.reduce((sum, name) => sum + (cpu[name] ?? 0), 0));
+}
+
+/** CPU seconds so far of each process, by pid. */
+const cpuByPid = (pids: number[]) => new Map(pids.map((pid) => [pid, cpuSeconds(pid)]));
+
+/**
+ * CPU seconds of each process of each group (by pid), of this process (`bench`, the load generator), of every
+ * process this run started and this one (`ours`), and of the whole machine.
+ */
+function cpuSnapshot(groups: Record<string, () => number[]>) {
   const usage = process.cpuUsage();
-  const bench = (usage.user + usage.system) / 1e6;
   return {
-    ...Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, pids().reduce((sum, pid) => sum + cpuSeconds(pid), 0)])),
-    bench,
-    // everything this run started (also RabbitMQ and the services the dashboard does not call) and this process
-    ours: descendants(processes()).reduce((sum, p) => sum + cpuSeconds(p.pid), bench),
+    groups: Object.fromEntries(Object.entries(groups).map(([name, pids]) => [name, cpuByPid(pids())])),
+    bench: (usage.user + usage.system) / 1e6,
+    // everything this run started (also RabbitMQ and the services the dashboard does not call)
+    ours: cpuByPid(descendants(processes()).map((p) => p.pid)),
     machine: machineBusySeconds(),
   };
+}
+
+/**
+ * CPU seconds between two readings, process by process: a process started meanwhile counts whole, one that ended
+ * meanwhile is left out (its CPU since the first reading is gone with it). Summing each group before subtracting
+ * would instead subtract the whole life of an ended process (a PostgreSQL backend of an idle pool connection
+ * closed during the phase), often turning the group's figure negative, hence 0.
+ */
+function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, now] of after) seconds += Math.max(0, now - (before.get(pid) ?? 0));
+  return seconds;
 }
 
 /** Waits (up to 2 minutes) until the machine is nearly idle: the seeding's indexing and outbox work is over. */
@@ -331,6 +447,8 @@ async function waitForIdle(): Promise<number> {
 }
 
 interface LatencyResult {
+  /** g: through the gateway; mg: the monolith reference. */
+  target: "g" | "mg";
   label: string;
   connections: number;
   requests: number;
@@ -354,6 +472,7 @@ interface LatencyResult {
 }
 
 async function latencyPhase(
+  target: "g" | "mg",
   label: string,
   url: string,
   token: string,
@@ -366,6 +485,11 @@ async function latencyPhase(
   const degradedBefore = degradedParts;
   const before = cpuSnapshot(groups);
   const started = performance.now();
+  // autocannon notices that `amount` requests are done only at its next one-second tick: the phase ends at the
+  // last response (its time and the CPU readings then), not when autocannon calls back, else a phase of 2.1 s
+  // would count as 3 s (every req/s figure rounded down to REQUESTS / whole seconds).
+  let responses = 0;
+  let end: { at: number; cpu: ReturnType<typeof cpuSnapshot> } | undefined;
   const result = await new Promise<autocannon.Result>((resolvePhase, reject) => {
     // The callback form returns the instance, whose events carry every response time (ms, as a float).
     const instance = autocannon({ ...base, amount: REQUESTS }, (error: unknown, finished) => {
@@ -374,17 +498,22 @@ async function latencyPhase(
     });
     instance.on("response", (_client, status, _bytes, ms) => {
       if (status >= 200 && status < 300) latencies.push(ms);
+      if (++responses === REQUESTS) end = { at: performance.now(), cpu: cpuSnapshot(groups) };
     });
   });
-  const seconds = (performance.now() - started) / 1000;
-  const after = cpuSnapshot(groups);
+  // Without a response for every request (connection errors), the phase ends when autocannon calls back.
+  end ??= { at: performance.now(), cpu: cpuSnapshot(groups) };
+  const seconds = (end.at - started) / 1000;
+  const after = end.cpu;
   latencies.sort((a, b) => a - b);
-  const cpuMsPerRequest = Object.fromEntries(
-    Object.keys(after)
-      .filter((name) => name !== "machine" && name !== "ours")
-      .map((name) => [name, round(Math.max(0, ((after[name] - before[name]) * 1000) / Math.max(1, latencies.length)))]),
-  );
+  const perRequest = (seconds: number) => round((seconds * 1000) / Math.max(1, latencies.length));
+  const cpuMsPerRequest = {
+    ...Object.fromEntries(Object.keys(after.groups).map((name) => [name, perRequest(cpuDelta(before.groups[name], after.groups[name]))])),
+    bench: perRequest(after.bench - before.bench),
+  };
+  const ours = cpuDelta(before.ours, after.ours) + after.bench - before.bench;
   return {
+    target,
     label,
     connections,
     requests: latencies.length,
@@ -397,7 +526,7 @@ async function latencyPhase(
     max: round(latencies.at(-1) ?? NaN),
     cpuMsPerRequest,
     machineBusyPercent: Math.round(((after.machine - before.machine) / seconds) * 100),
-    notOursPercent: Math.max(0, Math.round(((after.machine - before.machine - (after.ours - before.ours)) / seconds) * 100)),
+    notOursPercent: Math.max(0, Math.round(((after.machine - before.machine - ours) / seconds) * 100)),
     degradedParts: degradedParts - degradedBefore,
   };
 }
@@ -516,14 +645,67 @@ async function fanOutPhase(addresses: Record<string, string>, user: SeededUser):
 function latencyTable(results: LatencyResult[]): string {
   const groups = Object.keys(results[0]?.cpuMsPerRequest ?? {});
   return [
-    `| phase | conns | requests | degraded parts | req/s | p50 ms | p90 ms | p99 ms | max ms | CPU ms / request: ${groups.join(" · ")} | machine busy % (unattributed) |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
+    `| target | phase | conns | requests | degraded parts | req/s | p50 ms | p90 ms | p99 ms | max ms | CPU ms / request: ${groups.join(" · ")} | ` +
+      "CPU ms / request of the side | machine busy % (unattributed) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
     ...results.map(
       (r) =>
-        `| ${r.label} | ${r.connections} | ${r.requests}${r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ""} | ${r.degradedParts} | ${r.reqPerSec} | ` +
-        `${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${groups.map((g) => r.cpuMsPerRequest[g]).join(" · ")} | ${r.machineBusyPercent} (${r.notOursPercent}) |`,
+        `| ${r.target} | ${r.label} | ${r.connections} | ${r.requests}${r.non2xx || r.errors ? ` (${r.non2xx} non-2xx, ${r.errors} errors)` : ""} | ` +
+        `${r.degradedParts} | ${r.reqPerSec} | ${r.p50} | ${r.p90} | ${r.p99} | ${r.max} | ${groups.map((g) => r.cpuMsPerRequest[g]).join(" · ")} | ` +
+        `${sideCpu(r)} | ${r.machineBusyPercent} (${r.notOursPercent}) |`,
     ),
   ].join("\n");
+}
+
+interface Verdict {
+  zone: string;
+  /** Per connection level: (g) and (mg) req/s, their ratio in %, and the CPU ms per request of each side. */
+  levels: { connections: number; gReqPerSec: number; mgReqPerSec: number; throughputPercent: number; gCpuMs: number; mgCpuMs: number }[];
+  /** p50 at one connection, gateway minus monolith (ms). */
+  p50GapAtOneMs: number;
+}
+
+/** (g) against (mg) per zone, from the latency phase's pairs. */
+function verdicts(latency: LatencyResult[]): Verdict[] {
+  const zones = [...new Set(latency.map((r) => r.label))];
+  return zones.map((zone) => {
+    const pair = (connections: number) => {
+      const of = (target: "g" | "mg") => latency.find((r) => r.label === zone && r.target === target && r.connections === connections);
+      return { g: of("g"), mg: of("mg") };
+    };
+    const levels = LEVELS.flatMap((connections) => {
+      const { g, mg } = pair(connections);
+      if (!g || !mg) return [];
+      return [
+        {
+          connections,
+          gReqPerSec: g.reqPerSec,
+          mgReqPerSec: mg.reqPerSec,
+          throughputPercent: round((g.reqPerSec / mg.reqPerSec) * 100, 1),
+          gCpuMs: sideCpu(g),
+          mgCpuMs: sideCpu(mg),
+        },
+      ];
+    });
+    const one = pair(1);
+    return { zone, levels, p50GapAtOneMs: round((one.g?.p50 ?? NaN) - (one.mg?.p50 ?? NaN)) };
+  });
+}
+
+function verdictLines(verdict: Verdict): string[] {
+  const conns = (n: number) => `${n} connection${n === 1 ? "" : "s"}`;
+  return [
+    `verdict, ${verdict.zone}:`,
+    ...verdict.levels.map(
+      (l) => `  (g)/(mg) throughput at ${conns(l.connections)}: ${l.throughputPercent} % (${l.gReqPerSec} / ${l.mgReqPerSec} req/s)`,
+    ),
+    `  g·1 − mg·1 at p50: ${verdict.p50GapAtOneMs} ms`,
+    ...verdict.levels.map(
+      (l) =>
+        `  CPU ms per request at ${conns(l.connections)}: gateway side (the stack's processes + PostgreSQL) ${l.gCpuMs}, ` +
+        `monolith side (monolith + PostgreSQL) ${l.mgCpuMs} (${round(l.gCpuMs / l.mgCpuMs, 1)}×)`,
+    ),
+  ];
 }
 
 function callTable(timings: CallTiming[]): string {
@@ -554,7 +736,7 @@ async function main(): Promise<void> {
   const { steps: cleanups, cleanup } = cleanupOnExit(say, async () => rmSync(baseDir, { recursive: true, force: true, maxRetries: 3 }));
   const results: Record<string, unknown> = {
     date: new Date().toISOString(),
-    settings: { EVENTS, NOTES, ASSETS, OTHERS, REQUESTS, WARMUP, CONNECTIONS, CALLS, GATEWAY_ENTRY },
+    settings: { EVENTS, NOTES, ASSETS, OTHERS, REQUESTS, WARMUP, CONNECTIONS, HIGH_CONNECTIONS, LEVELS, CALLS, GATEWAY_ENTRY },
     loadAverageBefore: loadavg(),
   };
   try {
@@ -577,6 +759,26 @@ async function main(): Promise<void> {
     const mediaDb = new Client({ connectionString: databaseUrl("media") });
     await mediaDb.connect();
     cleanups.push(() => mediaDb.end());
+    // (mg): the monolith reference, on this run's databases.
+    const monolith = await startReference("monolith-dashboard.js", {
+      GATEWAY_DATABASE_URL: databaseUrl("gateway"),
+      CALENDAR_DATABASE_URL: databaseUrl("calendar"),
+      MEDIA_DATABASE_URL: databaseUrl("media"),
+      STUDY_DATABASE_URL: databaseUrl("study"),
+      COURSES_DATABASE_URL: databaseUrl("courses"),
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((done) => {
+          if (monolith.child.exitCode !== null) {
+            done();
+            return;
+          }
+          monolith.child.once("exit", () => done());
+          monolith.child.kill("SIGTERM");
+        }),
+    );
+    say(`monolith reference at ${monolith.url}`);
 
     // 1. seed
     const seedStarted = performance.now();
@@ -594,36 +796,56 @@ async function main(): Promise<void> {
       newYork: await checkDashboard(stack.gatewayUrl, user, `?tz=${NEW_YORK}`, studyClient),
     };
     say(`answers checked: ${JSON.stringify(results.check)}`);
+    results.monolithCheck = {
+      utc: await sameDashboard(stack.gatewayUrl, monolith.url, user.token, ""),
+      newYork: await sameDashboard(stack.gatewayUrl, monolith.url, user.token, `?tz=${NEW_YORK}`),
+    };
+    say(`the monolith answers as the gateway, in UTC and in New York time: ${JSON.stringify(results.monolithCheck)}`);
 
-    // 3. latency through the gateway
-    const groups = cpuGroups();
+    // 3. latency: through the gateway (g), then the monolith (mg), at each connection level
+    const groups = cpuGroups(monolith.child);
     const latency: LatencyResult[] = [];
     for (const [zone, query] of [
       ["UTC", ""],
       [NEW_YORK, `?tz=${NEW_YORK}`],
     ] as const) {
-      for (const connections of [1, CONNECTIONS]) {
-        const result = await latencyPhase(
-          `GET /api/dashboard${query} (${zone})`,
-          `${stack.gatewayUrl}/api/dashboard${query}`,
-          user.token,
-          connections,
-          groups,
-        );
-        say(
-          `${result.label}, ${connections} connection(s): ${result.reqPerSec} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
-            `max ${result.max} ms, ${result.degradedParts} parts degraded, unattributed CPU ${result.notOursPercent} %`,
-        );
-        latency.push(result);
+      for (const connections of LEVELS) {
+        for (const [target, base] of [
+          ["g", stack.gatewayUrl],
+          ["mg", monolith.url],
+        ] as const) {
+          const result = await latencyPhase(
+            target,
+            `GET /api/dashboard${query} (${zone})`,
+            `${base}/api/dashboard${query}`,
+            user.token,
+            connections,
+            groups,
+          );
+          say(
+            `(${target}) ${result.label}, ${connections} connection(s): ${result.reqPerSec} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
+              `max ${result.max} ms, CPU ${sideCpu(result)} ms per request, ${result.degradedParts} parts degraded, unattributed CPU ${result.notOursPercent} %`,
+          );
+          latency.push(result);
+        }
       }
     }
     results.latency = latency;
+    results.verdict = verdicts(latency);
 
     // 4. each downstream call on its own
     say("timing each downstream call of the dashboard on its own …");
     results.fanOut = await fanOutPhase(addresses, user);
 
-    const report = ["", latencyTable(latency), "", callTable(results.fanOut as CallTiming[]), ""].join("\n");
+    const report = [
+      "",
+      latencyTable(latency),
+      "",
+      ...(results.verdict as Verdict[]).flatMap(verdictLines),
+      "",
+      callTable(results.fanOut as CallTiming[]),
+      "",
+    ].join("\n");
     process.stdout.write(`${report}\n`);
     const invalid = latency.filter((r) => r.non2xx || r.errors);
     if (invalid.length) say(`WARNING: failed requests in ${invalid.map((r) => r.label).join(", ")}: those figures are not valid`);
