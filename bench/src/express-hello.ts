@@ -4,15 +4,11 @@
  * Prints "listening <port>".
  */
 import express from "express";
+import { serveReference } from "./reference-server";
 
 const app = express();
 app.disable("x-powered-by");
 app.get("/health/live", (_req, res) => {
   res.status(200).json({ status: "ok" });
 });
-const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  const address = server.address();
-  process.stdout.write(`listening ${typeof address === "object" && address ? address.port : ""}\n`);
-});
-server.keepAliveTimeout = 65_000;
-process.on("SIGTERM", () => server.close(() => process.exit(0)));
+serveReference(app);

@@ -16,6 +16,8 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { Pool, type QueryResultRow } from "pg";
+import { isTimeZone as knownZone, todayIn } from "../../gateway/dist/routes/dashboard";
+import { serveReference } from "./reference-server";
 
 const pool = (url: string | undefined) => new Pool({ connectionString: url, max: 10 });
 const gatewayDb = pool(process.env.GATEWAY_DATABASE_URL);
@@ -154,55 +156,10 @@ async function materials(header: [name: string, text: string], children: [name: 
   return found;
 }
 
-// ---------------------------------------------------------------------------------------------- today in a zone (as the gateway)
+// ---------------------------------------------------------------------------------------------- today in a zone
 
-/** An IANA zone name Intl knows ("Pacific/Auckland", "UTC"). */
-function isTimeZone(zone: unknown): zone is string {
-  if (typeof zone !== "string" || zone.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    // Intl throws a RangeError for a zone it does not know: that is the answer.
-    return false;
-  }
-}
-
-/** Wall-clock parts of an instant in a zone. */
-function wallClock(instant: Date, zone: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-  }).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-  return { year: part("year"), month: part("month"), day: part("day"), hour: part("hour"), minute: part("minute"), second: part("second") };
-}
-
-/** Milliseconds the zone is ahead of UTC at this instant. */
-function zoneOffsetMs(instant: Date, zone: string): number {
-  const wall = wallClock(instant, zone);
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
-}
-
-/** The instant at which a calendar day starts in the zone (DST-aware: the offset at that midnight). */
-function startOfDay(year: number, month: number, day: number, zone: string): Date {
-  const midnightUtc = Date.UTC(year, month - 1, day);
-  const guess = midnightUtc - zoneOffsetMs(new Date(midnightUtc), zone);
-  return new Date(midnightUtc - zoneOffsetMs(new Date(guess), zone));
-}
-
-/** [start of today, start of tomorrow) in the zone. */
-function todayIn(zone: string, now: Date): { start: Date; end: Date } {
-  const { year, month, day } = wallClock(now, zone);
-  return { start: startOfDay(year, month, day, zone), end: startOfDay(year, month, day + 1, zone) };
-}
+/** The gateway's own zone check and day arithmetic (its built module): the same work on both sides. */
+const isTimeZone = (zone: unknown): zone is string => typeof zone === "string" && zone.length <= 64 && knownZone(zone);
 
 // ---------------------------------------------------------------------------------------------- the answer
 
@@ -372,13 +329,4 @@ app.get("/api/dashboard", (req: Request, res: Response, next: NextFunction) => {
   })().catch(next);
 });
 
-const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  const address = server.address();
-  process.stdout.write(`listening ${typeof address === "object" && address ? address.port : ""}\n`);
-});
-server.keepAliveTimeout = 65_000;
-process.on("SIGTERM", () =>
-  server.close(() => {
-    void Promise.all([gatewayDb, calendarDb, mediaDb, studyDb, coursesDb].map((db) => db.end())).then(() => process.exit(0));
-  }),
-);
+serveReference(app, [gatewayDb, calendarDb, mediaDb, studyDb, coursesDb]);

@@ -16,6 +16,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { Pool } from "pg";
 import { v7 as uuidv7 } from "uuid";
 import { z } from "zod";
+import { serveReference } from "./reference-server";
 
 const gatewayDb = new Pool({ connectionString: process.env.GATEWAY_DATABASE_URL, max: 10 });
 const coursesDb = new Pool({ connectionString: process.env.COURSES_DATABASE_URL, max: 10 });
@@ -155,13 +156,4 @@ app.get("/api/courses", (req: Request, res: Response, next: NextFunction) => {
   })().catch(next);
 });
 
-const server = app.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => {
-  const address = server.address();
-  process.stdout.write(`listening ${typeof address === "object" && address ? address.port : ""}\n`);
-});
-server.keepAliveTimeout = 65_000;
-process.on("SIGTERM", () =>
-  server.close(() => {
-    void Promise.all([gatewayDb.end(), coursesDb.end()]).then(() => process.exit(0));
-  }),
-);
+serveReference(app, [gatewayDb, coursesDb]);

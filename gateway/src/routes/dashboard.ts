@@ -26,7 +26,7 @@ const SERVICES = ["calendar", "media", "study", "courses"] as const;
 type PartService = (typeof SERVICES)[number];
 
 /** An IANA zone name Intl knows ("Pacific/Auckland", "UTC"). */
-const isTimeZone = (zone: string) => {
+export const isTimeZone = (zone: string) => {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: zone });
     return true;
