@@ -12,7 +12,7 @@ import {
 import { health } from "@study/contracts";
 import { fromServiceError } from "./errors";
 import { serviceNameOf } from "./server";
-import { clientCallSpan } from "./tracing";
+import { clientCallSpan, rpcMethod } from "./tracing";
 
 type UnaryCallback<Res> = (error: ServiceError | null, response: Res) => void;
 type Method<Req, Res> = (request: Req, metadata: Metadata, options: Partial<CallOptions>, callback: UnaryCallback<Res>) => ClientUnaryCall;
@@ -82,10 +82,11 @@ export function createClient<C extends Client>(
     const unbound: unknown = Reflect.get(raw, method);
     if (!isMethod(unbound)) throw new Error(`${serviceName} client has no method ${method}`);
     const fn = unbound.bind(raw);
+    const rpc = rpcMethod(path);
     wrapper[method] = (request: unknown, callOptions?: { deadlineMs?: number }) =>
       new Promise((resolve, reject) => {
         const deadline = new Date(Date.now() + (callOptions?.deadlineMs ?? deadlineMs));
-        const span = clientCallSpan(path);
+        const span = clientCallSpan(rpc);
         fn(request, span.metadata, { deadline }, (error, response) => {
           span.end(error);
           if (error) reject(fromServiceError(error, calleeName));

@@ -29,7 +29,8 @@ import {
  * rpc.system, rpc.service, rpc.method, rpc.grpc.status_code), so traces read the same; the W3C context travels in
  * the call's metadata (`traceparent`, `tracestate`).
  */
-const tracer = () => trace.getTracer("@study/grpc");
+// A proxy until the process registers its provider, then that provider's tracer (resolved once, not per call).
+const tracer = trace.getTracer("@study/grpc");
 
 const metadataSetter: TextMapSetter<Metadata> = { set: (metadata, key, value) => metadata.set(key, value) };
 const metadataGetter: TextMapGetter<Metadata> = {
@@ -40,16 +41,24 @@ const metadataGetter: TextMapGetter<Metadata> = {
   },
 };
 
-/** "/study.courses.v1.CoursesService/ListCourses" → the span's name and its rpc attributes. */
-function describe(path: string) {
-  const slash = path.lastIndexOf("/");
-  return { name: `grpc.${path.slice(1)}`, service: path.slice(1, slash), method: path.slice(slash + 1) };
+/** A method's span name and rpc attributes, worked out once per method rather than per call. */
+export interface RpcMethod {
+  name: string;
+  attributes: { "rpc.system": "grpc"; "rpc.service": string; "rpc.method": string };
 }
 
-function startRpcSpan(path: string, kind: SpanKind, parent: Context): Span {
-  const { name, service, method } = describe(path);
-  const span = tracer().startSpan(name, { kind }, parent);
-  if (span.isRecording()) span.setAttributes({ "rpc.system": "grpc", "rpc.service": service, "rpc.method": method });
+/** "/study.courses.v1.CoursesService/ListCourses" → its span name and rpc attributes. */
+export function rpcMethod(path: string): RpcMethod {
+  const slash = path.lastIndexOf("/");
+  return {
+    name: `grpc.${path.slice(1)}`,
+    attributes: { "rpc.system": "grpc", "rpc.service": path.slice(1, slash), "rpc.method": path.slice(slash + 1) },
+  };
+}
+
+function startRpcSpan(rpc: RpcMethod, kind: SpanKind, parent: Context): Span {
+  const span = tracer.startSpan(rpc.name, { kind }, parent);
+  if (span.isRecording()) span.setAttributes(rpc.attributes);
   return span;
 }
 
@@ -67,9 +76,9 @@ function endRpcSpan(span: Span, error: Partial<ServiceError> | null | undefined)
  * A client call's span, child of the active context, and the metadata that carries it to the server. `end` takes
  * the call's error, or null.
  */
-export function clientCallSpan(path: string): { metadata: Metadata; end: (error: Partial<ServiceError> | null) => void } {
+export function clientCallSpan(rpc: RpcMethod): { metadata: Metadata; end: (error: Partial<ServiceError> | null) => void } {
   const parent = context.active();
-  const span = startRpcSpan(path, SpanKind.CLIENT, parent);
+  const span = startRpcSpan(rpc, SpanKind.CLIENT, parent);
   const metadata = new Metadata();
   propagation.inject(trace.setSpan(parent, span), metadata, metadataSetter);
   return { metadata, end: (error) => endRpcSpan(span, error) };
@@ -101,11 +110,12 @@ export function tracedImplementation(definition: ServiceDefinition, implementati
 }
 
 function tracedHandler(path: string, streaming: boolean, handler: UntypedHandleCall): UntypedHandleCall {
+  const rpc = rpcMethod(path);
   const invoke = handler as (call: AnyCall, callback?: (error: ServiceError | null, ...rest: unknown[]) => void) => void;
   if (!streaming) {
     return ((call: AnyCall, callback: (error: ServiceError | null, ...rest: unknown[]) => void) => {
       const parent = propagation.extract(ROOT_CONTEXT, call.metadata, metadataGetter);
-      const span = startRpcSpan(path, SpanKind.SERVER, parent);
+      const span = startRpcSpan(rpc, SpanKind.SERVER, parent);
       context.with(trace.setSpan(parent, span), () =>
         invoke(call, (error, ...rest) => {
           endRpcSpan(span, error);
@@ -116,7 +126,7 @@ function tracedHandler(path: string, streaming: boolean, handler: UntypedHandleC
   }
   return ((call: AnyCall & EventEmitter) => {
     const parent = propagation.extract(ROOT_CONTEXT, call.metadata, metadataGetter);
-    const span = startRpcSpan(path, SpanKind.SERVER, parent);
+    const span = startRpcSpan(rpc, SpanKind.SERVER, parent);
     let ended = false;
     const end = (error: Partial<ServiceError> | null) => {
       if (ended) return;
