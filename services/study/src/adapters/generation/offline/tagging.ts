@@ -75,9 +75,14 @@ function withGuessesMadeConsistent(tokensByUnit: Token[][]): Token[][] {
   return tokensByUnit.map((tokens) => tokens.map((token) => (isGuessedVerb(token) && nouns.has(token.lower) ? asNoun(token) : token)));
 }
 
+/** How a word is joined to the next, from what follows it. */
+function joinOf(post: string): Pick<Token, "hyphenatedToNext" | "endsPhrase"> {
+  const after = post.trim();
+  return { hyphenatedToNext: after === "-" || after === "–", endsPhrase: after.length > 0 && after !== "-" && after !== "–" };
+}
+
 function tokenOf(term: { text: string; pre: string; post: string; tags?: Set<string> }): Token {
   const lower = term.text.toLowerCase().replace(/’/g, "'");
-  const after = term.post.trim();
   const tags = term.tags ?? new Set<string>();
   return {
     text: term.text,
@@ -87,10 +92,21 @@ function tokenOf(term: { text: string; pre: string; post: string; tags?: Set<str
     // Names keep their final s ("Krebs"); other words fold plurals.
     normal: tags.has("ProperNoun") || tags.has("Acronym") ? lower : normalizeTerm(lower),
     tags,
-    hyphenatedToNext: after === "-" || after === "–",
-    endsPhrase: after.length > 0 && after !== "-" && after !== "–",
+    ...joinOf(term.post),
     common: Object.hasOwn(lexicon, lower) || Object.hasOwn(lexicon, normalizeTerm(lower)),
   };
+}
+
+/**
+ * compromise splits a contraction into the written word and an empty term for the implied one ("cannot" →
+ * "cannot" + "" standing for "not"); the space after the contraction is that empty term's. It goes onto the
+ * previous word, or "cannot grow" would come out as "cannotgrow".
+ */
+function keepSpacing(tokens: Token[], empty: { pre: string; post: string }): void {
+  const previous = tokens[tokens.length - 1];
+  if (!previous) return;
+  const post = previous.post + empty.pre + empty.post;
+  tokens[tokens.length - 1] = { ...previous, post, ...joinOf(post) };
 }
 
 /**
@@ -114,6 +130,7 @@ export function tagBatch(texts: readonly string[]): Token[][] {
       offset = start + term.text.length + term.post.length;
       while (unit < ends.length - 1 && start >= ends[unit]) unit += 1;
       if (term.text.length > 0) byUnit[unit].push(tokenOf(term));
+      else keepSpacing(byUnit[unit], term);
     }
   }
   return byUnit.map(withNounsRepaired);

@@ -12,6 +12,7 @@ import {
 import {
   asMediaPocketsphinx,
   asPocketsphinx,
+  contractionsNote,
   hourLongNote,
   lectureNote,
   librivoxMediaNote,
@@ -434,6 +435,26 @@ describe("OfflineStudyMaterialGenerator", () => {
       [...noteOfSections].sort((a, b) => notes.findIndex((note) => note.noteId === a) - notes.findIndex((note) => note.noteId === b)),
     );
     expect(new Set(noteOfSections).size).toBe(2);
+  });
+
+  it("reproduces the notes' characters: contractions keep the space after them", async () => {
+    const note = contractionsNote();
+    const input = generationInput([note]);
+    const cards = await generator.generateFlashcards({ ...input, cardCount: 15 });
+    const quiz = await generator.generateQuiz({ ...input, questionCount: 12 });
+    const guide = await generator.generateStudyGuide(input);
+    const written = [
+      ...cards.cards.flatMap((card) => [card.front, card.back]),
+      ...quiz.questions.flatMap((question) => [question.question, question.explanation]),
+      guide.overview,
+      ...guide.sections.flatMap((section) => [section.content, ...section.subsections.map((subsection) => subsection.content)]),
+    ];
+    const contractions = written.join(" ").match(/\b(?:can't|cannot|don't|doesn't|it's|that's|won't)\S*/giu) ?? [];
+    expect(contractions.length).toBeGreaterThan(5);
+    for (const contraction of contractions)
+      expect(["can't", "cannot", "don't", "doesn't", "it's", "that's", "won't"]).toContain(contraction.toLowerCase().replace(/[.,:;"]+$/u, ""));
+    // Every sentence quoted back is the note's own, character for character.
+    for (const question of quiz.questions) expect(note.transcript).toContain(quotedSource(question.explanation));
   });
 
   it("gives the same output for the same input", async () => {
