@@ -6,6 +6,11 @@ export function sendData(res: Response, status: number, data: unknown, message: 
   res.status(status).json({ success: true, data, message });
 }
 
+/** A success message with the service's note on what it could not do in full ("…: 9 of the 12 questions asked for: …"). */
+export function withShortfall(message: string, shortfall: string | undefined): string {
+  return shortfall ? `${message}, ${shortfall}` : message;
+}
+
 export function sendMessage(res: Response, message: string, status = 200): void {
   res.status(status).json({ success: true, message });
 }

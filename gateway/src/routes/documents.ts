@@ -4,7 +4,7 @@ import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
-import { sendData, sendMessage } from "../http/envelope";
+import { sendData, sendMessage, withShortfall } from "../http/envelope";
 import { idParams } from "../http/params";
 import { intParam, MAX_INT32, paginationSchema, singleParam } from "../http/query";
 import { createUploadForwarder, UPLOAD_TIMEOUT_DESCRIPTION } from "../http/upload-forwarder";
@@ -526,15 +526,18 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
         const userId = currentAuth(res).user.id;
         const { generation, title } = await documentGenerationRequest(clients, userId, params.id, body.options);
         const count = body.options?.questionCount ?? 0;
+        const shortfalls: string[] = [];
         const generate: Record<GenerationType, () => Promise<[GenerationType, { id: string } & Record<string, unknown>]>> = {
           async flashcards() {
             const reply = await clients.study.generateFlashcards({ generation, cardCount: count }, generationDeadline);
             const set = required(reply.flashcardSet, "flashcard set in GenerateFlashcards reply");
+            if (reply.shortfall) shortfalls.push(`flashcards: ${reply.shortfall}`);
             return ["flashcards", { id: set.id, cardCount: set.cardCount }];
           },
           async quiz() {
             const reply = await clients.study.generateQuiz({ generation, questionCount: count }, generationDeadline);
             const quiz = required(reply.quiz, "quiz in GenerateQuiz reply");
+            if (reply.shortfall) shortfalls.push(`quiz: ${reply.shortfall}`);
             return ["quiz", { id: quiz.id, questionCount: quiz.questions.length }];
           },
           async "study-guide"() {
@@ -547,7 +550,7 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
         const results = Object.fromEntries(await Promise.all(body.types.map((type) => generate[type]())));
         const names = body.types.map((type) => GENERATED_NAMES[type]);
         const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
-        res.status(200).json({ success: true, results, message: `Generated ${listed} from "${title}"` });
+        res.status(200).json({ success: true, results, message: withShortfall(`Generated ${listed} from "${title}"`, shortfalls.join("; ")) });
       },
     }),
   ];

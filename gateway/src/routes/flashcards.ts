@@ -4,7 +4,7 @@ import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
-import { sendData, sendMessage } from "../http/envelope";
+import { sendData, sendMessage, withShortfall } from "../http/envelope";
 import { idParams } from "../http/params";
 import { coursesById, statusName } from "./notes";
 import {
@@ -149,7 +149,9 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
           res,
           201,
           { flashcardSet: setSummaryJson(flashcardSet), flashcards: flashcardSet.flashcards.map(flashcardJson) },
-          generated.created ? "Flashcards generated" : "Flashcards for these notes already existed; returned the existing set",
+          generated.created
+            ? withShortfall("Flashcards generated", generated.shortfall)
+            : "Flashcards for these notes already existed; returned the existing set",
         );
       },
     }),

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
-import { sendData, sendMessage } from "../http/envelope";
+import { sendData, sendMessage, withShortfall } from "../http/envelope";
 import { idParams } from "../http/params";
 import {
   embedder,
@@ -163,7 +163,9 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
           res,
           201,
           { quiz: materialJson(quiz), questions: quiz.questions.map(questionJson) },
-          generated.created ? "Quiz generated" : "A quiz for these notes already existed; returned the existing quiz",
+          generated.created
+            ? withShortfall("Quiz generated", generated.shortfall)
+            : "A quiz for these notes already existed; returned the existing quiz",
         );
       },
     }),

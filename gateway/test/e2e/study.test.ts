@@ -102,6 +102,12 @@ describe("study material through the gateway: generation from a transcribed lect
     expect(flashcards.length).toBeGreaterThanOrEqual(4);
     expect(flashcards.length).toBeLessThanOrEqual(8);
     expect(flashcardSet.cardCount).toBe(flashcards.length);
+    // Fewer cards than asked for come with the reason in the message.
+    expect(first.body.message).toBe(
+      flashcards.length === 8
+        ? "Flashcards generated"
+        : `Flashcards generated, ${flashcards.length} of the 8 cards asked for: the notes state ${flashcards.length} distinct facts to ask about, and no fact is asked twice (one card each)`,
+    );
     for (const card of flashcards) {
       expect(card.front.length).toBeGreaterThan(0);
       expect(card.back.length).toBeGreaterThan(0);
@@ -140,6 +146,9 @@ describe("study material through the gateway: generation from a transcribed lect
     const { quiz, questions } = created.body.data;
     expect(quiz).toMatchObject({ difficulty: "HARD", noteId: owner.noteId });
     expect(questions.length).toBeGreaterThanOrEqual(3);
+    if (questions.length < 6)
+      expect(created.body.message).toMatch(new RegExp(`^Quiz generated, ${questions.length} of the 6 questions asked for: the notes state `));
+    else expect(created.body.message).toBe("Quiz generated");
     for (const question of questions) {
       expect(["multiple_choice", "true_false"]).toContain(question.type);
       expect(question.options).toHaveLength(question.type === "multiple_choice" ? 4 : 2);

@@ -2,7 +2,7 @@ import { newId } from "@study/grpc/ids";
 import { newCardSchedule } from "../domain/card-scheduler";
 import type { FlashcardSet } from "../domain/flashcard-set";
 import { flashcardCount, type GenerationRequest } from "../domain/generation-request";
-import { assertValidFlashcardSet } from "../domain/study-material";
+import { assertValidFlashcardSet, shortfallMessage } from "../domain/study-material";
 import { generateOnce, type GenerationOutcome } from "./generate-once";
 import type { StudyMaterialGenerator } from "./ports/study-material-generator.port";
 import type { FlashcardSetRepository } from "./ports/study-repositories.port";
@@ -16,7 +16,8 @@ export class GenerateFlashcards {
 
   async execute(request: GenerationRequest & { cardCount?: number }, signal?: AbortSignal): Promise<GenerationOutcome<FlashcardSet>> {
     const cardCount = flashcardCount(request.cardCount);
-    return generateOnce({
+    let shortfall: string | null = null;
+    const outcome = await generateOnce({
       kind: "flashcards",
       request,
       repository: this.sets,
@@ -24,6 +25,7 @@ export class GenerateFlashcards {
       build: async (origin) => {
         const generated = await this.generator.generateFlashcards({ ...request, cardCount }, signal);
         assertValidFlashcardSet(generated);
+        shortfall = shortfallMessage(generated.cards.length, cardCount, "cards", generated.shortfallReason);
         return {
           ...origin,
           title: generated.title.trim(),
@@ -41,5 +43,6 @@ export class GenerateFlashcards {
         };
       },
     });
+    return { ...outcome, shortfall: outcome.created ? shortfall : null };
   }
 }

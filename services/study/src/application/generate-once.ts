@@ -10,6 +10,8 @@ export interface GenerationOutcome<M> {
   material: M;
   /** False when material for the same source content already existed and was returned instead. */
   created: boolean;
+  /** Why new material has fewer items than asked for (see shortfallMessage); null when it has them all or was not created now. */
+  shortfall?: string | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { newId } from "@study/grpc/ids";
 import { questionCount, type GenerationRequest } from "../domain/generation-request";
 import type { Quiz } from "../domain/quiz";
-import { assertValidQuiz } from "../domain/study-material";
+import { assertValidQuiz, shortfallMessage } from "../domain/study-material";
 import { generateOnce, type GenerationOutcome } from "./generate-once";
 import type { StudyMaterialGenerator } from "./ports/study-material-generator.port";
 import type { QuizRepository } from "./ports/study-repositories.port";
@@ -15,7 +15,8 @@ export class GenerateQuiz {
 
   async execute(request: GenerationRequest & { questionCount?: number }, signal?: AbortSignal): Promise<GenerationOutcome<Quiz>> {
     const count = questionCount(request.questionCount);
-    return generateOnce({
+    let shortfall: string | null = null;
+    const outcome = await generateOnce({
       kind: "quiz",
       request,
       repository: this.quizzes,
@@ -23,6 +24,7 @@ export class GenerateQuiz {
       build: async (origin) => {
         const generated = await this.generator.generateQuiz({ ...request, questionCount: count }, signal);
         assertValidQuiz(generated);
+        shortfall = shortfallMessage(generated.questions.length, count, "questions", generated.shortfallReason);
         return {
           ...origin,
           title: generated.title.trim(),
@@ -42,5 +44,6 @@ export class GenerateQuiz {
         };
       },
     });
+    return { ...outcome, shortfall: outcome.created ? shortfall : null };
   }
 }

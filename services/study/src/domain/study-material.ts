@@ -74,6 +74,8 @@ export interface GeneratedFlashcardSet {
   title: string;
   description: string;
   cards: GeneratedFlashcard[];
+  /** Why there are fewer cards than asked for, as a clause ("the notes state 9 distinct facts"); absent when the count was met. */
+  shortfallReason?: string;
 }
 
 /** Generation produces these two; the spec lists short_answer as a future type. */
@@ -98,6 +100,8 @@ export interface GeneratedQuiz {
   title: string;
   description: string;
   questions: GeneratedQuestion[];
+  /** Why there are fewer questions than asked for, as a clause; absent when the count was met. */
+  shortfallReason?: string;
 }
 
 export interface GeneratedStudySubsection {
@@ -194,4 +198,13 @@ export function assertValidStudyGuide(guide: GeneratedStudyGuide): void {
 
 function invalidGeneration(what: string, details: FieldViolation[]): AppError {
   return new AppError("unavailable", "GENERATION_INVALID", `The generated ${what} did not meet the rules; nothing was stored`, { details });
+}
+
+/**
+ * The sentence that tells the user why material has fewer items than asked for ("9 of the 12 questions asked
+ * for: the notes state 9 distinct facts"); null when the count was met.
+ */
+export function shortfallMessage(made: number, asked: number, noun: string, reason: string | undefined): string | null {
+  if (made >= asked) return null;
+  return `${made} of the ${asked} ${noun} asked for: ${reason?.trim() || "the generator found no more to ask about in these sources"}`;
 }

@@ -3,7 +3,7 @@ import type { AppError } from "@study/platform/errors";
 import { generationFingerprint } from "../../src/domain/generation-fingerprint";
 import { assertValidGenerationRequest, flashcardCount, type GenerationNote, type GenerationRequest } from "../../src/domain/generation-request";
 import { renderStudyGuideMarkdown } from "../../src/domain/study-guide";
-import { assertValidQuiz, assertValidStudyGuide, type SourceDocument, type SourceNote } from "../../src/domain/study-material";
+import { assertValidQuiz, assertValidStudyGuide, shortfallMessage, type SourceDocument, type SourceNote } from "../../src/domain/study-material";
 
 const note = (noteId: string, transcript: string, userNotes: SourceNote["userNotes"] = []): SourceNote => ({
   noteId,
@@ -293,5 +293,17 @@ describe("a study guide's markdown (shape A)", () => {
         "## Study tips\n\n- Draw the membrane",
       ].join("\n\n") + "\n",
     );
+  });
+});
+
+describe("a set shorter than asked for", () => {
+  it("says how many of how many, and why; nothing when the count is met", () => {
+    expect(shortfallMessage(9, 12, "questions", "the notes state 9 distinct facts")).toBe(
+      "9 of the 12 questions asked for: the notes state 9 distinct facts",
+    );
+    expect(shortfallMessage(3, 10, "cards", undefined)).toBe(
+      "3 of the 10 cards asked for: the generator found no more to ask about in these sources",
+    );
+    expect(shortfallMessage(10, 10, "cards", "unused")).toBeNull();
   });
 });

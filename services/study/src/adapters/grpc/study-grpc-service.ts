@@ -238,7 +238,7 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
         { ...generationRequest(request.generation), cardCount: request.cardCount },
         callSignal(call),
       );
-      return { flashcardSet: toProtoFlashcardSet(outcome.material), created: outcome.created };
+      return { flashcardSet: toProtoFlashcardSet(outcome.material), created: outcome.created, shortfall: outcome.shortfall ?? undefined };
     },
     listFlashcardSets: async (request) => ({
       flashcardSets: (await useCases.flashcardSets.list(request.userId, filter(request), request.limit)).map(toProtoFlashcardSet),
@@ -279,7 +279,7 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
         { ...generationRequest(request.generation), questionCount: request.questionCount },
         callSignal(call),
       );
-      return { quiz: toProtoQuiz(outcome.material), created: outcome.created };
+      return { quiz: toProtoQuiz(outcome.material), created: outcome.created, shortfall: outcome.shortfall ?? undefined };
     },
     listQuizzes: async (request) => ({
       quizzes: (await useCases.quizzes.list(request.userId, filter(request), request.limit)).map(toProtoQuiz),

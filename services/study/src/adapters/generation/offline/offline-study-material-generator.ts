@@ -38,6 +38,10 @@ function coveredTerms(text: StudyText): string {
   return listInProse(text.terms.slice(0, COVERED_TERMS).map((term) => term.inProse));
 }
 
+/** Why a set is short: each stated fact is asked about once, and the notes ran out of them. */
+const fewerFacts = (made: number, item: string) =>
+  `the notes state ${plural(made, "distinct fact")} to ask about, and no fact is asked twice (one ${item} each)`;
+
 /** Nothing usable came out although the text passed the length check (e.g. no sentence holds a key term). */
 function nothingToAsk(what: string): AppError {
   return new AppError("precondition", "NOT_ENOUGH_CONTENT", `The notes do not hold enough stated facts to generate ${what} from`);
@@ -53,7 +57,8 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
 
   async generateFlashcards(input: GenerationInput & { cardCount: number }, signal?: AbortSignal): Promise<GeneratedFlashcardSet> {
     const text = await analyse(input, signal);
-    const cards = buildFlashcards(text, difficultyProfile(input.difficulty), clampCount(input.cardCount, MAX_FLASHCARD_COUNT));
+    const requested = clampCount(input.cardCount, MAX_FLASHCARD_COUNT);
+    const cards = buildFlashcards(text, difficultyProfile(input.difficulty), requested);
     await checkpoint(signal);
     if (!cards.length) throw nothingToAsk("flashcards");
     const count = (kind: FlashcardKind) => cards.filter((card) => card.kind === kind).length;
@@ -63,6 +68,7 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
       title: `${materialTitle(input)} — Flashcards`,
       description: `${plural(cards.length, "card")} on ${coveredTerms(text)}: ${madeKinds} (${input.difficulty.toLowerCase()} level).`,
       cards: cards.map(({ card }) => card),
+      ...(cards.length < requested ? { shortfallReason: fewerFacts(cards.length, "card") } : {}),
     };
     assertValidFlashcardSet(set);
     return set;
@@ -70,7 +76,8 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
 
   async generateQuiz(input: GenerationInput & { questionCount: number }, signal?: AbortSignal): Promise<GeneratedQuiz> {
     const text = await analyse(input, signal);
-    const questions = buildQuiz(text, difficultyProfile(input.difficulty), clampCount(input.questionCount, MAX_QUESTION_COUNT));
+    const requested = clampCount(input.questionCount, MAX_QUESTION_COUNT);
+    const questions = buildQuiz(text, difficultyProfile(input.difficulty), requested);
     await checkpoint(signal);
     if (!questions.length) throw nothingToAsk("a quiz");
     const multipleChoice = questions.filter((question) => question.type === "multiple_choice").length;
@@ -80,6 +87,7 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
         `${plural(questions.length, "question")} on ${coveredTerms(text)}: ${multipleChoice} multiple choice, ` +
         `${questions.length - multipleChoice} true/false (${input.difficulty.toLowerCase()} level).`,
       questions,
+      ...(questions.length < requested ? { shortfallReason: fewerFacts(questions.length, "question") } : {}),
     };
     assertValidQuiz(quiz);
     return quiz;
