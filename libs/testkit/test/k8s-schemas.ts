@@ -5,10 +5,10 @@
  * The schemas are the Kubernetes 1.27 OpenAPI definitions as kubernetes-models 4.3.1 ships them: JSON Schema
  * objects, one per definition, that a kind's `addSchema()` hands to @kubernetes-models/validate's `register` with
  * those of every definition it refers to (later releases ship only precompiled validators, from which no stricter
- * variant can be made). They are caught on their way there and compiled again, strict: every object schema that lists its properties
- * and says nothing of others gets `additionalProperties: false`, so an unknown or misspelled field is an error (the
- * API server would drop it silently, and the setting would never take effect). Types, required fields, enums and
- * formats (int32, quantities, …) come from the definitions as they are.
+ * variant can be made). They are caught on their way there and compiled again, strict: every object schema that
+ * lists its properties and says nothing of others gets `additionalProperties: false`, so an unknown or misspelled
+ * field is an error (the API server would drop it silently, and the setting would never take effect). Types,
+ * required fields, enums and formats (int32, quantities, …) come from the definitions as they are.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -82,7 +82,7 @@ function describeErrors(errors: ErrorObject[]): string[] {
 }
 
 export interface StrictValidator {
-  /** The problems of one object (empty when it conforms), the first of each schema; an unknown kind is a problem too. */
+  /** The problems of one object: none when it conforms, else the first error found; an unknown kind is one too. */
   validate(object: Json): string[];
 }
 
