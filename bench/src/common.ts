@@ -137,9 +137,14 @@ export async function startBenchStack(
   cleanups: (() => unknown)[],
   extra: Pick<StackOptions, "env" | "gatewayEnv" | "without" | "gatewayEntry" | "services" | "serviceEnv"> & {
     onLog?: (app: string, line: string) => void;
+    /** PostgreSQL that loses no acknowledged commit when killed (the soak's faults). */
+    durableCommits?: boolean;
   } = {},
 ): Promise<BenchStack> {
-  const infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), { containers: false });
+  const infrastructure = await startInfrastructure(baseDir, (line) => logs.push(`[infra] ${line}`), {
+    containers: false,
+    durableCommits: extra.durableCommits,
+  });
   cleanups.push(() => infrastructure.stop());
   const suffix = randomBytes(3).toString("hex");
   const exchange = `bench.${suffix}`;
