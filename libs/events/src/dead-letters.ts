@@ -39,13 +39,19 @@ export async function listDeadLetters(connection: ChannelModel, exchange: string
   return letters;
 }
 
-/** Moves every dead letter of a consumer back to its main queue with a fresh attempt count. */
+/**
+ * Moves the dead letters of a consumer back to its main queue with a fresh attempt count: as many as the DLQ held
+ * when the replay started. A letter the consumer dead-letters again meanwhile (the cause is not fixed, or a message
+ * it cannot decode goes straight back) stays for the next replay, rather than going round for as long as the replay
+ * keeps finding it.
+ */
 export async function replayDeadLetters(connection: ChannelModel, exchange: string, consumer: string): Promise<number> {
   const channel = await connection.createConfirmChannel();
   let replayed = 0;
   try {
     const { dead, main } = queueNames(exchange, consumer);
-    for (;;) {
+    const { messageCount } = await channel.checkQueue(dead);
+    while (replayed < messageCount) {
       const message = await channel.get(dead, { noAck: false });
       if (!message) break;
       const headers = { ...message.properties.headers };

@@ -353,6 +353,25 @@ describe("consumer with inbox, retries and dead letters", () => {
     expect(await f.deadLetters()).toHaveLength(1);
   });
 
+  it("replays only the letters the DLQ held when the replay started, though the consumer sends each straight back", async () => {
+    const f = await consumerFixture(() => ({
+      courseCreated: async () => undefined,
+    }));
+    const channel = await admin.createConfirmChannel();
+    for (let i = 0; i < 20; i++) {
+      channel.publish(f.exchange, "courses.course.created.v1", Buffer.from(`not protobuf ${i}`), { messageId: `raw-${i}`, persistent: true });
+    }
+    await channel.waitForConfirms();
+    await channel.close();
+    await eventually(async () => (await f.queueDepth(f.names.dead)) === 20);
+
+    // Each replayed letter is undecodable and back in the DLQ within milliseconds, while the replay still moves the
+    // later ones: a replay that kept taking what it found would move them round and round.
+    expect(await replayDeadLetters(admin, f.exchange, f.consumer)).toBe(20);
+    await eventually(async () => (await f.queueDepth(f.names.dead)) === 20);
+    expect((await f.deadLetters()).map((letter) => letter.attempts)).toEqual(Array<number>(20).fill(1));
+  });
+
   it("dead-letters at once an event whose payload does not match its type (retrying cannot help)", async () => {
     const handled: string[] = [];
     const f = await consumerFixture(() => ({
