@@ -23,3 +23,4 @@ export * from "./peers/fake-courses";
 export * from "./peers/fake-identity";
 export * from "./browser";
 export * from "./apt";
+export * from "./dead-letter-drill";

@@ -17,6 +17,8 @@ export interface DomainEventsConsumerOptions {
   registerBillingUser: RegisterBillingUser;
   sendPayout: SendPayout;
   applyProcessorEvent: ApplyProcessorEvent;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 /**
@@ -32,6 +34,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger: options.logger,
+    retryDelaysMs: options.retryDelaysMs,
     inbox: "after",
     handlers: {
       userRegistered: async (event) => {

@@ -12,6 +12,8 @@ export interface CourseEventsConsumerOptions {
   exchange: string;
   logger: Logger;
   detachCourse: DetachCourse<Prisma.TransactionClient>;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 /**
@@ -25,6 +27,7 @@ export function startCourseEventsConsumer(options: CourseEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger: options.logger,
+    retryDelaysMs: options.retryDelaysMs,
     handlers: {
       courseDeleted: async (event, envelope, tx) => {
         const detached = await options.detachCourse.execute(envelope.userId, event.courseId, tx);

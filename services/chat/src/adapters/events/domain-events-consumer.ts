@@ -15,6 +15,8 @@ export interface DomainEventsConsumerOptions {
   indexDocument: IndexDocument;
   forgetSource: ForgetSource;
   forgetCourse: ForgetCourse;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 /**
@@ -40,6 +42,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger,
+    retryDelaysMs: options.retryDelaysMs,
     inbox: "after",
     handlers: {
       noteTranscribed: (event, envelope) => indexNote(envelope.userId, event.noteId),

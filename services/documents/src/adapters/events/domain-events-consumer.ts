@@ -12,6 +12,8 @@ export interface DomainEventsConsumerOptions {
   exchange: string;
   logger: Logger;
   deleteCourseDocuments: DeleteCourseDocuments;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 /**
@@ -26,6 +28,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger: options.logger,
+    retryDelaysMs: options.retryDelaysMs,
     inbox: "after",
     handlers: {
       courseDeleted: async (event, envelope) => {

@@ -16,6 +16,8 @@ export interface DomainEventsConsumerOptions {
   exchange: string;
   logger: Logger;
   deleteCourseNotes: DeleteCourseNotes;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 /**
@@ -31,6 +33,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger: options.logger,
+    retryDelaysMs: options.retryDelaysMs,
     prefetch: 2,
     handlers: {
       courseDeleted: async (event, envelope) => {

@@ -13,6 +13,8 @@ export interface DomainEventsConsumerOptions {
   exchange: string;
   logger: Logger;
   notifyOnEvent: NotifyOnEvent<Prisma.TransactionClient>;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 /** Subscribes to the events that notify a user; each handler writes in the consumer's inbox transaction. */
@@ -23,6 +25,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger: options.logger,
+    retryDelaysMs: options.retryDelaysMs,
     handlers: {
       userRegistered: (event, _envelope, tx) => options.notifyOnEvent.userRegistered(event, tx),
       courseDeleted: (event, envelope, tx) => options.notifyOnEvent.courseDeleted({ userId: envelope.userId, courseName: event.name }, tx),

@@ -25,6 +25,8 @@ export interface DomainEventsConsumerOptions {
   prefetch: number;
   indexRecords: IndexRecords<Tx>;
   removeRecords: RemoveRecords<Tx>;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 /**
@@ -68,6 +70,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger,
+    retryDelaysMs: options.retryDelaysMs,
     prefetch: options.prefetch,
     handlers: {
       courseCreated: (event, envelope, tx) => index(event.searchable, envelope, tx),

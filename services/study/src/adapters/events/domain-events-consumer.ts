@@ -12,6 +12,8 @@ export interface DomainEventsConsumerOptions {
   exchange: string;
   logger: Logger;
   followSourceNotes: FollowSourceNotes;
+  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
 }
 
 /**
@@ -27,6 +29,7 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     db: options.db,
     exchange: options.exchange,
     logger,
+    retryDelaysMs: options.retryDelaysMs,
     prefetch: 2,
     handlers: {
       noteDeleted: (event, envelope) => followSourceNotes.noteDeleted(envelope.userId, event.noteId),
