@@ -205,6 +205,18 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
     clock.set("2026-11-24T12:00:00Z");
   });
 
+  it("answers a reward id that is not a UUID as an unknown one (NOT_FOUND), not as a database failure", async () => {
+    const userId = await newUser();
+    for (const rewardId of ["~ l", "'ßéKD", "1", `${"f".repeat(36)}`]) {
+      for (const type of ["CASH", "FREE_MONTH"] as const) {
+        await expect(new ProcessReward(store, processor, clock).execute(userId, rewardId, type)).rejects.toMatchObject({
+          kind: "precondition",
+          code: "NOT_FOUND",
+        });
+      }
+    }
+  });
+
   it("sends a payout once when the processor was down at the request (the outbox consumer's retry)", async () => {
     const userId = await newUser();
     await credit(userId, 1_500);

@@ -1,6 +1,7 @@
 import { enqueueEvents, type EventEnvelope } from "@study/events";
 import { newId } from "@study/grpc/ids";
 import { AppError } from "@study/platform/errors";
+import { isUuid } from "@study/platform/ids";
 import type {
   BillingAccount,
   BillingStore,
@@ -70,6 +71,8 @@ export class PrismaBillingStore implements BillingStore {
   }
 
   async findReward(rewardId: string): Promise<Reward | null> {
+    // The column is a UUID: any other text names no reward (PostgreSQL would refuse the comparison itself).
+    if (!isUuid(rewardId)) return null;
     const row = await this.prisma.referralReward.findUnique({ where: { id: rewardId } });
     return row && toReward(row);
   }
@@ -207,6 +210,7 @@ class PrismaBillingTransaction implements BillingTransaction {
   }
 
   async findRewardForUpdate(rewardId: string): Promise<Reward | null> {
+    if (!isUuid(rewardId)) return null;
     const [row] = await this.tx.$queryRaw<{ id: string }[]>`SELECT id FROM referral_reward WHERE id = ${rewardId}::uuid FOR UPDATE`;
     if (!row) return null;
     const reward = await this.tx.referralReward.findUnique({ where: { id: row.id } });
