@@ -66,6 +66,25 @@ export function projectMessage(issue: Issue): string {
   }
 }
 
+/** Deeper than any input of this API nests (its deepest bodies nest three levels): refused before anything walks it. */
+export const MAX_NESTING = 32;
+
+/**
+ * Whether arrays or objects nest deeper than MAX_NESTING. JSON.parse reads any depth; the checks after it (and
+ * zod) walk values recursively, which a body of 100 000 nested brackets (well within the size limit) would
+ * overflow the stack of: a 500 instead of a 400. Walked here without recursion.
+ */
+function nestsTooDeep(input: unknown): boolean {
+  const pending: [unknown, number][] = [[input, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [value, depth] = next;
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= MAX_NESTING) return true;
+    for (const item of Object.values(value)) pending.push([item, depth + 1]);
+  }
+  return false;
+}
+
 /** PostgreSQL's text refuses NUL, and no field of this API has a use for it: refused for every field alike. */
 export function nulCharacterViolations(input: unknown, what: string): FieldViolation[] {
   const violations: FieldViolation[] = [];
@@ -92,6 +111,9 @@ export function nulCharacterViolations(input: unknown, what: string): FieldViola
  * first problem found: a value both out of range and unsafe is one mistake for the client, not two).
  */
 export function parse<S extends z.ZodType>(schema: S, input: unknown, what = "request"): z.infer<S> {
+  if (nestsTooDeep(input)) {
+    throw AppError.validation(`Invalid ${what}`, [{ field: what, message: `must not nest arrays or objects more than ${MAX_NESTING} deep` }]);
+  }
   const nul = nulCharacterViolations(input, what);
   if (nul.length > 0) throw AppError.validation(`Invalid ${what}`, nul);
   const result = schema.safeParse(input, { error: (issue) => projectMessage(issue) });

@@ -10,7 +10,7 @@ import { errorHandler, notFound } from "../../src/http/errors";
 import { idParams } from "../../src/http/params";
 import { intParam } from "../../src/http/query";
 import { answerClientErrors } from "../../src/http/server";
-import { parse } from "../../src/http/validate";
+import { MAX_NESTING, parse } from "../../src/http/validate";
 
 /** The details of the VALIDATION_ERROR that `parse` throws for `input`. */
 function detailsOf(schema: z.ZodType, input: unknown, what?: string) {
@@ -89,6 +89,18 @@ describe("validation details", () => {
       { field: "semester", message: "must not contain a NUL character" },
     ]);
     expect(detailsOf(z.string(), "\u0000", "body")).toEqual([{ field: "body", message: "must not contain a NUL character" }]);
+  });
+});
+
+describe("deeply nested input", () => {
+  it("refuses arrays or objects nested deeper than any request of the API, without walking them recursively (found by fuzz.test.ts)", () => {
+    const tooDeep = [{ field: "body", message: `must not nest arrays or objects more than ${MAX_NESTING} deep` }];
+    const body = z.strictObject({ name: z.string(), tags: z.array(z.unknown()).optional() });
+    expect(detailsOf(body, JSON.parse(`${"[".repeat(100_000)}${"]".repeat(100_000)}`), "body")).toEqual(tooDeep);
+    expect(detailsOf(body, JSON.parse(`{"name":"x","tags":${'{"a":'.repeat(60_000)}1${"}".repeat(60_000)}}`), "body")).toEqual(tooDeep);
+    // Up to the limit, input is read as before.
+    const nested = JSON.parse(`${"[".repeat(MAX_NESTING - 2)}${"]".repeat(MAX_NESTING - 2)}`) as unknown;
+    expect(parse(body, { name: "x", tags: [nested] }, "body")).toEqual({ name: "x", tags: [nested] });
   });
 });
 
