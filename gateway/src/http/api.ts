@@ -1,6 +1,7 @@
 import { AppError, drainAfterEarlyAnswer } from "@study/platform";
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { z } from "zod";
+import { isRateLimiter } from "./rate-limit";
 import { parse } from "./validate";
 
 type Method = "get" | "post" | "put" | "patch" | "delete";
@@ -78,6 +79,9 @@ function standardErrors(spec: RouteSpec): Record<number, ResponseSpec> {
     errors[415] = { description: `A body that is not ${requestType(spec)} (UNSUPPORTED_MEDIA_TYPE)`, schema: errorEnvelope };
   }
   if (spec.auth) errors[401] = { description: "Not signed in (UNAUTHORIZED) or session expired (SESSION_EXPIRED)", schema: errorEnvelope };
+  if (spec.before?.some(isRateLimiter)) {
+    errors[429] = { description: "Too many requests from this client (RATE_LIMITED, action RETRY_LATER)", schema: errorEnvelope };
+  }
   errors[500] = { description: "Unexpected failure (INTERNAL_ERROR)", schema: errorEnvelope };
   return errors;
 }

@@ -127,6 +127,38 @@ describe("the gateway's HTTP surface", () => {
     expect(document.paths["/api/auth/signin"].post.responses["403"].description).toMatch(/ACCOUNT_LOCKED/);
   });
 
+  it("documents 429 on every operation behind a rate limiter (found by fuzz.test.ts)", async () => {
+    const { body: document } = await server.api("GET", "/openapi.json");
+    const limited = [
+      ["post", "/api/auth/signup"],
+      ["post", "/api/auth/signin"],
+      ["post", "/api/auth/verify-email/request"],
+      ["post", "/api/auth/password-reset/request"],
+      ["post", "/api/auth/password-reset/confirm"],
+      ["get", "/api/auth/signin/{provider}"],
+      ["post", "/api/auth/sign-in/social"],
+      ["get", "/api/calendar/feed/{token}.ics"],
+    ];
+    for (const [method, path] of limited)
+      expect([path, document.paths[path][method].responses["429"]?.description]).toEqual([path, expect.stringMatching(/RATE_LIMITED/)]);
+    expect(document.paths["/api/courses"].post.responses["429"]).toBeUndefined();
+  });
+
+  it("documents the OAuth error report's flow as taking any value, as the route reads any (found by fuzz.test.ts)", async () => {
+    const { body: document } = await server.api("GET", "/openapi.json");
+    const flow = document.paths["/api/auth/oauth-error"].get.parameters.find((p: { name: string }) => p.name === "flow");
+    expect(flow).toMatchObject({ in: "query", required: false });
+    expect(flow.schema.enum).toBeUndefined();
+    for (const query of ["flow=nonsense", "flow=mobile&flow=desktop", ""]) {
+      const answer = await server.api("GET", `/api/auth/oauth-error?${query}&error=access_denied`);
+      expect([query, answer.status, answer.headers.get("location")]).toEqual([
+        query,
+        302,
+        "https://app.example.com/auth/error?code=OAUTH_ERROR&reason=access_denied",
+      ]);
+    }
+  });
+
   it("documents the payment processor's webhook and the store notification as the only open billing endpoints", async () => {
     const { body: document } = await server.api("GET", "/openapi.json");
     const webhook = document.paths["/api/billing/webhook"].post;

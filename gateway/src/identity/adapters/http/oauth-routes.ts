@@ -28,6 +28,15 @@ const callbackURL = z
   .optional()
   .describe("Web flow only: where the browser goes once signed in (a trusted origin; default CLIENT_URL)");
 const flow = z.enum(SIGN_IN_FLOWS).default("web").describe("web (default), desktop or mobile: how the sign-in ends");
+/**
+ * The flow of an error report: any value (or none, or several) reads as web, so that the browser always lands on a
+ * page; documented as taking anything, which it does.
+ */
+const errorFlow = z
+  .unknown()
+  .optional()
+  .transform((value): SignInFlow => SIGN_IN_FLOWS.find((name) => name === value) ?? "web")
+  .describe("web, desktop or mobile; any other value reads as web");
 const webOnlyCallback = (input: { flow: SignInFlow; callbackURL?: string }) => input.flow === "web" || !input.callbackURL;
 const webOnlyCallbackIssue = { path: ["callbackURL"], message: "is only used by the web flow" };
 
@@ -217,7 +226,7 @@ export function oauthRoutes(deps: {
       tag,
       summary: "Where the auth library reports an OAuth failure: redirects to the client with OAUTH_ERROR",
       auth: false,
-      query: z.object({ flow: z.enum(SIGN_IN_FLOWS).catch("web"), error: z.string().optional() }),
+      query: z.object({ flow: errorFlow, error: z.string().optional() }),
       responses: {
         302: {
           description: "To `CLIENT_URL/auth/error?code=OAUTH_ERROR&reason=…` (web) or `<APP_SCHEME>://auth/callback?code=OAUTH_ERROR&reason=…`",
