@@ -11,10 +11,13 @@ import { DEMONSTRATIVES } from "./vocabulary";
 const MIN_CONTENT_WORDS = 40;
 const MIN_UNITS = 3;
 const MIN_KEY_TERMS = 3;
-/** Ten key terms and one more per five sentences, up to forty. */
+/**
+ * Ten key terms and one more per three sentences, up to eighty: no answer repeats in a set, so a set of fifty
+ * needs fifty terms to ask about.
+ */
 const BASE_KEY_TERMS = 10;
-const SENTENCES_PER_EXTRA_KEY_TERM = 5;
-const MOST_KEY_TERMS = 40;
+const SENTENCES_PER_EXTRA_KEY_TERM = 3;
+const MOST_KEY_TERMS = 80;
 
 /** Everything the three generators read, computed once per request. */
 export interface StudyText {

@@ -5,7 +5,7 @@ import { ENGLISH_STOP_WORDS } from "@study/ai";
 import { capitalize } from "./prose";
 import { textOfTokens, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
-import { CLAUSE_LINKS, CLAUSE_OPENERS, DEMONSTRATIVES, isDiscourseNoun, isGenericNoun, isNominal, isTermHead } from "./vocabulary";
+import { CLAUSE_LINKS, CLAUSE_OPENERS, DEMONSTRATIVES, endsCompound, isDiscourseNoun, isGenericNoun, isNominal, isTermHead } from "./vocabulary";
 
 /** How a definition names its term: "X is/are …", "X refers to / means / measures …", "X is defined as …". */
 export type DefiningVerb = "is" | "are" | "refers to" | "means" | "measures" | "describes" | "is defined as";
@@ -77,7 +77,8 @@ function nounPhraseBefore(tokens: readonly Token[], end: number): [number, numbe
     start > 0 &&
     end - start < MAX_TERM_WORDS &&
     (isNominal(tokens[start - 1]) || tokens[start - 1].hyphenatedToNext) &&
-    !tokens[start - 1].endsPhrase
+    !tokens[start - 1].endsPhrase &&
+    !endsCompound(tokens[start - 1])
   ) {
     start -= 1;
   }
@@ -91,7 +92,7 @@ function nounPhraseAt(tokens: readonly Token[], start: number): [number, number]
   let end = from;
   while (end < tokens.length && end - from < MAX_TERM_WORDS && (isNominal(tokens[end]) || tokens[end].hyphenatedToNext)) {
     end += 1;
-    if (tokens[end - 1].endsPhrase) break;
+    if (tokens[end - 1].endsPhrase || endsCompound(tokens[end - 1])) break;
   }
   while (end > from && !isTermHead(tokens[end - 1])) end -= 1;
   return end > from ? [from, end] : null;
@@ -126,6 +127,19 @@ function clauseEnd(tokens: readonly Token[], from: number): number {
   return tokens.length;
 }
 
+/**
+ * Whether a description names a kind of thing or an activity ("a soft layer of …", "proteins that …", "making
+ * ATP directly …") rather than saying how the term is ("common along all plate boundaries", "responsible for
+ * …"): a noun or gerund comes before any preposition or verb.
+ */
+function startsWithNounPhrase(words: readonly Token[]): boolean {
+  for (const word of words) {
+    if (word.tags.has("Noun") || word.tags.has("Gerund")) return true;
+    if (word.tags.has("Preposition") || word.tags.has("Verb") || word.tags.has("Conjunction")) return false;
+  }
+  return false;
+}
+
 function description(tokens: readonly Token[], from: number): string | null {
   let end = clauseEnd(tokens, from);
   // An unpunctuated unit can stop mid-phrase ("… from food molecules to the").
@@ -135,6 +149,7 @@ function description(tokens: readonly Token[], from: number): string | null {
   if (count < MIN_DESCRIPTION_WORDS || count > MAX_DESCRIPTION_WORDS) return null;
   const firstNoun = tokens.slice(from, end).find((token) => token.tags.has("Noun"));
   if (!firstNoun || NON_DEFINING_HEADS.has(firstNoun.normal) || firstNoun.tags.has("Pronoun")) return null;
+  if (!startsWithNounPhrase(tokens.slice(from, end))) return null;
   return textOfTokens(tokens, from, end);
 }
 

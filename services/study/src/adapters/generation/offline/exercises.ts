@@ -8,6 +8,7 @@ import { depthFit, rarityFit, type DifficultyProfile } from "./difficulty-profil
 import { containsTerm, type KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
 import type { TextUnit } from "./text-units";
+import { SINGULAR_IN_S } from "./vocabulary";
 
 const BLANK = "_____";
 /** A unit is a usable fact between these lengths, in words. */
@@ -69,12 +70,34 @@ export function standaloneTerms(text: StudyText, unitId: number): KeyTerm[] {
   return present.filter((term) => !present.some((other) => other !== term && containsTerm(other, term)));
 }
 
-/** The unit's term that best fits the level: frequent terms for EASY, rare ones for HARD. */
+/** A term in more than this share of the units is what the whole text is about: blanking it asks little. */
+const TOPIC_SHARE = 0.4;
+
+/**
+ * How good an answer the term makes in this unit: the level's rarity first (frequent terms for EASY, rare ones
+ * for HARD), then what a teacher would ask: the term the unit defines, a name or a date (who, where, when),
+ * a specific phrase over one word; the text's topic word least.
+ */
+export function answerSalience(text: StudyText, unitId: number, term: KeyTerm, profile: DifficultyProfile): number {
+  let salience = rarityFit(profile, term.rarity);
+  if (text.definitions.some((definition) => definition.unitId === unitId && definition.termKey === term.key)) salience += 0.5;
+  if (term.entity !== null) salience += 0.35;
+  if (term.words.length > 1) salience += 0.1;
+  if (term.unitIds.length > TOPIC_SHARE * text.units.length) salience -= 0.5;
+  return salience;
+}
+
+/** The unit's terms, best answer first (see answerSalience). */
+export function termsToAskAbout(text: StudyText, unitId: number, profile: DifficultyProfile): KeyTerm[] {
+  return standaloneTerms(text, unitId)
+    .map((term) => ({ term, salience: answerSalience(text, unitId, term, profile) }))
+    .sort((a, b) => b.salience - a.salience || b.term.weight - a.term.weight || compareText(a.term.key, b.term.key))
+    .map(({ term }) => term);
+}
+
+/** The unit's best term to ask about. */
 export function termToAskAbout(text: StudyText, unitId: number, profile: DifficultyProfile): KeyTerm | null {
-  const ranked = standaloneTerms(text, unitId).sort(
-    (a, b) => rarityFit(profile, b.rarity) - rarityFit(profile, a.rarity) || b.weight - a.weight || compareText(a.key, b.key),
-  );
-  return ranked[0] ?? null;
+  return termsToAskAbout(text, unitId, profile)[0] ?? null;
 }
 
 const globalPattern = (term: KeyTerm) => new RegExp(term.pattern.source, "giu");
@@ -95,9 +118,6 @@ export function isPluralForm(term: KeyTerm, written: string): boolean {
       .pop() ?? "";
   return lastWord !== term.words[term.words.length - 1] && /s$/.test(lastWord) && !/['’]s$/.test(lastWord);
 }
-
-/** Singular nouns in -s that the plural folding takes for plurals: "plate tectonics", "economics". */
-const SINGULAR_IN_S = /(?:ics|ss|us|is)$/i;
 
 /**
  * The text only ever says the term in the plural ("carbon atoms"), so that is how it is shown. Only phrases
@@ -218,7 +238,8 @@ export function alsoTrue(text: StudyText, answer: KeyTerm, replacement: KeyTerm,
 export const overlaps = (a: KeyTerm, b: KeyTerm) => a === b || containsTerm(a, b) || containsTerm(b, a);
 
 /**
- * `count` other key terms to offer next to `answer`, none overlapping it, none mentioned in `visibleText`
+ * `count` other key terms to offer next to `answer`, of its kind (a person for a person, a date for a date, a
+ * concept for a concept: see EntityKind), none overlapping it, none mentioned in `visibleText`
  * (the question would give them away), all with distinct forms, all with a form in the answer's number
  * (see hasNumber), none that the notes say in the answer's place (see alsoTrue; `context` is what the
  * question states about the answer). EASY offers the least similar of the better-known terms, MEDIUM a
@@ -235,7 +256,12 @@ export function chooseDistractors(
   const byKey = (a: { term: KeyTerm }, b: { term: KeyTerm }) => compareText(a.term.key, b.term.key);
   const mostSimilarFirst = text.terms
     .filter(
-      (term) => !overlaps(term, answer) && hasNumber(term, options.plural) && !term.pattern.test(options.visibleText) && formOf(term) !== answerForm,
+      (term) =>
+        term.entity === answer.entity &&
+        !overlaps(term, answer) &&
+        hasNumber(term, options.plural) &&
+        !term.pattern.test(options.visibleText) &&
+        formOf(term) !== answerForm,
     )
     .map((term) => ({ term, similarity: similarity(answer, term) }))
     .sort((a, b) => b.similarity - a.similarity || byKey(a, b));

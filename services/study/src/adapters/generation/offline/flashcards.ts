@@ -3,13 +3,12 @@ import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
-import { blankOut, candidateScore, definedName, focusFirst, isFact, sourceOf, termOf, termToAskAbout } from "./exercises";
-import type { KeyTerm } from "./key-terms";
+import { blankOut, candidateScore, definedName, focusFirst, isFact, sourceOf, termOf, termsToAskAbout } from "./exercises";
 import { capitalize } from "./prose";
 import { selectDiverse, type Candidate } from "./selection";
 import type { TextUnit } from "./text-units";
 
-export type FlashcardKind = "definition" | "cloze" | "context";
+export type FlashcardKind = "definition" | "cloze";
 
 interface CardCandidate extends Candidate {
   kind: FlashcardKind;
@@ -42,45 +41,37 @@ function definitionCard(text: StudyText, profile: DifficultyProfile, definition:
   return { kind: "definition", unitId: unit.id, termKey: term.key, text: card.front, score, card };
 }
 
-/** The unit with a key term blanked out; the back gives the term and the whole sentence. */
-function clozeCard(text: StudyText, profile: DifficultyProfile, unit: TextUnit): CardCandidate | null {
-  const term = termToAskAbout(text, unit.id, profile);
-  const cloze = term && blankOut(unit.statement, term);
-  if (!term || !cloze) return null;
-  const card = { front: cloze.blanked, back: `${cloze.answer} — ${unit.statement}`, source: sourceOf(unit) };
-  const score = candidateScore(text, profile, profile.kindWeights.cloze, term, unit);
-  return { kind: "cloze", unitId: unit.id, termKey: term.key, text: card.front, score, card };
-}
+/** How many of a unit's terms may be blanked, each in a card of its own (a unit is asked twice only when units run out). */
+const ANSWERS_PER_UNIT = 3;
+/** Each further answer of a unit scores this much less than the one before. */
+const NEXT_ANSWER_FACTOR = 0.8;
 
-/** Fallback for terms no other card asks about: the term, and the most informative thing the notes say about it. */
-function contextCard(text: StudyText, profile: DifficultyProfile, term: KeyTerm): CardCandidate | null {
-  const unitId = term.unitIds
-    .filter((id) => isFact(text.units[id]))
-    .sort((a, b) => Number(text.focus[b]) - Number(text.focus[a]) || text.informativeness[b] - text.informativeness[a] || a - b)[0];
-  if (unitId === undefined) return null;
-  const unit = text.units[unitId];
-  const card = { front: `What do your notes say about ${term.inProse}?`, back: unit.statement, source: sourceOf(unit) };
-  return { kind: "context", unitId, termKey: term.key, text: card.front, score: candidateScore(text, profile, 1, term, unit), card };
+/** The unit with one of its key terms blanked out, for each of its best answers; the back gives the term and the whole sentence. */
+function clozeCards(text: StudyText, profile: DifficultyProfile, unit: TextUnit): CardCandidate[] {
+  return termsToAskAbout(text, unit.id, profile)
+    .slice(0, ANSWERS_PER_UNIT)
+    .flatMap((term, rank) => {
+      const cloze = blankOut(unit.statement, term);
+      if (!cloze) return [];
+      const card = { front: cloze.blanked, back: `${cloze.answer} — ${unit.statement}`, source: sourceOf(unit) };
+      const score = candidateScore(text, profile, profile.kindWeights.cloze, term, unit) * NEXT_ANSWER_FACTOR ** rank;
+      return [{ kind: "cloze" as const, unitId: unit.id, termKey: term.key, text: card.front, score, card }];
+    });
 }
 
 /**
  * Up to `count` cards: definition cards (term → definition; HARD asks for the term from the definition) and
  * cloze cards (a key term blanked out of an informative sentence), scored for the level (see candidateScore)
- * and chosen so that no unit, front or term repeats while others are left. When the sentences run out,
- * term → context cards for the terms not yet asked about fill up. Fewer than `count` only when the text has
- * fewer usable sentences and terms than that. In text order, those on a focus area first.
+ * and chosen so that no answer or front repeats, and no unit while others are left. Fewer than `count` only
+ * when the text has fewer distinct answers in usable sentences. In text order, those on a focus area first.
  */
 export function buildFlashcards(text: StudyText, profile: DifficultyProfile, count: number): { kind: FlashcardKind; card: GeneratedFlashcard }[] {
   const cards = selectDiverse(
     [
       ...text.definitions.map((definition) => definitionCard(text, profile, definition)),
-      ...text.units.filter(isFact).flatMap((unit) => clozeCard(text, profile, unit) ?? []),
+      ...text.units.filter(isFact).flatMap((unit) => clozeCards(text, profile, unit)),
     ],
     count,
   );
-  const asked = new Set(cards.map((card) => card.termKey));
-  const fallback = text.terms.filter((term) => !asked.has(term.key)).flatMap((term) => contextCard(text, profile, term) ?? []);
-  return [...cards, ...selectDiverse(fallback, count - cards.length)]
-    .sort((a, b) => focusFirst(text, a.unitId, b.unitId) || compareText(a.kind, b.kind))
-    .map(({ kind, card }) => ({ kind, card }));
+  return cards.sort((a, b) => focusFirst(text, a.unitId, b.unitId) || compareText(a.kind, b.kind)).map(({ kind, card }) => ({ kind, card }));
 }

@@ -2,7 +2,14 @@ import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
 import type { Token } from "./tagging";
 import type { TextUnit } from "./text-units";
-import { canStartTerm, isDiscourseNoun, isNominal, isTermHead } from "./vocabulary";
+import { canStartTerm, endsCompound, isDiscourseNoun, isNominal, isTermHead } from "./vocabulary";
+
+/**
+ * What a named term names, from compromise's tags: a person ("Alfred Wegener"), a place ("France"), an
+ * organization, another name ("the Himalayas", "the Indian plate"), or a date ("1912", "28 June 1919"); null for a concept. An answer and what stands in for it
+ * (a distractor, a swapped term) are of the same kind, or the wrong option gives itself away.
+ */
+export type EntityKind = "person" | "place" | "organization" | "name" | "date" | null;
 
 /** A salient term of the text: a noun phrase ("electron transport chain") or a single noun ("glycolysis"). */
 export interface KeyTerm {
@@ -16,6 +23,7 @@ export interface KeyTerm {
   /** For running text: with "the" when the text mostly says it so ("the Krebs cycle"). */
   inProse: string;
   isAcronym: boolean;
+  entity: EntityKind;
   /** Has a word outside everyday English ("glycolysis", "asthenosphere"): surely subject matter. */
   specialist: boolean;
   /** Ranking score relative to the best term: 1 for the best, (0, 1] for the rest. */
@@ -57,6 +65,7 @@ interface Candidate {
   isAcronym: boolean;
   /** Tagged a proper noun somewhere (a name keeps its capital at a sentence start). */
   isProperNoun: boolean;
+  entity: EntityKind;
   specialist: boolean;
   defined: boolean;
   /** Mentions as a whole noun phrase (not as the modifier of a longer one: "electron" in "electron transport chain"). */
@@ -72,6 +81,36 @@ function surfaceOf(tokens: readonly Token[], start: number, end: number): string
     .map((token, index) => token.text + (index < end - start - 1 ? (token.hyphenatedToNext ? "-" : " ") : ""))
     .join("");
 }
+
+/** The kind of name the words are: its first word's tag (Person, Place, Organization), or a date. */
+function entityKind(words: readonly Token[]): EntityKind {
+  if (words.every((word) => word.tags.has("Date") || word.tags.has("Value"))) return "date";
+  const first = words[0].tags;
+  if (!first.has("ProperNoun") && !/^\p{Lu}/u.test(words[0].text)) return null;
+  if (first.has("Person")) return "person";
+  if (first.has("Place")) return "place";
+  if (first.has("Organization")) return "organization";
+  return first.has("ProperNoun") ? "name" : null;
+}
+
+/**
+ * Whether a candidate names someone, somewhere or something particular: a proper noun with every word
+ * capitalised ("Alfred Wegener", "San Andreas Fault"; not "Krebs cycle", a concept named after someone), so
+ * written inside a sentence, or at its start when compromise knows the name or a second capital shows it; and
+ * said as a whole phrase, not only as the modifier of one ("Eurasian" in "the Eurasian plate").
+ */
+const isNamed = (candidate: Candidate) =>
+  candidate.entity !== null &&
+  candidate.mentions > 0 &&
+  candidate.entity !== "date" &&
+  [...candidate.forms].some(
+    ([form, counts]) =>
+      form.split(/[\s-]+/).every((word) => /^\p{Lu}/u.test(word)) && (counts.inside > 0 || candidate.entity !== "name" || capitals(form) > 1),
+  );
+
+/** A name and the noun it names ("the Indian plate", "the Krebs cycle"): specific even when said once. */
+const isNamedThing = (candidate: Candidate) =>
+  candidate.entity !== null && candidate.entity !== "date" && candidate.words.length === 2 && candidate.mentions > 0;
 
 /** Counts one mention of the phrase tokens[start, end); `endsRun` when it is not the modifier of a longer phrase. */
 function addCandidate(
@@ -93,6 +132,7 @@ function addCandidate(
       forms: new Map(),
       isAcronym: false,
       isProperNoun: false,
+      entity: entityKind(tokens.slice(start, end)),
       specialist: tokens.slice(start, end).some((token) => !token.common),
       defined: false,
       mentions: 0,
@@ -115,6 +155,9 @@ function addCandidate(
   if (tokens.slice(start, end).some((token) => token.tags.has("ProperNoun"))) candidate.isProperNoun = true;
 }
 
+/** A word of a date: a year, a day's number or a month, as compromise tags them. */
+const isDateWord = (token: Token) => token.tags.has("Date") && /^[\p{L}\p{N}]+$/u.test(token.text);
+
 /**
  * Noun-phrase candidates of one unit: every run of nouns and adjectives (broken by punctuation), and within
  * it every phrase of up to four words that ends with a subject noun and does not start with a generic
@@ -127,12 +170,20 @@ function collectCandidates(candidates: Map<string, Candidate>, tokens: readonly 
   tokens.forEach((token, index) => {
     const inRun = isNominal(token) || (token.hyphenatedToNext && index + 1 < tokens.length);
     if (inRun && runStart < 0) runStart = index;
-    if (runStart >= 0 && (!inRun || token.endsPhrase)) {
+    if (runStart >= 0 && (!inRun || token.endsPhrase || (endsCompound(token) && index + 1 < tokens.length && isNominal(tokens[index + 1])))) {
       runs.push([runStart, inRun ? index + 1 : index]);
       runStart = -1;
     }
   });
   if (runStart >= 0) runs.push([runStart, tokens.length]);
+
+  // Dates ("1912", "28 June 1919"): the questions of who did what when.
+  for (let start = 0; start < tokens.length; start += 1) {
+    if (!isDateWord(tokens[start]) || (start > 0 && isDateWord(tokens[start - 1]) && !tokens[start - 1].endsPhrase)) continue;
+    let end = start + 1;
+    while (end < tokens.length && isDateWord(tokens[end]) && !tokens[end - 1].endsPhrase) end += 1;
+    if (tokens.slice(start, end).some((token) => /\d{3,4}/.test(token.text))) addCandidate(candidates, tokens, [start, end], true, unit);
+  }
 
   for (const [runStart, runEnd] of runs) {
     for (let end = runStart + 1; end <= runEnd; end += 1) {
@@ -234,7 +285,7 @@ export function extractKeyTerms(
 
   const kept = [...candidates.values()].filter(
     (candidate) =>
-      (candidate.unitIds.size >= MIN_UNITS || candidate.defined) &&
+      (candidate.unitIds.size >= MIN_UNITS || candidate.defined || isNamed(candidate) || isNamedThing(candidate) || candidate.entity === "date") &&
       !(candidate.words.length === 1 && isDiscourseNoun(candidate.key) && !candidate.defined),
   );
   const keptKeys = new Set(kept.map((candidate) => candidate.key));
@@ -269,12 +320,16 @@ export function extractKeyTerms(
         (candidate.specialist ? SPECIALIST_BONUS : 1) *
         (1 + CROSS_NOTE_BONUS * (candidate.sourceIndexes.size - 1)),
     }))
-    .sort((a, b) => b.score - a.score || compareText(a.candidate.key, b.candidate.key))
-    .slice(0, limit);
-  if (!scored.length) return [];
+    .sort((a, b) => b.score - a.score || compareText(a.candidate.key, b.candidate.key));
+  // Names and dates said once are facts to ask about, not themes: they come on top of the limit.
+  const isEntity = ({ candidate }: (typeof scored)[number]) =>
+    candidate.unitIds.size < MIN_UNITS && (isNamed(candidate) || isNamedThing(candidate) || candidate.entity === "date");
+  const themes = scored.filter((entry) => !isEntity(entry)).slice(0, limit);
+  const ranked = [...themes, ...scored.filter(isEntity)].sort((a, b) => b.score - a.score || compareText(a.candidate.key, b.candidate.key));
+  if (!ranked.length) return [];
 
-  const best = scored[0].score;
-  const terms = scored.map(({ candidate, score }) => {
+  const best = ranked[0].score;
+  const terms = ranked.map(({ candidate, score }) => {
     const display = displayForm(candidate);
     const pattern = termPattern(candidate.words);
     return {
@@ -284,6 +339,7 @@ export function extractKeyTerms(
       pluralDisplay: pluralForm(candidate, display),
       inProse: candidate.mentions > 0 && candidate.mentionsAfterThe * 2 >= candidate.mentions ? `the ${display}` : display,
       isAcronym: candidate.isAcronym,
+      entity: isNamed(candidate) || candidate.entity === "date" ? candidate.entity : null,
       specialist: candidate.specialist,
       weight: score / best,
       rarity: 0,

@@ -62,7 +62,7 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
     await checkpoint(signal);
     if (!cards.length) throw nothingToAsk("flashcards");
     const count = (kind: FlashcardKind) => cards.filter((card) => card.kind === kind).length;
-    const kinds = [plural(count("definition"), "definition"), `${count("cloze")} fill-in-the-blank`, plural(count("context"), "key-term review")];
+    const kinds = [plural(count("definition"), "definition"), `${count("cloze")} fill-in-the-blank`];
     const madeKinds = listInProse(kinds.filter((kind) => !kind.startsWith("0 ")));
     const set: GeneratedFlashcardSet = {
       title: `${materialTitle(input)} — Flashcards`,

@@ -10,14 +10,12 @@ export interface Candidate {
   score: number;
 }
 
-/** How often one term may be the answer, pass by pass: first every term once, then twice, then freely. */
-const TERM_REPEATS_PER_PASS = [1, 2, Number.POSITIVE_INFINITY];
-
 /**
- * The best `count` candidates, each from a different unit and with a different text, spread over as many
- * terms as possible. Best = highest score; ties go to the earlier unit, then the text, so the choice is
- * stable. `accept` is asked last, only about candidates that would be taken, so costly checks run rarely.
- * Returns fewer when the candidates run out.
+ * The best `count` candidates, each asking about a different term and with a different text, from different
+ * units while there are enough (a unit asked about twice then asks for another of its terms). Best = highest
+ * score; ties go to the earlier unit, then the text, so the choice is stable. `usedUnits` are not asked about
+ * again at all. `accept` is asked last, only about candidates that would be taken, so costly checks run
+ * rarely. Returns fewer when the candidates run out.
  */
 export function selectDiverse<T extends Candidate>(
   candidates: readonly T[],
@@ -26,15 +24,16 @@ export function selectDiverse<T extends Candidate>(
 ): T[] {
   const ranked = [...candidates].sort((a, b) => b.score - a.score || a.unitId - b.unitId || compareText(a.text, b.text));
   const chosen: T[] = [];
-  const units = new Set(options.usedUnits);
+  const units = new Set<number>();
   const rejected = new Set<T>();
   const texts = new Set<string>();
-  const termUses = new Map<string, number>();
-  for (const repeats of TERM_REPEATS_PER_PASS) {
+  const terms = new Set<string>();
+  for (const unitsMayRepeat of [false, true]) {
     for (const candidate of ranked) {
       if (chosen.length >= count) return chosen;
       const text = candidate.text.toLowerCase();
-      if (units.has(candidate.unitId) || texts.has(text) || (termUses.get(candidate.termKey) ?? 0) >= repeats || rejected.has(candidate)) continue;
+      if (options.usedUnits?.has(candidate.unitId) || (!unitsMayRepeat && units.has(candidate.unitId))) continue;
+      if (texts.has(text) || terms.has(candidate.termKey) || rejected.has(candidate)) continue;
       if (options.accept && !options.accept(candidate)) {
         rejected.add(candidate);
         continue;
@@ -42,7 +41,7 @@ export function selectDiverse<T extends Candidate>(
       chosen.push(candidate);
       units.add(candidate.unitId);
       texts.add(text);
-      termUses.set(candidate.termKey, (termUses.get(candidate.termKey) ?? 0) + 1);
+      terms.add(candidate.termKey);
     }
   }
   return chosen;

@@ -43,6 +43,9 @@ function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
   const next = tokens[index + 1];
   if (previous && !previous.endsPhrase && !NOT_NOUN_MODIFIERS.has(previous.lower)) {
     const before = previous.tags;
+    // A verb in -s after a singular noun or name agrees with it: "acetyl CoA combines with …", "the chain stops".
+    if (tags.has("PresentTense") && /[^s]s$/.test(tokens[index].lower) && before.has("Noun") && !before.has("Plural") && !before.has("Pronoun"))
+      return false;
     if (["ProperNoun", "Acronym", "Value", "Determiner", "Adjective", "Preposition"].some((tag) => before.has(tag))) return true;
     if (before.has("Noun") && !before.has("Plural") && !before.has("Pronoun") && tags.has("Infinitive") && !tokens[index].lower.endsWith("s"))
       return true;

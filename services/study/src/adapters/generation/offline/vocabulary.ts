@@ -71,6 +71,19 @@ export function isNominal(token: Token): boolean {
   return hasLetter(token.text) && token.lower.length > 1 && !ENGLISH_STOP_WORDS.has(token.lower);
 }
 
+/** Singular nouns in -s that plural folding takes for plurals: "plate tectonics", "economics", "gas", "analysis". */
+export const SINGULAR_IN_S = /(?:ics|ss|us|is)$/i;
+
+/**
+ * A plural common noun ends a noun compound: English modifies a noun with the singular ("plate boundaries", not
+ * "plates boundaries"), so "boundaries plates" in "At transform boundaries plates slide …" is two phrases.
+ * Names and nouns singular in -s ("economics", "gas") are not plurals here.
+ */
+export function endsCompound(token: Token): boolean {
+  const { tags } = token;
+  return tags.has("Plural") && !tags.has("ProperNoun") && !tags.has("Acronym") && /[^'’]s$/.test(token.lower) && !SINGULAR_IN_S.test(token.lower);
+}
+
 /** A word that can end (head) a term: a nominal noun with subject matter. */
 export function isTermHead(token: Token): boolean {
   return isNominal(token) && token.tags.has("Noun") && !token.hyphenatedToNext && !GENERIC_NOUNS.has(token.normal) && token.lower.length > 2;

@@ -74,12 +74,12 @@ describe("term exercises", () => {
 describe("selectDiverse", () => {
   const candidate = (unitId: number, termKey: string, score: number, text = `${termKey}-${unitId}`) => ({ unitId, termKey, score, text });
 
-  it("takes the best candidates, one per unit and per text, spreading over terms before repeating one", () => {
+  it("takes the best candidates, never one term or text twice, and a unit twice only when the units run out", () => {
     const chosen = selectDiverse(
       [candidate(1, "atp", 9), candidate(2, "atp", 8), candidate(1, "nadh", 7), candidate(3, "nadh", 6, "atp-1"), candidate(4, "krebs", 1)],
-      3,
+      4,
     );
-    expect(chosen.map((entry) => `${entry.unitId}:${entry.termKey}`)).toEqual(["1:atp", "4:krebs", "2:atp"]);
+    expect(chosen.map((entry) => `${entry.unitId}:${entry.termKey}`)).toEqual(["1:atp", "4:krebs", "1:nadh"]);
   });
 
   it("skips what `accept` refuses, and returns fewer when it runs out", () => {
