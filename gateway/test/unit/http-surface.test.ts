@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { request as httpRequest, type Server } from "node:http";
 import { createLogger, loadConfig } from "@study/platform";
 import { pgTransactionalClient } from "@study/db";
 import { httpClient, validateOpenApiDocument } from "@study/testkit";
@@ -51,7 +51,8 @@ async function serve(app: Express) {
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, () => resolve(s));
   });
-  return { api: httpClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`), close: () => new Promise((r) => server.close(r)) };
+  const { port } = server.address() as AddressInfo;
+  return { api: httpClient(`http://127.0.0.1:${port}`), port, close: () => new Promise((r) => server.close(r)) };
 }
 
 /** Every (method, path) express actually routes, in OpenAPI path syntax. */
@@ -156,6 +157,26 @@ describe("the gateway's HTTP surface", () => {
         302,
         "https://app.example.com/auth/error?code=OAUTH_ERROR&reason=access_denied",
       ]);
+    }
+  });
+
+  it("sends a callback for a provider that is not offered to the OAuth error page, '.' and '..' too (found by fuzz.test.ts)", async () => {
+    // Sent as written: a URL parser (fetch) would resolve the dot segments before they reach the gateway.
+    const { port } = server;
+    for (const provider of ["..", ".", "unknown", "%2E%2E"]) {
+      const answer = await new Promise<{ status?: number; location?: string }>((resolve, reject) => {
+        httpRequest({ host: "127.0.0.1", port, path: `/api/auth/callback/${provider}` }, (response) => {
+          response.resume();
+          resolve({ status: response.statusCode, location: response.headers.location });
+        })
+          .on("error", reject)
+          .end();
+      });
+      expect({ provider, ...answer }).toEqual({
+        provider,
+        status: 302,
+        location: "https://app.example.com/auth/error?code=OAUTH_ERROR&reason=oauth_provider_not_found",
+      });
     }
   });
 

@@ -183,7 +183,13 @@ export function oauthRoutes(deps: {
       responses: {
         302: { description: "To the flow's destination when signed in; otherwise OAUTH_ERROR (denied consent, bad state, failed code exchange, …)" },
       },
-      async handler({ req, res }) {
+      async handler({ params, req, res }) {
+        // A provider that is not offered has no sign-in to complete. Answered here: the library would read a provider of
+        // "." or ".." as a path segment, resolve the URL to its base path and answer an empty 404.
+        if (!enabled.has(params.provider)) {
+          res.redirect(302, oauthErrorRedirect(config, "web", "oauth_provider_not_found"));
+          return;
+        }
         // The library's own callback endpoint (basePath /api/auth) does all the checks; it records this address on the session.
         // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- a constant header name; the header object must lose the key, not hold undefined
         delete req.headers[CLIENT_IP_HEADER];
