@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { AppError, isAppError, type Logger } from "@study/platform";
+import { AppError, databaseUnavailable, isAppError, isDatabaseUnavailable, type Logger } from "@study/platform";
 import { errorBody, retryAfterSeconds } from "./envelope";
 
 /** Unknown routes answer 404 in the envelope. */
@@ -31,7 +31,11 @@ function fromHttpError(error: { type?: string; status?: number; name?: string; c
 /** The single place where errors become HTTP answers. Internal details go to the log, never to the client. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    const appError = isAppError(error) ? error : (fromHttpError(error as object, req.header("content-encoding")) ?? AppError.internal());
+    const appError = isAppError(error)
+      ? error
+      : (fromHttpError(error as object, req.header("content-encoding")) ??
+        // The gateway's own database (sessions, sign-up) going away is an outage, not a bug: 503 like a service's.
+        (isDatabaseUnavailable(error) ? databaseUnavailable(error) : AppError.internal()));
     if (appError.kind === "internal" || appError.kind === "unavailable" || appError.kind === "timeout") {
       logger.error({ err: error, method: req.method, path: req.path, requestId: res.getHeader("x-request-id") }, "request failed");
     }

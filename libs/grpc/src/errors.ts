@@ -1,6 +1,6 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { common } from "@study/contracts";
-import { AppError, type ErrorKind } from "@study/platform";
+import { AppError, databaseUnavailable, isDatabaseUnavailable, type ErrorKind } from "@study/platform";
 
 /** Trailing-metadata key carrying a protobuf `study.common.v1.ErrorDetail`. */
 export const ERROR_DETAIL_KEY = "study-error-bin";
@@ -23,9 +23,12 @@ const STATUS_BY_KIND: Record<ErrorKind, status> = {
 
 const KIND_BY_STATUS = new Map<number, ErrorKind>(Object.entries(STATUS_BY_KIND).map(([kind, code]) => [code, kind as ErrorKind]));
 
-/** What a gRPC handler sends for an error: AppErrors keep their code; anything else is a generic INTERNAL. */
+/**
+ * What a gRPC handler sends for an error: AppErrors keep their code; a database that is not there is UNAVAILABLE
+ * (nothing was written: the caller's retry is safe); anything else is a generic INTERNAL.
+ */
 export function toServiceError(error: unknown): Partial<ServiceError> {
-  const appError = error instanceof AppError ? error : AppError.internal();
+  const appError = error instanceof AppError ? error : isDatabaseUnavailable(error) ? databaseUnavailable(error) : AppError.internal();
   const metadata = new Metadata();
   const detail = common.ErrorDetail.encode({
     code: appError.code,

@@ -91,3 +91,47 @@ export const HTTP_STATUS_BY_KIND: Record<ErrorKind, number> = {
   timeout: 504,
   internal: 500,
 };
+
+/**
+ * SQLSTATEs that say the statement never ran or was rolled back because the server is going away or not there
+ * yet: connection exceptions (class 08), admin and crash shutdown (57P01, 57P02), starting up or recovering
+ * (57P03), no connection slot (53300).
+ */
+const DATABASE_GONE_STATES = /^(08...|57P0[123]|53300)$/;
+/** Socket errors of a connection that could not be opened. */
+const CONNECT_FAILURES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+/** Prisma's codes for the same: server not reachable (P1001), too many connections (P2037). */
+const PRISMA_GONE_CODES = new Set(["P1001", "P2037"]);
+
+/**
+ * Whether a failure means "the database is not there right now" (so 503, safe to retry: nothing was written)
+ * rather than a fault of the code: the shapes node-postgres, pg-pool and Prisma's pg adapter give it, followed
+ * through `cause` and Prisma's `meta.driverAdapterError`. A connection lost while a statement ran ("Connection
+ * terminated unexpectedly", ECONNRESET) is not among them: that statement may have committed, and a retry could
+ * write twice, so it stays an internal error.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let current = error; typeof current === "object" && current !== null && !seen.has(current); ) {
+    seen.add(current);
+    const { code, message, cause, meta, kind, originalCode } = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+      kind?: unknown;
+      originalCode?: unknown;
+    };
+    if (typeof code === "string" && (CONNECT_FAILURES.has(code) || DATABASE_GONE_STATES.test(code) || PRISMA_GONE_CODES.has(code))) return true;
+    if (typeof originalCode === "string" && DATABASE_GONE_STATES.test(originalCode)) return true;
+    if (kind === "DatabaseNotReachable" || kind === "TooManyConnections") return true;
+    // pg-pool, when no connection could be opened within connectionTimeoutMillis.
+    if (typeof message === "string" && message.startsWith("timeout exceeded when trying to connect")) return true;
+    current = meta?.driverAdapterError ?? cause;
+  }
+  return false;
+}
+
+/** The AppError for a failure that `isDatabaseUnavailable`: 503 SERVICE_UNAVAILABLE. */
+export const databaseUnavailable = (cause: unknown): AppError =>
+  new AppError("unavailable", "SERVICE_UNAVAILABLE", "The database is unavailable; try again shortly", { cause });
