@@ -133,6 +133,12 @@ export function createApp(deps: GatewayDependencies): Express {
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(requestId);
   app.use(helmet());
+  // Swagger UI's page loads its scripts and styles from /docs/ by relative URLs. The default CSP's
+  // upgrade-insecure-requests turns them into https:// on the same port: a blank page wherever the gateway is
+  // reached over plain HTTP at a name other than loopback (e.g. compose on a LAN address). The page has no
+  // http:// URL to upgrade over HTTPS, so /docs goes without that directive; the rest of the policy, and the
+  // API's, stay (gateway/test/e2e/swagger-browser.test.ts).
+  if (config.ENABLE_SWAGGER) app.use("/docs", helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
   const trusted = new Set([config.CLIENT_URL, ...config.TRUSTED_ORIGINS].map((url) => new URL(url).origin));
   const corsHeaders = cors({ origin: (origin, allow) => allow(null, origin !== undefined && trusted.has(origin)), credentials: true });
   // Only a browser's cross-origin request carries Origin; the others need no CORS headers, only the Vary that

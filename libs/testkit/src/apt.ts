@@ -26,6 +26,12 @@ export const STACK_PACKAGES: AptRequirement[] = [
 ];
 
 /**
+ * Debian's Chromium, for the browser test of Swagger UI (gateway/test/e2e/swagger-browser.test.ts): driven by
+ * playwright-core, which downloads no browser (none could be here) and runs this one.
+ */
+export const CHROMIUM: AptRequirement = { package: "chromium", installs: "/usr/bin/chromium" };
+
+/**
  * Installs the missing packages with apt-get when running as root; otherwise names the command to run.
  * One apt-get call for all of them (≈ 20 s the first time, nothing afterwards).
  */
