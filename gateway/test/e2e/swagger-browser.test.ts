@@ -73,8 +73,8 @@ function operationsOf(openapi: { paths: Record<string, Record<string, unknown>> 
     url.hostname = DOCS_HOST;
     origin = url.origin;
     page = await browser.newPage();
-    // Each step takes well under a second on an idle machine, but ≈ 5 s on this 2-core one when loaded (Swagger UI
-    // renders every operation again on each click); a step that never happens still fails within the test's 60 s.
+    // A step took up to ≈ 5 s on this 2-core machine under a load of 14 (Swagger UI renders every operation again on
+    // each click): room above that, while a step that never happens still fails within the test's 60 s.
     page.setDefaultTimeout(30_000);
     page.on("console", (message) => {
       // Chromium reports, as an error, that it ignores helmet's Cross-Origin-Opener-Policy on a plain-HTTP origin:
