@@ -10,13 +10,18 @@ export const MAX_INT32 = 2_147_483_647;
  */
 export const intParam = (min: number, max: number, fallback: number) => {
   const upper = Math.min(max, MAX_INT32);
-  return z
-    .string()
-    .regex(/^-?\d+$/, "must be an integer")
-    .transform(Number)
-    .pipe(z.number().min(min, `must be at least ${min}`).max(upper, `must be at most ${upper}`))
-    .optional()
-    .transform((v) => v ?? fallback);
+  return (
+    z
+      .string()
+      .regex(/^-?\d+$/, "must be an integer")
+      .transform(Number)
+      .pipe(z.number().min(min, `must be at least ${min}`).max(upper, `must be at most ${upper}`))
+      // Documented as what it is, an integer in a range (text on the wire, as OpenAPI's query parameters are), not
+      // as any string of digits: clients, and tests that make valid requests from the document, see the range.
+      .meta({ type: "integer", minimum: min, maximum: upper, pattern: undefined })
+      .optional()
+      .transform((v) => v ?? fallback)
+  );
 };
 
 /**

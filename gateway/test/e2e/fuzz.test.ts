@@ -1,5 +1,18 @@
 import { parse as parseQueryString } from "node:querystring";
-import { checkAgainstDocument, httpClient, requireStatus, sharedTestStack, signUpUser, type SharedStack, type SignedUpUser } from "@study/testkit";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  checkAgainstDocument,
+  httpClient,
+  librivoxClip,
+  requireStatus,
+  sharedTestStack,
+  signUpUser,
+  uploadMultipart,
+  type SharedStack,
+  type SignedUpUser,
+} from "@study/testkit";
 import fc from "fast-check";
 import {
   closeConnections,
@@ -107,7 +120,40 @@ describe("fuzzing every operation of the OpenAPI document", () => {
       api("POST", "/api/chat/sessions", { token, body: { courseId: course } }),
       api("GET", "/api/calendar/feed", { token }),
     ]);
+    // A note (its transcription under way) and a document of the user's, for valid requests to reach.
+    const lecture = await uploadMultipart(
+      stack.gatewayUrl,
+      token,
+      "/api/notes/upload/audio",
+      { courseId: course },
+      {
+        path: librivoxClip("0930"),
+        name: "lecture.wav",
+        type: "audio/wav",
+      },
+    );
+    const { note, importJob } = requireStatus(lecture, 201, "POST /api/notes/upload/audio").body.data;
+    const text = await mkdtemp(join(tmpdir(), "fuzz-"));
+    await writeFile(join(text, "notes.txt"), "Osmosis moves water across membranes. Diffusion moves solutes down their gradient.");
+    const upload = await uploadMultipart(
+      stack.gatewayUrl,
+      token,
+      "/api/documents/upload",
+      { courseId: course },
+      {
+        path: join(text, "notes.txt"),
+        name: "notes.txt",
+        type: "text/plain",
+      },
+    );
+    await rm(text, { recursive: true, force: true });
+    const document = requireStatus(upload, 200, "POST /api/documents/upload").body.document.id as string;
     Object.assign(own, {
+      "?courseId": course,
+      "notes/{id}": note.id as string,
+      "notes/{noteId}": note.id as string,
+      "jobs/{id}": importJob.id as string,
+      "documents/{id}": document,
       "courses/{id}": course,
       "courses/{courseId}": course,
       "events/{id}": requireStatus(event, 201, "POST /api/calendar/events").body.data.id as string,
@@ -346,10 +392,9 @@ describe("fuzzing every operation of the OpenAPI document", () => {
 
   function validQuery(operation: Operation): fc.Arbitrary<[string, string][]> {
     const entries = operation.queryParameters.map((parameter) => {
-      const value = valid(parameter.schema).map((v): [string, string] => [
-        parameter.name,
-        encodeComponent(typeof v === "string" ? v : JSON.stringify(v)),
-      ]);
+      const mine = own[`?${parameter.name}`];
+      const any = valid(parameter.schema).map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
+      const value = (mine ? fc.oneof(fc.constant(mine), any) : any).map((v): [string, string] => [parameter.name, encodeComponent(v)]);
       return parameter.required ? value.map((pair) => [pair]) : fc.option(value, { nil: undefined }).map((pair) => (pair ? [pair] : []));
     });
     return fc.tuple(...entries).map((lists) => lists.flat());

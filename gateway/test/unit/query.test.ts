@@ -25,4 +25,10 @@ describe("intParam", () => {
     expect(query.safeParse({ offset: "-1" }).error!.issues[0].message).toBe("must be at least 0");
     expect(query.safeParse({ offset: "1.5" }).error!.issues[0].message).toBe("must be an integer");
   });
+
+  it("is documented as an integer in its range (the fuzzer's valid requests read the document)", () => {
+    const schema = z.toJSONSchema(query, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as { properties: Record<string, unknown> };
+    expect(schema.properties.limit).toEqual({ type: "integer", minimum: 1, maximum: 100 });
+    expect(schema.properties.offset).toEqual({ type: "integer", minimum: 0, maximum: MAX_INT32 });
+  });
 });
