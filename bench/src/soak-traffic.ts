@@ -149,6 +149,8 @@ interface Note {
   failed: boolean;
   /** Typed notes were saved: material can be generated even when the clip's transcript has no words. */
   typed: boolean;
+  /** The first line of every user-notes list the gateway accepted (200) for this note. */
+  savedUserNotes: string[];
 }
 interface Doc {
   id: string;
@@ -355,13 +357,16 @@ export class Traffic {
         applies: (u) => u.notes.length > 0,
         run: (u) => {
           const note = this.pick(u.notes);
+          const save = this.unique(u, "save");
           const userNotes = [1, 2, 3].map((second) => ({
             timestamp: second,
-            content: `${this.pick(TOPICS)} is worth remembering: ${this.pick(TOPICS)} came up at second ${second}.`,
+            content: `${this.pick(TOPICS)} is worth remembering (${save}): ${this.pick(TOPICS)} came up at second ${second}.`,
             contentType: "text",
           }));
           return c.call("PUT /api/notes/:id/user-notes", `/api/notes/${note.id}/user-notes`, { ...token(u), json: { userNotes } }).then((answer) => {
-            if (answer.status === 200) note.typed = true;
+            if (answer.status !== 200) return;
+            note.typed = true;
+            note.savedUserNotes.push(userNotes[0].content);
           });
         },
       },
@@ -548,6 +553,6 @@ export class Traffic {
     const answer = await this.client.call("POST /api/notes/upload/audio", "/api/notes/upload/audio", { token: user.token, form });
     const id = textAt(answer.body, "data", "note", "id");
     const jobId = textAt(answer.body, "data", "importJob", "id");
-    if (answer.status === 201 && id && jobId) user.notes.push({ id, jobId, courseId: course.id, title, transcribed: false, failed: false, typed: false });
+    if (answer.status === 201 && id && jobId) user.notes.push({ id, jobId, courseId: course.id, title, transcribed: false, failed: false, typed: false, savedUserNotes: [] });
   }
 }

@@ -519,6 +519,15 @@ async function main() {
     say(`drain: ${drained.drained ? "done" : "NOT done"} in ${drained.seconds} s (${drained.last})`);
     memory.stop();
     const depths = await queueDepths(bench.infrastructure.rabbitmq.url, bench.exchange, consumers);
+    // Lost updates: each note's stored user notes must be one of the lists the gateway accepted for it.
+    const typedNotes = traffic.users.flatMap((user) => user.notes.filter((note) => note.savedUserNotes.length > 0));
+    const storedNotes = await db.query<{ id: string; first: string | null }>(
+      "media",
+      "SELECT id::text, user_notes -> 0 ->> 'content' AS first FROM note WHERE id = ANY($1::uuid[])",
+      [typedNotes.map((note) => note.id)],
+    );
+    const storedFirst = new Map(storedNotes.map((row) => [row.id, row.first]));
+    const lostUserNotes = typedNotes.filter((note) => storedFirst.has(note.id) && !note.savedUserNotes.includes(storedFirst.get(note.id) ?? ""));
     const checks: Check[] = await consistencyChecks({
       query: db.query,
       bindings,
@@ -580,6 +589,14 @@ async function main() {
         ok: memoryRows.every((row) => row.verdict !== "growing"),
         summary: memoryRows.map((row) => `${row.process} ${row.verdict}`).join(", "),
         problems: memoryRows.filter((row) => row.verdict === "growing").map((row) => `${row.process}: ${row.firstThirdMiB} → ${row.lastThirdMiB} MiB`),
+      },
+      {
+        name: "media: every note keeps the user notes last accepted for it (no lost update)",
+        ok: lostUserNotes.length === 0,
+        summary: `${storedFirst.size} notes with user notes saved (200), ${lostUserNotes.length} holding a list never accepted for them`,
+        problems: lostUserNotes
+          .slice(0, 5)
+          .map((note) => `note ${note.id}: stored "${(storedFirst.get(note.id) ?? "(none)").slice(0, 60)}" after ${note.savedUserNotes.length} accepted saves`),
       },
       { name: "drain: everything settled", ok: drained.drained, summary: `${drained.seconds} s: ${drained.last}`, problems: [] },
       ...checks,
