@@ -76,7 +76,8 @@ const OPTIONAL_OPERATIONS = new Set(["GET /docs"]);
  * fails the matrix, naming it.
  */
 const MULTIPART_FORMS: Record<string, { fields: string[]; file: { name: string; type: string; bytes: Buffer } }> = {
-  "POST /api/notes/upload/audio": { fields: ["courseId"], file: { name: "clip.wav", type: "audio/wav", bytes: Buffer.alloc(0) } },
+  // Real speech: a file the upload would take, so that only the course can be refused.
+  "POST /api/notes/upload/audio": { fields: ["courseId"], file: { name: "clip.wav", type: "audio/wav", bytes: readFileSync(librivoxClip("0880")) } },
   "POST /api/notes/{id}/attachments": {
     fields: ["timestamp"],
     file: { name: "notes.txt", type: "text/plain", bytes: Buffer.from("Intruder notes") },
@@ -304,7 +305,6 @@ describe("authorization matrix from the OpenAPI document", () => {
     stack = sharedTestStack();
     api = httpClient(stack.gatewayUrl);
     folder = await mkdtemp(join(tmpdir(), "authz-matrix-"));
-    MULTIPART_FORMS["POST /api/notes/upload/audio"].file.bytes = readFileSync(librivoxClip("0880"));
     description = await describeApi(stack.gatewayUrl);
     const [ownerWorld, other] = await Promise.all([ownerWithEverything(), signUpUser(api, { name: "Intruder" })]);
     owner = ownerWorld;
