@@ -3,7 +3,7 @@ import { AppError } from "@study/platform/errors";
 import type { SourceDocument, SourceNote } from "../../../domain/study-material";
 import { findDefinitions, type Definition } from "./definitions";
 import { extractKeyTerms, type KeyTerm } from "./key-terms";
-import { tagUnits } from "./tagging";
+import { tagUnits, type Token } from "./tagging";
 import { buildTextUnits, type TextUnit } from "./text-units";
 import { DEMONSTRATIVES } from "./vocabulary";
 
@@ -32,6 +32,10 @@ export interface StudyText {
   informativeness: number[];
   /** Stop-word-free, plural-folded words of each unit, by unit id. */
   contentWordsByUnit: string[][];
+  /** compromise's words of each unit's text, by unit id. */
+  tokensByUnit: Token[][];
+  /** Whether the unit is misrecognised speech rather than a sentence (see isGarbled), by unit id. */
+  garbled: boolean[];
   /** Whether the unit mentions one of the request's focus areas, by unit id; all false without focus areas. */
   focus: boolean[];
 }
@@ -44,6 +48,21 @@ export async function checkpoint(signal?: AbortSignal): Promise<void> {
 }
 
 const SPEAKER_PRONOUNS = new Set(["i", "we", "you", "he", "she", "let's"]);
+
+const ARTICLES = new Set(["a", "an", "the"]);
+
+/**
+ * Whether a unit is speech the recogniser got wrong: English never puts an article right before a preposition,
+ * conjunction or another determiner ("There for the in a and …", "Mr john guess what and then at leisure the of
+ * it"), which misrecognised function words do all the time. Such a unit states no fact.
+ */
+export function isGarbled(tokens: readonly Token[]): boolean {
+  return tokens.some((token, index) => {
+    const next = tokens[index + 1];
+    if (!ARTICLES.has(token.lower) || !next || token.endsPhrase) return false;
+    return ["Preposition", "Conjunction", "Determiner"].some((tag) => next.tags.has(tag)) && !next.tags.has("Adjective") && !next.tags.has("Noun");
+  });
+}
 
 /**
  * A unit's key-term weights summed, over the square root of its length (neither long nor one-word units win
@@ -110,7 +129,8 @@ export async function analyseNotes(
 
   const termsByUnit: KeyTerm[][] = units.map(() => []);
   for (const term of terms) for (const unitId of term.unitIds) termsByUnit[unitId].push(term);
-  const raw = units.map((unit) => rawInformativeness(unit, termsByUnit[unit.id], contentWordsByUnit[unit.id]));
+  const garbled = tokensByUnit.map(isGarbled);
+  const raw = units.map((unit) => (garbled[unit.id] ? 0 : rawInformativeness(unit, termsByUnit[unit.id], contentWordsByUnit[unit.id])));
   const highest = Math.max(...raw) || 1;
   const termKeys = new Set(terms.map((term) => term.key));
   await checkpoint(signal);
@@ -118,9 +138,11 @@ export async function analyseNotes(
     units,
     terms,
     termsByUnit,
-    definitions: allDefinitions.filter((definition) => termKeys.has(definition.termKey)),
+    definitions: allDefinitions.filter((definition) => termKeys.has(definition.termKey) && !garbled[definition.unitId]),
     informativeness: raw.map((value) => value / highest),
     contentWordsByUnit,
+    tokensByUnit,
+    garbled,
     focus: focusOfUnits(units, contentWordsByUnit, more.focusAreas ?? []),
   };
 }

@@ -32,7 +32,9 @@ export interface Definition {
 
 const DETERMINERS = new Set(["the", "a", "an"]);
 const RELATIVES = new Set(["that", "which", "where", "whose", "in"]);
-const HEDGES = new Set(["basically", "essentially", "simply", "just", "really", "literally", "actually", "also", "usually", "generally"]);
+const HEDGES = new Set(["basically", "essentially", "simply", "just", "really", "literally", "actually", "also"]);
+/** Words that make "X is Y" hold only sometimes ("Advertisements are usually invitations to treat"): no definition. */
+const QUALIFIERS = new Set(["usually", "generally", "often", "sometimes", "typically", "normally", "mostly", "rarely", "occasionally"]);
 /** "X is the reason …", "X is the same …": a copula that states no definition. */
 const NON_DEFINING_HEADS = new Set([
   "thing",
@@ -135,7 +137,8 @@ function clauseEnd(tokens: readonly Token[], from: number): number {
 function startsWithNounPhrase(words: readonly Token[]): boolean {
   for (const word of words) {
     if (word.tags.has("Noun") || word.tags.has("Gerund")) return true;
-    if (word.tags.has("Preposition") || word.tags.has("Verb") || word.tags.has("Conjunction")) return false;
+    // A participle before a noun describes it ("a partly molten layer"); other verbs start a predicate.
+    if (word.tags.has("Preposition") || word.tags.has("Conjunction") || (word.tags.has("Verb") && !word.tags.has("Participle"))) return false;
   }
   return false;
 }
@@ -265,7 +268,8 @@ function definitionsInUnit(unit: TextUnit, tokens: readonly Token[], previous: T
   tokens.forEach((token, at) => {
     if (token.lower === "is" || token.lower === "are") {
       let next = at + 1;
-      while (HEDGES.has(tokens[next]?.lower)) next += 1;
+      while (HEDGES.has(tokens[next]?.lower) || QUALIFIERS.has(tokens[next]?.lower)) next += 1;
+      if (tokens.slice(at + 1, next).some((word) => QUALIFIERS.has(word.lower))) return;
       if (tokens[next]?.lower === "called" || wordsAt(tokens, next, ["known", "as"])) {
         const called = calledDefinition(tokens, at, next, previous);
         if (called) add({ ...called, term: called.named, named: true });

@@ -1,5 +1,5 @@
 // What flashcards, questions and guide sections share: how they are scored, linked and worded.
-import { contentWords } from "@study/ai";
+import { contentWords, ENGLISH_STOP_WORDS } from "@study/ai";
 import type { SourceReference } from "../../../domain/study-material";
 import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
@@ -7,8 +7,9 @@ import { compareText } from "./deterministic";
 import { depthFit, rarityFit, type DifficultyProfile } from "./difficulty-profile";
 import { containsTerm, type KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
+import { textOfTokens, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
-import { SINGULAR_IN_S } from "./vocabulary";
+import { canStartTerm, endsCompound, isNominal, SINGULAR_IN_S } from "./vocabulary";
 
 const BLANK = "_____";
 /** A unit is a usable fact between these lengths, in words. */
@@ -58,8 +59,9 @@ export function definedName(term: KeyTerm, definition: Definition): string {
 /** A statement ending so was cut off mid-phrase (a pause in speech: "Atp synthase is an enzyme that."). */
 const CUT_OFF = /(?<![\p{L}'’])(?:the|a|an|of|and|or|but|that|which|whose|its|their|than|very)[.!]?$/iu;
 
-/** Whether the unit can stand as a fact: sentence-sized, not a question, not cut off mid-phrase. */
-export function isFact(unit: TextUnit): boolean {
+/** Whether the unit can stand as a fact: well-formed, sentence-sized, not a question, not cut off mid-phrase. */
+export function isFact(text: StudyText, unit: TextUnit): boolean {
+  if (text.garbled[unit.id]) return false;
   const words = wordCount(unit.statement);
   return words >= SHORTEST_FACT_WORDS && words <= LONGEST_FACT_WORDS && !unit.statement.includes("?") && !CUT_OFF.test(unit.statement);
 }
@@ -101,6 +103,160 @@ export function termToAskAbout(text: StudyText, unitId: number, profile: Difficu
 }
 
 const globalPattern = (term: KeyTerm) => new RegExp(term.pattern.source, "giu");
+
+/** Words that join capitalised names into one: "Carlill v Carbolic Smoke Ball Co", "Treaty of Versailles". */
+const NAME_JOINS = new Set(["v", "v.", "vs", "vs.", "of", "de", "von", "van", "del"]);
+const LONGEST_ANSWER_WORDS = 8;
+/** Words a set phrase may run on with after its noun: "law of demand", "invitation to treat". */
+const PHRASE_LINKS = new Set(["of", "to"]);
+/** How many units must say a longer phrase for it to count as a set phrase of the text. */
+const SET_PHRASE_UNITS = 2;
+
+const capitalised = (token: Token | undefined) => token !== undefined && /^\p{Lu}/u.test(token.text);
+
+/** Adjectives that say how often or what colour, not what kind: "frequent earthquakes", "the green pigment". */
+const DESCRIBING_ADJECTIVES = new Set(
+  "frequent infrequent rare occasional usual unusual regular constant green red blue yellow white black brown orange purple grey gray pink".split(
+    " ",
+  ),
+);
+
+/**
+ * Whether a word before a noun says what kind of thing it is ("convergent boundaries", "guard cells", "oceanic
+ * crust") rather than how it is or how much ("frequent earthquakes", "the deepest trench", "the green
+ * pigment"), which is left out of the answer.
+ */
+function namesAKind(word: Token): boolean {
+  return !word.tags.has("Superlative") && !word.tags.has("Comparative") && !DESCRIBING_ADJECTIVES.has(word.lower);
+}
+
+/** Where the unit's words say the term, as [start, end), or null. */
+function mentionIn(tokens: readonly Token[], term: KeyTerm): [number, number] | null {
+  for (let start = 0; start + term.words.length <= tokens.length; start += 1) {
+    if (term.words.every((word, offset) => tokens[start + offset].normal === word || tokens[start + offset].lower === word))
+      return [start, start + term.words.length];
+  }
+  return null;
+}
+
+/**
+ * The whole noun phrase a mention is part of, as [start, end): the nouns and adjectives before it (up to a
+ * generic modifier such as "new"), the nouns after it, words joined by hyphens, and names joined into one
+ * ("Carlill v Carbolic Smoke Ball Co"). Asking for "seafloor" in "seafloor spreading" or "energy" in "light
+ * energy" asks for a fragment: the answer is the whole phrase.
+ */
+function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): [number, number] {
+  let from = start;
+  let to = end;
+  while (from > 0 && to - from < LONGEST_ANSWER_WORDS) {
+    const before = tokens[from - 1];
+    if (before.endsPhrase) break;
+    if (before.hyphenatedToNext || (isNominal(before) && canStartTerm(before) && !endsCompound(before) && namesAKind(before))) from -= 1;
+    else if (NAME_JOINS.has(before.lower) && capitalised(tokens[from]) && capitalised(tokens[from - 2]) && !tokens[from - 2].endsPhrase) from -= 2;
+    else break;
+  }
+  while (to < tokens.length && to - from < LONGEST_ANSWER_WORDS) {
+    const last = tokens[to - 1];
+    const next = tokens[to];
+    if (last.endsPhrase || (endsCompound(last) && !last.hyphenatedToNext)) break;
+    if (last.hyphenatedToNext || (isNominal(next) && next.tags.has("Noun"))) to += 1;
+    else if (NAME_JOINS.has(next.lower) && capitalised(last) && capitalised(tokens[to + 1]) && !next.endsPhrase) to += 2;
+    else break;
+  }
+  return [from, Math.min(to, tokens.length)];
+}
+
+/** How many units say the words (as written, any case, whole words). */
+function unitsSaying(text: StudyText, words: string): number {
+  const phrase = ` ${words.toLowerCase()} `;
+  return text.units.filter((unit) => ` ${unit.text.toLowerCase().replace(/[^\p{L}\p{N}'’-]+/gu, " ")} `.includes(phrase)).length;
+}
+
+/**
+ * A phrase the text uses as a set phrase, around a noun phrase: with a word before it that grammar does not
+ * show as part of it ("Guard cells", where compromise reads a verb), with "of"/"to" and up to three words
+ * after it ("law of demand", "invitation to treat"), or with a participle ("quantity demanded", "seafloor
+ * spreading") — when at least two units say the longer phrase.
+ */
+function setPhrase(text: StudyText, tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
+  const said = (start: number, end: number) =>
+    unitsSaying(
+      text,
+      tokens
+        .slice(start, end)
+        .map((token) => token.text)
+        .join(" "),
+    ) >= SET_PHRASE_UNITS;
+  let start = from;
+  let end = to;
+  const before = tokens[start - 1];
+  if (before && !before.endsPhrase && /^[\p{L}-]+$/u.test(before.text) && !ENGLISH_STOP_WORDS.has(before.lower) && said(start - 1, end)) start -= 1;
+  const next = tokens[end];
+  if (next && !tokens[end - 1].endsPhrase) {
+    if (PHRASE_LINKS.has(next.lower)) {
+      for (let length = 3; length >= 1; length -= 1) {
+        const last = end + length;
+        if (
+          last < tokens.length + 1 &&
+          tokens.slice(end, last).every((token, offset) => offset === length - 1 || !token.endsPhrase) &&
+          said(start, last + 1)
+        ) {
+          end = last + 1;
+          break;
+        }
+      }
+    } else if ((next.tags.has("Gerund") || next.tags.has("Participle") || next.tags.has("PastTense")) && said(start, end + 1)) end += 1;
+  }
+  return [start, Math.min(end, tokens.length)];
+}
+
+/** A name's key is its fullest form in the text: "Wegener" and "Alfred Wegener" are one answer, asked once. */
+export function nameKey(text: StudyText, term: KeyTerm): string {
+  if (term.entity === null || term.entity === "date") return term.key;
+  const fullest = text.terms.filter((other) => other.entity !== null && other.entity !== "date" && containsTerm(other, term));
+  return fullest.reduce((longest, other) => (other.words.length > longest.words.length ? other : longest), term).key;
+}
+
+/** What a cloze asks for: the words as written and their key (lower case, plurals folded) to keep answers apart. */
+export interface Answer {
+  text: string;
+  key: string;
+  /** The answer is the key term as it stands, not a longer phrase around it. */
+  isTerm: boolean;
+}
+
+/**
+ * The answer a cloze on `term` asks for in the unit: the whole noun phrase its first mention is part of (see
+ * wholePhrase). Null for a year in brackets after a name ("Adams v Lindsell (1818)"), a citation rather than
+ * a fact of its own.
+ */
+export function answerFor(text: StudyText, unitId: number, term: KeyTerm): Answer | null {
+  const tokens = text.tokensByUnit[unitId];
+  const mention = mentionIn(tokens, term);
+  if (!mention) return { text: term.display, key: term.key, isTerm: true };
+  if (term.entity === "date" && tokens[mention[0]].pre.includes("(")) return null;
+  const [from, to] = setPhrase(text, tokens, wholePhrase(tokens, mention));
+  if (from === mention[0] && to === mention[1]) return { text: textOfTokens(tokens, from, to), key: nameKey(text, term), isTerm: true };
+  return {
+    text: textOfTokens(tokens, from, to),
+    key: tokens
+      .slice(from, to)
+      .map((token) => token.normal)
+      .join(" "),
+    isTerm: false,
+  };
+}
+
+const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The statement with every mention of the answer phrase blanked, and the phrase as the statement writes it. */
+export function blankPhrase(statement: string, answer: Answer): { blanked: string; answer: string } | null {
+  const words = answer.text.split(/\s+/).map(escapeForPattern).join("\\s+");
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words}(?![\\p{L}\\p{N}])`, "giu");
+  const match = pattern.exec(statement);
+  if (!match) return null;
+  return { blanked: statement.replace(pattern, BLANK), answer: match[0] };
+}
 
 /** The statement with every mention of the term blanked, and the term as the statement writes it. */
 export function blankOut(statement: string, term: KeyTerm): { blanked: string; answer: string } | null {

@@ -3,7 +3,7 @@ import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
-import { blankOut, candidateScore, definedName, focusFirst, isFact, sourceOf, termOf, termsToAskAbout } from "./exercises";
+import { answerFor, blankPhrase, candidateScore, definedName, focusFirst, isFact, nameKey, sourceOf, termOf, termsToAskAbout } from "./exercises";
 import { capitalize } from "./prose";
 import { selectDiverse, type Candidate } from "./selection";
 import type { TextUnit } from "./text-units";
@@ -35,27 +35,34 @@ function definitionCard(text: StudyText, profile: DifficultyProfile, definition:
   const description = `${capitalize(definition.description)}.`;
   const name = definedName(term, definition);
   const card = profile.reverseDefinitions
-    ? { front: `Which term is this? ${description}`, back: `${capitalize(name)}. ${definition.statement}`, source: sourceOf(unit) }
+    ? { front: `Which term is this? ${description}`, back: `${capitalize(name)}. ${definition.source}`, source: sourceOf(unit) }
     : { front: definitionFront(name, definition), back: description, source: sourceOf(unit) };
   const score = candidateScore(text, profile, profile.kindWeights.definition, term, unit);
-  return { kind: "definition", unitId: unit.id, termKey: term.key, text: card.front, score, card };
+  return { kind: "definition", unitId: unit.id, termKey: nameKey(text, term), text: card.front, score, card };
 }
 
 /** How many of a unit's terms may be blanked, each in a card of its own (a unit is asked twice only when units run out). */
 const ANSWERS_PER_UNIT = 3;
 /** Each further answer of a unit scores this much less than the one before. */
 const NEXT_ANSWER_FACTOR = 0.8;
+const DEFINED_BLANK_FACTOR = 0.5;
 
-/** The unit with one of its key terms blanked out, for each of its best answers; the back gives the term and the whole sentence. */
+/**
+ * The unit with one of its key terms blanked out (the whole noun phrase it is part of: see answerFor), for each
+ * of its best answers; the back gives the answer and the whole sentence.
+ */
 function clozeCards(text: StudyText, profile: DifficultyProfile, unit: TextUnit): CardCandidate[] {
   return termsToAskAbout(text, unit.id, profile)
     .slice(0, ANSWERS_PER_UNIT)
     .flatMap((term, rank) => {
-      const cloze = blankOut(unit.statement, term);
-      if (!cloze) return [];
+      const answer = answerFor(text, unit.id, term);
+      const cloze = answer && blankPhrase(unit.statement, answer);
+      if (!answer || !cloze) return [];
       const card = { front: cloze.blanked, back: `${cloze.answer} — ${unit.statement}`, source: sourceOf(unit) };
-      const score = candidateScore(text, profile, profile.kindWeights.cloze, term, unit) * NEXT_ANSWER_FACTOR ** rank;
-      return [{ kind: "cloze" as const, unitId: unit.id, termKey: term.key, text: card.front, score, card }];
+      // A defined term is best asked by its definition card; a blank for it comes second.
+      const defined = term.defined ? DEFINED_BLANK_FACTOR : 1;
+      const score = candidateScore(text, profile, profile.kindWeights.cloze, term, unit) * NEXT_ANSWER_FACTOR ** rank * defined;
+      return [{ kind: "cloze" as const, unitId: unit.id, termKey: answer.key, text: card.front, score, card }];
     });
 }
 
@@ -69,7 +76,7 @@ export function buildFlashcards(text: StudyText, profile: DifficultyProfile, cou
   const cards = selectDiverse(
     [
       ...text.definitions.map((definition) => definitionCard(text, profile, definition)),
-      ...text.units.filter(isFact).flatMap((unit) => clozeCards(text, profile, unit)),
+      ...text.units.filter((unit) => isFact(text, unit)).flatMap((unit) => clozeCards(text, profile, unit)),
     ],
     count,
   );

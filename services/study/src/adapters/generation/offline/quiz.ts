@@ -4,12 +4,14 @@ import type { Definition } from "./definitions";
 import { hashText, seededShuffle } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
 import {
+  answerFor,
   blankOut,
   candidateScore,
   chooseDistractors,
   definedName,
   focusFirst,
   isFact,
+  nameKey,
   optionForm,
   sourceOf,
   swapTerm,
@@ -73,7 +75,7 @@ function definitionQuestion(text: StudyText, profile: DifficultyProfile, definit
   };
   return {
     unitId: unit.id,
-    termKey: answer.key,
+    termKey: nameKey(text, answer),
     text: draft.question,
     score: candidateScore(text, profile, profile.kindWeights.definition, answer, unit),
     question: memoized(() => multipleChoice(text, profile, draft)),
@@ -83,8 +85,10 @@ function definitionQuestion(text: StudyText, profile: DifficultyProfile, definit
 /** "Complete the statement: …" with a key term blanked out of a stated fact. */
 function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUnit): QuestionCandidate | null {
   const answer = termToAskAbout(text, unit.id, profile);
-  const cloze = answer && blankOut(unit.statement, answer);
-  if (!answer || !cloze) return null;
+  // The options are key terms: a term said as part of a longer phrase would be a fragment of the answer.
+  if (!answer || !answerFor(text, unit.id, answer)?.isTerm) return null;
+  const cloze = blankOut(unit.statement, answer);
+  if (!cloze) return null;
   const draft = {
     question: `Complete the statement: "${cloze.blanked}"`,
     answer,
@@ -96,7 +100,7 @@ function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUn
   };
   return {
     unitId: unit.id,
-    termKey: answer.key,
+    termKey: nameKey(text, answer),
     text: draft.question,
     score: candidateScore(text, profile, profile.kindWeights.cloze, answer, unit),
     question: memoized(() => multipleChoice(text, profile, draft)),
@@ -106,7 +110,7 @@ function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUn
 function factCandidate(text: StudyText, profile: DifficultyProfile, unit: TextUnit): FactCandidate | null {
   const term = termToAskAbout(text, unit.id, profile);
   if (!term || PERSONAL.test(unit.statement)) return null;
-  return { unitId: unit.id, termKey: term.key, text: unit.statement, score: candidateScore(text, profile, 1, term, unit), unit };
+  return { unitId: unit.id, termKey: nameKey(text, term), text: unit.statement, score: candidateScore(text, profile, 1, term, unit), unit };
 }
 
 /**
@@ -119,7 +123,8 @@ function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: Te
   const statement = unit.statement;
   const term = termToAskAbout(text, unit.id, profile);
   const written = term && term.pattern.exec(statement)?.[0];
-  if (makeFalse && term && written) {
+  // Swapping part of a phrase ("light oxygen" for "light energy") is false for a trivial reason: only whole terms are swapped.
+  if (makeFalse && term && written && answerFor(text, unit.id, term)?.isTerm) {
     const plural = writtenInPlural(term, written);
     // The replacement agrees in number with the term it replaces and is not one the notes say the same of.
     const [replacement] = chooseDistractors(text, term, profile, { count: 1, visibleText: statement, plural, context: statement }) ?? [];
@@ -152,7 +157,7 @@ function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: Te
  * is taken from a hash of its text). No unit is asked about twice. In text order, those on a focus area first.
  */
 export function buildQuiz(text: StudyText, profile: DifficultyProfile, count: number): GeneratedQuestion[] {
-  const facts = text.units.filter(isFact);
+  const facts = text.units.filter((unit) => isFact(text, unit));
   const multipleChoiceCandidates = [
     ...text.definitions.map((definition) => definitionQuestion(text, profile, definition)),
     ...facts.flatMap((unit) => clozeQuestion(text, profile, unit) ?? []),

@@ -43,7 +43,41 @@ function blocksOf(text: StudyText): number[][] {
     for (const [from, to] of topicBlocks(ids.map((id) => text.contentWordsByUnit[id]))) blocks.push(ids.slice(from, to));
     noteStart = index;
   }
-  return blocks;
+  return splitLongBlocks(text, blocks);
+}
+
+/** A section of more sentences than this is split in two, while the guide has fewer than MOST_SECTIONS. */
+const LONGEST_SECTION_UNITS = 8;
+const MOST_SECTIONS = 12;
+
+/** Content words two runs of units share, over the smaller run's: how much they are about the same thing. */
+function sharedWords(text: StudyText, a: readonly number[], b: readonly number[]): number {
+  const words = (ids: readonly number[]) => new Set(ids.flatMap((id) => text.contentWordsByUnit[id]));
+  const [left, right] = [words(a), words(b)];
+  const shared = [...left].filter((word) => right.has(word)).length;
+  return shared / Math.max(1, Math.min(left.size, right.size));
+}
+
+/**
+ * A guide of one or two long sections reads like the notes again: the longest section is split, where its
+ * two halves share the fewest words (within its middle half), until every section is short or there are
+ * enough sections. Deterministic: ties go to the earlier cut.
+ */
+function splitLongBlocks(text: StudyText, blocks: number[][]): number[][] {
+  const result = [...blocks];
+  while (result.length < MOST_SECTIONS) {
+    const longest = result.reduce((best, block, index) => (block.length > result[best].length ? index : best), 0);
+    const block = result[longest];
+    if (block.length <= LONGEST_SECTION_UNITS) break;
+    let cut = Math.floor(block.length / 2);
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let at = Math.ceil(block.length / 4); at <= Math.floor((3 * block.length) / 4); at += 1) {
+      const overlap = sharedWords(text, block.slice(Math.max(0, at - 3), at), block.slice(at, at + 3));
+      if (overlap < fewest) [cut, fewest] = [at, overlap];
+    }
+    result.splice(longest, 1, block.slice(0, cut), block.slice(cut));
+  }
+  return result;
 }
 
 /**
@@ -86,7 +120,7 @@ function overlapShare(candidate: readonly string[], chosen: ReadonlySet<string>)
 
 /** The most informative units among `ids` that do not repeat each other, in text order. */
 function mostInformative(text: StudyText, ids: readonly number[], limit: number, score: (id: number) => number): number[] {
-  const ranked = ids.filter((id) => isFact(text.units[id]) && text.informativeness[id] > 0).sort((a, b) => score(b) - score(a) || a - b);
+  const ranked = ids.filter((id) => isFact(text, text.units[id]) && text.informativeness[id] > 0).sort((a, b) => score(b) - score(a) || a - b);
   const chosen: number[] = [];
   for (const id of ranked) {
     if (chosen.length === limit) break;
@@ -105,8 +139,13 @@ function withTermsInBold(text: StudyText, unitId: number, terms: readonly KeyTer
     .reduce((marked, term) => marked.replace(term.pattern, (mention) => `**${mention}**`), text.units[unitId].statement);
 }
 
+/** Bullets per section: up to this share of its sentences (those not repeating another), at most MOST_BULLETS. */
+const BULLET_SHARE = 0.9;
+const MOST_BULLETS = 10;
+
 function section(text: StudyText, profile: DifficultyProfile, block: Block, title: string): GeneratedStudySection {
-  const limit = Math.min(profile.bulletsPerSection, Math.max(2, Math.ceil(block.unitIds.length / 4)));
+  // A guide restates what the notes state: nearly every fact of a short section, the best of a long one.
+  const limit = Math.min(MOST_BULLETS, Math.max(profile.bulletsPerSection, Math.ceil(BULLET_SHARE * block.unitIds.length)));
   // Sentences on a focus area first (informativeness is at most 1).
   const chosen = mostInformative(text, block.unitIds, limit, (id) => text.informativeness[id] + (text.focus[id] ? 1 : 0));
   // A block of short or term-less sentences still says something: its opening sentences.
@@ -117,7 +156,7 @@ function section(text: StudyText, profile: DifficultyProfile, block: Block, titl
     content: bullets.map((id) => `- ${withTermsInBold(text, id, block.titleTerms)}`).join("\n"),
     subsections: text.definitions
       .filter((definition) => inBlock.has(definition.unitId))
-      .map((definition) => ({ title: capitalize(termOf(text, definition).display), content: definition.statement })),
+      .map((definition) => ({ title: capitalize(termOf(text, definition).display), content: definition.source })),
     source: sourceOf(text.units[block.unitIds[0]]),
   };
 }
