@@ -181,6 +181,19 @@ const FIRST_NAMES = ["Ada", "Grace", "Alan", "Emmy", "Kurt", "Rosalind", "Niels"
 const LAST_NAMES = ["Lovelace", "Hopper", "Turing", "Noether", "Goedel", "Franklin", "Bohr", "Meitner", "Ramanujan", "Curie"];
 const TOPICS = ["photosynthesis", "mitochondria", "entropy", "derivatives", "sonnets", "tectonics", "enzymes", "integrals", "romanticism", "osmosis"];
 const EVENT_TYPES = ["CLASS", "DEADLINE", "EXAM", "MEETING", "STUDY_SESSION"];
+/** Sentences a student types during a lecture: definitions and facts, what study material is made from. */
+const FACTS = [
+  "Photosynthesis is the process by which plants convert light energy into chemical energy stored in glucose.",
+  "Mitochondria are the organelles that produce most of the cell's supply of adenosine triphosphate.",
+  "Entropy is a measure of the disorder of a system, and it never decreases in an isolated system.",
+  "A derivative measures how a function changes as its input changes, and it is the slope of the tangent line.",
+  "A sonnet is a poem of fourteen lines, usually written in iambic pentameter with a fixed rhyme scheme.",
+  "Plate tectonics is the theory that the lithosphere is divided into plates that move over the mantle.",
+  "Enzymes are proteins that speed up chemical reactions by lowering their activation energy.",
+  "An integral gives the area under a curve, and integration is the reverse of differentiation.",
+  "Romanticism was an artistic movement of the late eighteenth century that valued emotion and nature.",
+  "Osmosis is the movement of water across a semipermeable membrane from low to high solute concentration.",
+];
 
 /** A page of lecture-like text on `topic` for a document upload (plain text: extracted at once, no OCR). */
 export function documentText(topic: string, seed: number): string {
@@ -357,10 +370,13 @@ export class Traffic {
         applies: (u) => u.notes.length > 0,
         run: (u) => {
           const note = this.pick(u.notes);
+          // Stated facts (the offline generator refuses notes without them: NOT_ENOUGH_CONTENT), after a first
+          // line that names this save, which the lost-update check looks for.
           const save = this.unique(u, "save");
-          const userNotes = [1, 2, 3].map((second) => ({
+          const start = Math.floor(this.options.random() * FACTS.length);
+          const userNotes = [`Notes saved as ${save}.`, ...[0, 1, 2, 3, 4].map((i) => FACTS[(start + i) % FACTS.length])].map((content, second) => ({
             timestamp: second,
-            content: `${this.pick(TOPICS)} is worth remembering (${save}): ${this.pick(TOPICS)} came up at second ${second}.`,
+            content,
             contentType: "text",
           }));
           return c.call("PUT /api/notes/:id/user-notes", `/api/notes/${note.id}/user-notes`, { ...token(u), json: { userNotes } }).then((answer) => {
