@@ -12,7 +12,7 @@ export class RenameNote {
 
   async execute(userId: string, noteId: string, title: string): Promise<Note> {
     const current = await this.getNote.summary(userId, noteId);
-    const saved = await this.notes.saveEdits(renameNote(current, title, new Date()), (note) => [noteUpdated(note)]);
+    const saved = await this.notes.saveEdits(renameNote(current, title, new Date()), (note) => [noteUpdated(note)], ["title"]);
     if (!saved) throw AppError.notFound("Note");
     return saved;
   }

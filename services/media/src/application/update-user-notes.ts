@@ -13,7 +13,7 @@ export class UpdateUserNotes {
   /** Replaces the note's user notes with the given list, stored sorted by timestamp. */
   async execute(userId: string, noteId: string, drafts: UserNoteDraft[]): Promise<Note> {
     const current = await this.getNote.summary(userId, noteId);
-    const saved = await this.notes.saveEdits(replaceUserNotes(current, drafts, new Date()), (note) => [noteUpdated(note)]);
+    const saved = await this.notes.saveEdits(replaceUserNotes(current, drafts, new Date()), (note) => [noteUpdated(note)], ["userNotes"]);
     if (!saved) throw AppError.notFound("Note");
     return saved;
   }

@@ -1,5 +1,5 @@
 import { enqueueEvents, type EventEnvelope } from "@study/events";
-import type { NoteDeletion, NoteDeletionPlan, NotePage, NoteRepository } from "../../application/ports/note-repository.port";
+import type { EditableNoteField, NoteDeletion, NoteDeletionPlan, NotePage, NoteRepository } from "../../application/ports/note-repository.port";
 import { ACTIVE_STATUSES } from "../../domain/import-job";
 import {
   attachmentFileOf,
@@ -44,13 +44,17 @@ export class PrismaNoteRepository implements NoteRepository {
     return { ...toNote(note), segments: segments.map(toSegment), attachments: attachments.map(toAttachment) };
   }
 
-  async saveEdits(note: Note, events: (saved: Note) => EventEnvelope[]): Promise<Note | null> {
+  async saveEdits(note: Note, events: (saved: Note) => EventEnvelope[], fields: readonly EditableNoteField[]): Promise<Note | null> {
     return this.prisma.$transaction(async (tx) => {
       const stored = await lockNote(tx, note.id, note.userId);
       if (!stored) return null;
       const row = await tx.note.update({
         where: { id: note.id },
-        data: { title: note.title, userNotes: userNotesToJson(note.userNotes), updatedAt: nextVersion(stored.updatedAt, note.updatedAt) },
+        data: {
+          ...(fields.includes("title") ? { title: note.title } : {}),
+          ...(fields.includes("userNotes") ? { userNotes: userNotesToJson(note.userNotes) } : {}),
+          updatedAt: nextVersion(stored.updatedAt, note.updatedAt),
+        },
       });
       const saved = toNote(row);
       await enqueueEvents(tx, events(saved));

@@ -28,6 +28,9 @@ export interface NoteDeletionPlan {
  * Persistence of notes. Every write takes the events it causes: the adapter stores them in the outbox in
  * the same transaction as the change.
  */
+/** What the user edits of a note. */
+export type EditableNoteField = "title" | "userNotes";
+
 export interface NoteRepository {
   listOwned(userId: string, query: { courseId?: string; limit: number; offset: number }): Promise<NotePage>;
   /** The note if it exists and belongs to the user. */
@@ -35,11 +38,13 @@ export interface NoteRepository {
   /** The note with its transcript segments (in order) and attachments (oldest first). */
   findOwnedDetails(userId: string, noteId: string): Promise<NoteDetails | null>;
   /**
-   * Stores what the user edits (title, user notes) with a new updatedAt (the note's, or just after the stored one
-   * if that is not older), and the events `events` builds from the note as stored, which may hold the pipeline's
-   * changes made since `note` was read. Returns the stored note; null when the note no longer exists.
+   * Stores what the user edits — only the `fields` named, so that a concurrent edit of the other one (a rename
+   * while the user notes are saved) is not overwritten with what `note` held when it was read — with a new
+   * updatedAt (the note's, or just after the stored one if that is not older), and the events `events` builds
+   * from the note as stored, which may hold the pipeline's and other edits' changes made since `note` was read.
+   * Returns the stored note; null when the note no longer exists.
    */
-  saveEdits(note: Note, events: (saved: Note) => EventEnvelope[]): Promise<Note | null>;
+  saveEdits(note: Note, events: (saved: Note) => EventEnvelope[], fields: readonly EditableNoteField[]): Promise<Note | null>;
   /**
    * Deletes the user's note with its segments and attachments in one transaction: locks its active jobs and
    * the note, lets `plan` decide the job changes and events from what goes, stores them, deletes. Null when
