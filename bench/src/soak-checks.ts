@@ -59,7 +59,10 @@ export async function pendingOutbox(query: Query): Promise<Record<string, number
 
 /** Import jobs and documents not in a final state. */
 export async function unfinishedJobs(query: Query): Promise<{ imports: string[]; documents: string[] }> {
-  const imports = await query<{ id: string; status: string }>("media", "SELECT id, status::text FROM import_job WHERE status IN ('PENDING', 'IN_PROGRESS')");
+  const imports = await query<{ id: string; status: string }>(
+    "media",
+    "SELECT id, status::text FROM import_job WHERE status IN ('PENDING', 'IN_PROGRESS')",
+  );
   const documents = await query<{ id: string; status: string }>(
     "documents",
     "SELECT id, status::text FROM document WHERE status NOT IN ('COMPLETED', 'FAILED')",
@@ -69,11 +72,15 @@ export async function unfinishedJobs(query: Query): Promise<{ imports: string[];
 
 /** The broker's bindings of the exchange: consumer (queue suffix) → the event types it is bound to. */
 export function consumerBindings(broker: { ctl: string[]; env: NodeJS.ProcessEnv }, exchange: string): Map<string, Set<string>> {
-  const output = execFileSync(broker.ctl[0], [...broker.ctl.slice(1), "list_bindings", "-q", "--no-table-headers", "source_name", "destination_name", "routing_key"], {
-    env: broker.env,
-    encoding: "utf8",
-    timeout: 30_000,
-  });
+  const output = execFileSync(
+    broker.ctl[0],
+    [...broker.ctl.slice(1), "list_bindings", "-q", "--no-table-headers", "source_name", "destination_name", "routing_key"],
+    {
+      env: broker.env,
+      encoding: "utf8",
+      timeout: 30_000,
+    },
+  );
   const bindings = new Map<string, Set<string>>();
   for (const line of output.split("\n")) {
     const [source, destination, key] = line.split("\t");
@@ -86,7 +93,11 @@ export function consumerBindings(broker: { ctl: string[]; env: NodeJS.ProcessEnv
 }
 
 /** Messages waiting in each consumer's main, retry and dead-letter queues. */
-export async function queueDepths(url: string, exchange: string, consumers: string[]): Promise<Record<string, { main: number; retry: number; dlq: number }>> {
+export async function queueDepths(
+  url: string,
+  exchange: string,
+  consumers: string[],
+): Promise<Record<string, { main: number; retry: number; dlq: number }>> {
   const connection = await connect(url);
   try {
     const depths: Record<string, { main: number; retry: number; dlq: number }> = {};
@@ -127,7 +138,12 @@ async function allEvents(query: Query): Promise<OutboxEvent[]> {
  * the consumer's inbox (the inbox row commits with the effect; its key makes a second one impossible, so a
  * missing row is a lost effect), and the consumer's dead-letter queue is empty.
  */
-async function deliveryChecks(query: Query, bindings: Map<string, Set<string>>, events: OutboxEvent[], dlq: Record<string, number>): Promise<Check[]> {
+async function deliveryChecks(
+  query: Query,
+  bindings: Map<string, Set<string>>,
+  events: OutboxEvent[],
+  dlq: Record<string, number>,
+): Promise<Check[]> {
   const inbox = new Map<string, Set<string>>();
   for (const app of EVENT_DATABASES) {
     for (const row of await query<{ consumer: string; event_id: string }>(app, "SELECT consumer, event_id FROM inbox_message")) {
@@ -301,7 +317,10 @@ async function notificationChecks(query: Query, events: OutboxEvent[]): Promise<
 async function billingChecks(query: Query): Promise<Check[]> {
   const users = await query<{ id: string }>("gateway", 'SELECT id FROM "user"');
   const accounts = new Set((await query<{ user_id: string }>("billing", "SELECT user_id FROM billing_account")).map((row) => row.user_id));
-  const codes = await query<{ user_id: string; codes: string }>("billing", "SELECT user_id, count(*) AS codes FROM referral_code WHERE is_active GROUP BY user_id");
+  const codes = await query<{ user_id: string; codes: string }>(
+    "billing",
+    "SELECT user_id, count(*) AS codes FROM referral_code WHERE is_active GROUP BY user_id",
+  );
   const codeCount = new Map(codes.map((row) => [row.user_id, Number(row.codes)]));
   const noAccount = users.filter((user) => !accounts.has(user.id));
   const badCodes = users.filter((user) => codeCount.get(user.id) !== 1);
@@ -310,7 +329,10 @@ async function billingChecks(query: Query): Promise<Check[]> {
       name: "billing: account and referral code per user",
       ok: noAccount.length === 0 && badCodes.length === 0,
       summary: `${users.length} users, ${accounts.size} accounts, ${codes.length} users with an active code; ${noAccount.length} without an account, ${badCodes.length} without exactly one code`,
-      problems: examples([...noAccount.map((user) => `${user.id}: no billing account`), ...badCodes.map((user) => `${user.id}: ${codeCount.get(user.id) ?? 0} active codes`)]),
+      problems: examples([
+        ...noAccount.map((user) => `${user.id}: no billing account`),
+        ...badCodes.map((user) => `${user.id}: ${codeCount.get(user.id) ?? 0} active codes`),
+      ]),
     },
   ];
 }

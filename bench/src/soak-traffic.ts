@@ -199,7 +199,8 @@ const FACTS = [
 export function documentText(topic: string, seed: number): string {
   const sentences = Array.from(
     { length: 30 },
-    (_, i) => `${topic} lecture point ${i + 1}: the ${TOPICS[(seed + i) % TOPICS.length]} example shows how ${topic} relates to ${TOPICS[(seed * 3 + i) % TOPICS.length]}.`,
+    (_, i) =>
+      `${topic} lecture point ${i + 1}: the ${TOPICS[(seed + i) % TOPICS.length]} example shows how ${topic} relates to ${TOPICS[(seed * 3 + i) % TOPICS.length]}.`,
   );
   return `Notes on ${topic}\n\n${sentences.join(" ")}\n`;
 }
@@ -279,7 +280,12 @@ export class Traffic {
     });
     // A sign-up cut by an outage may have happened: signing in finds out (and is retried later otherwise).
     if (answer.status === 200) this.signedIn(user, answer.body);
-    else if (answer.status === 409 || answer.status === "timeout" || answer.status === "network" || (typeof answer.status === "number" && answer.status >= 500)) {
+    else if (
+      answer.status === 409 ||
+      answer.status === "timeout" ||
+      answer.status === "network" ||
+      (typeof answer.status === "number" && answer.status >= 500)
+    ) {
       const signIn = await this.client.call("POST /api/auth/signin", "/api/auth/signin", {
         json: { email: user.email, password: "correct horse battery staple" },
       });
@@ -415,7 +421,8 @@ export class Traffic {
             ...token(u),
             json: { courseId: note.courseId, noteIds: [note.id], ...(kind === "flashcards" ? { cardCount: 5 } : {}) },
           });
-          const id = textAt(answer.body, "data", "flashcardSet", "id") ?? textAt(answer.body, "data", "quiz", "id") ?? textAt(answer.body, "data", "id");
+          const id =
+            textAt(answer.body, "data", "flashcardSet", "id") ?? textAt(answer.body, "data", "quiz", "id") ?? textAt(answer.body, "data", "id");
           if (answer.status === 201 && id) u.material.push({ kind, id });
         },
       },
@@ -569,6 +576,7 @@ export class Traffic {
     const answer = await this.client.call("POST /api/notes/upload/audio", "/api/notes/upload/audio", { token: user.token, form });
     const id = textAt(answer.body, "data", "note", "id");
     const jobId = textAt(answer.body, "data", "importJob", "id");
-    if (answer.status === 201 && id && jobId) user.notes.push({ id, jobId, courseId: course.id, title, transcribed: false, failed: false, typed: false, savedUserNotes: [] });
+    if (answer.status === 201 && id && jobId)
+      user.notes.push({ id, jobId, courseId: course.id, title, transcribed: false, failed: false, typed: false, savedUserNotes: [] });
   }
 }

@@ -24,7 +24,18 @@ import { join, resolve } from "node:path";
 import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
 import { librivoxClip } from "@study/testkit";
 import { cleanupOnExit } from "./cleanup";
-import { cpuSeconds, descendants, machineBusySeconds, option, percentile, processes, rssMiB, sleep, startBenchStack, type BenchStack } from "./common";
+import {
+  cpuSeconds,
+  descendants,
+  machineBusySeconds,
+  option,
+  percentile,
+  processes,
+  rssMiB,
+  sleep,
+  startBenchStack,
+  type BenchStack,
+} from "./common";
 import { consistencyChecks, consumerBindings, databases, pendingOutbox, queueDepths, unfinishedJobs, type Check } from "./soak-checks";
 import { SoakClient, Traffic, seededRandom, type Deadlines, type Outcome } from "./soak-traffic";
 
@@ -46,7 +57,10 @@ const DRAIN_S = option("drain", 240);
 const SLACK_MS = option("slack", 1000, 0);
 const UPLOAD_EVERY_S = option("upload-every", 15);
 /** `--targets=postgres,gateway`: only these faults (default: all of them, in order). */
-const TARGETS = process.argv.find((arg) => arg.startsWith("--targets="))?.slice("--targets=".length).split(",");
+const TARGETS = process.argv
+  .find((arg) => arg.startsWith("--targets="))
+  ?.slice("--targets=".length)
+  .split(",");
 
 /** The gateway's deadlines in this run (set below; the defaults of the generation and upload ones are minutes). */
 const DEADLINES: Deadlines = { grpc: 5_000, generation: 15_000, upload: 20_000, slack: SLACK_MS };
@@ -200,7 +214,19 @@ function memoryVerdicts(samples: MemorySample[]): MemoryVerdict[] {
       .sort((a, b) => b.length - a.length)[0];
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
     if (judged.length < 6) {
-      return { process: name, samples: judged.length, fromS: judged[0]?.t ?? NaN, toS: judged.at(-1)?.t ?? NaN, firstThirdMiB: NaN, lastThirdMiB: NaN, firstThirdMaxMiB: NaN, lastThirdMaxMiB: NaN, maxMiB: NaN, slopeMiBPerMin: NaN, verdict: "too short" };
+      return {
+        process: name,
+        samples: judged.length,
+        fromS: judged[0]?.t ?? NaN,
+        toS: judged.at(-1)?.t ?? NaN,
+        firstThirdMiB: NaN,
+        lastThirdMiB: NaN,
+        firstThirdMaxMiB: NaN,
+        lastThirdMaxMiB: NaN,
+        maxMiB: NaN,
+        slopeMiBPerMin: NaN,
+        verdict: "too short",
+      };
     }
     const third = Math.floor(judged.length / 3);
     const first = mean(judged.slice(0, third).map((point) => point.mib));
@@ -210,7 +236,8 @@ function memoryVerdicts(samples: MemorySample[]): MemoryVerdict[] {
     const tMean = mean(judged.map((point) => point.t));
     const mMean = mean(judged.map((point) => point.mib));
     const slope =
-      judged.reduce((sum, point) => sum + (point.t - tMean) * (point.mib - mMean), 0) / judged.reduce((sum, point) => sum + (point.t - tMean) ** 2, 0);
+      judged.reduce((sum, point) => sum + (point.t - tMean) * (point.mib - mMean), 0) /
+      judged.reduce((sum, point) => sum + (point.t - tMean) ** 2, 0);
     return {
       process: name,
       samples: judged.length,
@@ -349,13 +376,21 @@ function markdownTable(rows: Record<string, unknown>[]): string {
   if (rows.length === 0) return "(none)";
   const columns = Object.keys(rows[0]);
   const escape = (value: unknown) => cell(value).replace(/\|/g, "\\|");
-  return [`| ${columns.join(" | ")} |`, `|${columns.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${columns.map((c) => escape(row[c])).join(" | ")} |`)].join("\n");
+  return [
+    `| ${columns.join(" | ")} |`,
+    `|${columns.map(() => "---").join("|")}|`,
+    ...rows.map((row) => `| ${columns.map((c) => escape(row[c])).join(" | ")} |`),
+  ].join("\n");
 }
 
 // ------------------------------------------------------------------------------------------------------ drain
 
 /** Waits until nothing is left to do: outboxes published, queues empty, jobs finished — twice in a row. */
-async function drain(bench: BenchStack, query: ReturnType<typeof databases>["query"], consumers: string[]): Promise<{ seconds: number; drained: boolean; last: string }> {
+async function drain(
+  bench: BenchStack,
+  query: ReturnType<typeof databases>["query"],
+  consumers: string[],
+): Promise<{ seconds: number; drained: boolean; last: string }> {
   const started = performance.now();
   let calm = 0;
   let last = "";
@@ -568,7 +603,10 @@ async function main() {
         problems: outcomes
           .filter((o) => (inAnyFault(o) && is5xx(o) && o.status !== 503 && o.status !== 504) || o.envelope === false)
           .slice(0, 8)
-          .map((o) => `${o.route} → ${o.status} ${o.code ?? "(no envelope)"} at ${round(o.at / 1000)} s (${faults.find((f) => overlaps(o, f))?.target ?? "no fault"})`),
+          .map(
+            (o) =>
+              `${o.route} → ${o.status} ${o.code ?? "(no envelope)"} at ${round(o.at / 1000)} s (${faults.find((f) => overlaps(o, f))?.target ?? "no fault"})`,
+          ),
       },
       {
         name: "http: an answer for every request (none refused or reset, except while the gateway itself was down)",
@@ -585,7 +623,10 @@ async function main() {
         summary: `${pastDeadline.length} answers later than their route's deadline (${outcomes.filter((o) => o.status === "timeout").length} given up by the client at deadline + ${SLACK_MS} ms); max ${round(Math.max(...outcomes.map((o) => o.ms)))} ms`,
         problems: pastDeadline
           .slice(0, 5)
-          .map((o) => `${o.route} ${round(o.ms)} ms > ${o.deadlineMs} ms (${o.status}) at ${round(o.at / 1000)} s (${faults.find((f) => overlaps(o, f))?.target ?? "no fault"})`),
+          .map(
+            (o) =>
+              `${o.route} ${round(o.ms)} ms > ${o.deadlineMs} ms (${o.status}) at ${round(o.at / 1000)} s (${faults.find((f) => overlaps(o, f))?.target ?? "no fault"})`,
+          ),
       },
       {
         name: "processes: none exited unless a fault killed it",
@@ -601,7 +642,10 @@ async function main() {
         summary: memoryRows.map((row) => `${row.process} ${row.verdict}`).join(", "),
         problems: memoryRows
           .filter((row) => row.verdict === "growing" && row.process !== "postgres")
-          .map((row) => `${row.process}: highest ${row.firstThirdMaxMiB} → ${row.lastThirdMaxMiB} MiB (means ${row.firstThirdMiB} → ${row.lastThirdMiB})`),
+          .map(
+            (row) =>
+              `${row.process}: highest ${row.firstThirdMaxMiB} → ${row.lastThirdMaxMiB} MiB (means ${row.firstThirdMiB} → ${row.lastThirdMiB})`,
+          ),
       },
       {
         name: "media: every note keeps the user notes last accepted for it (no lost update)",
@@ -609,7 +653,10 @@ async function main() {
         summary: `${storedFirst.size} notes with user notes saved (200), ${lostUserNotes.length} holding a list never accepted for them`,
         problems: lostUserNotes
           .slice(0, 5)
-          .map((note) => `note ${note.id}: stored "${(storedFirst.get(note.id) ?? "(none)").slice(0, 60)}" after ${note.savedUserNotes.length} accepted saves`),
+          .map(
+            (note) =>
+              `note ${note.id}: stored "${(storedFirst.get(note.id) ?? "(none)").slice(0, 60)}" after ${note.savedUserNotes.length} accepted saves`,
+          ),
       },
       { name: "drain: everything settled", ok: drained.drained, summary: `${drained.seconds} s: ${drained.last}`, problems: [] },
       ...checks,
@@ -648,7 +695,8 @@ async function main() {
     say(`made (as the clients know it): ${JSON.stringify(made)}`);
     say(`CPU: machine ${cpu.machineMean} cores busy on average, ${cpu.notOursMean} of them not this run's (max ${cpu.notOursMax})`);
     process.stdout.write(`\nper route (ms):\n${table(routes.map((row) => ({ ...row })))}\n`);
-    if (faultRows.length) process.stdout.write(`\nfaults:\n${table(faultRows.map((row) => ({ ...row, last5xxAfterReadyS: row.last5xxAfterReadyS ?? "" })))}\n`);
+    if (faultRows.length)
+      process.stdout.write(`\nfaults:\n${table(faultRows.map((row) => ({ ...row, last5xxAfterReadyS: row.last5xxAfterReadyS ?? "" })))}\n`);
     process.stdout.write(`\nmemory (MiB; RSS, PostgreSQL: PSS summed over its processes):\n${table(memoryRows.map((row) => ({ ...row })))}\n`);
     process.stdout.write(`\nverdicts (bindings from ${bindingsFrom}):\n`);
     for (const verdict of verdicts) {
@@ -731,7 +779,8 @@ async function main() {
       ].join("\n"),
     );
     say(`results: ${json}, ${markdown}`);
-    if (appErrors.length) say(`${appErrors.length} fatal or non-JSON lines from the apps (in the JSON: appOutput); first ones:\n${appErrors.slice(0, 10).join("\n")}`);
+    if (appErrors.length)
+      say(`${appErrors.length} fatal or non-JSON lines from the apps (in the JSON: appOutput); first ones:\n${appErrors.slice(0, 10).join("\n")}`);
   } finally {
     await cleanup();
   }

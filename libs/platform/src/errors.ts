@@ -112,7 +112,7 @@ const PRISMA_GONE_CODES = new Set(["P1001", "P2037"]);
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
-  for (let current = error; typeof current === "object" && current !== null && !seen.has(current); ) {
+  for (let current = error; typeof current === "object" && current !== null && !seen.has(current);) {
     seen.add(current);
     const { code, message, cause, meta, kind, originalCode } = current as {
       code?: unknown;

@@ -30,7 +30,7 @@ function procEntries(): ProcEntry[] {
 export function processTreeOf(root: number): number[] {
   const entries = procEntries();
   const found = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const entry of entries) if (!found.has(entry.pid) && found.has(entry.ppid)) grew = found.add(entry.pid) !== undefined;
   }

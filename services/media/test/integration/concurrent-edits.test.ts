@@ -36,7 +36,11 @@ describe("concurrent edits of a note", () => {
 
   async function aNote(): Promise<Note> {
     const id = randomUUID();
-    await pool.query("INSERT INTO note (id, user_id, course_id, title, updated_at) VALUES ($1, $2, $3, 'Lecture', now())", [id, userId, randomUUID()]);
+    await pool.query("INSERT INTO note (id, user_id, course_id, title, updated_at) VALUES ($1, $2, $3, 'Lecture', now())", [
+      id,
+      userId,
+      randomUUID(),
+    ]);
     const note = await notes.findOwned(userId, id);
     if (!note) throw new Error("the note was not stored");
     return note;
@@ -47,7 +51,9 @@ describe("concurrent edits of a note", () => {
 
   it("a rename that read the note before its user notes were saved keeps them", async () => {
     const stale = await aNote();
-    await new UpdateUserNotes(notes, readAsBefore(stale)).execute(userId, stale.id, [{ timestamp: 1, content: "Saved meanwhile", contentType: "text" }]);
+    await new UpdateUserNotes(notes, readAsBefore(stale)).execute(userId, stale.id, [
+      { timestamp: 1, content: "Saved meanwhile", contentType: "text" },
+    ]);
 
     const renamed = await new RenameNote(notes, readAsBefore(stale)).execute(userId, stale.id, "Enzymes");
 
