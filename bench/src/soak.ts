@@ -17,6 +17,7 @@
  *
  * Options: --minutes=4 --users=50 --rate=15 --seed=1 --faults (default) / --no-faults --warmup=45 --down=5
  *          --quiet=10 --settle=10 --tail=30 --sample=10 --drain=240 --slack=1000 --upload-every=15
+ *          --targets=postgres,gateway (only these faults, in the usual order)
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
