@@ -197,6 +197,9 @@ interface MemoryVerdict {
   verdict: "flat" | "growing" | "too short";
 }
 
+/** The shortest stretch of one process's samples the memory verdict judges, in seconds. */
+const MIN_JUDGED_S = 240;
+
 /**
  * Flat after warm-up: over the longest stretch one process (pid) ran after the warm-up (and after its own
  * restart's warm-up), the highest sample of the last third is within max(8 MiB, 10 %) of the first third's. The
@@ -214,7 +217,9 @@ function memoryVerdicts(samples: MemorySample[]): MemoryVerdict[] {
       .map((run) => run.filter((point) => point.t >= Math.max(WARMUP_S, run[0].t + WARMUP_S) && Number.isFinite(point.mib)))
       .sort((a, b) => b.length - a.length)[0];
     const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    if (judged.length < 6) {
+    // A stretch under MIN_JUDGED_S is a warm-up more than a trend (a process restarted by a fault climbs back to
+    // its plateau for minutes): not judged.
+    if (judged.length < 6 || judged[judged.length - 1].t - judged[0].t < MIN_JUDGED_S) {
       return {
         process: name,
         samples: judged.length,
