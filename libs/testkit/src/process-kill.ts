@@ -52,6 +52,25 @@ export function processesIn(dir: string): number[] {
   return pids;
 }
 
+/**
+ * Whether a process may still hold what it had open (a listening port, shared memory). A zombie whose threads have
+ * all exited has released everything, and counts as gone even if nobody reaps it; but the main thread of a
+ * multi-threaded process (the Erlang VM) shows as a zombie while its other threads are still tearing down, and
+ * until the last one has, the process keeps its files: its port still accepts connections.
+ */
+function stillHolding(entry: ProcEntry): boolean {
+  if (entry.state !== "Z") return true;
+  try {
+    return readdirSync(`/proc/${entry.pid}/task`).some((task) => {
+      const stat = readFileSync(`/proc/${entry.pid}/task/${task}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0] !== "Z";
+    });
+  } catch {
+    // Gone meanwhile: it holds nothing.
+    return false;
+  }
+}
+
 /** Sends SIGKILL to each process (those already gone are skipped) and waits until none runs any more. */
 export async function killAndWait(pids: number[], timeoutMs = 10_000): Promise<void> {
   for (const pid of pids) {
@@ -62,8 +81,7 @@ export async function killAndWait(pids: number[], timeoutMs = 10_000): Promise<v
   }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    // A zombie has released everything it held (ports, shared memory): it counts as gone.
-    const alive = procEntries().filter((entry) => pids.includes(entry.pid) && entry.state !== "Z");
+    const alive = procEntries().filter((entry) => pids.includes(entry.pid) && stillHolding(entry));
     if (alive.length === 0) return;
     if (Date.now() > deadline) throw new Error(`processes ${alive.map((entry) => entry.pid).join(", ")} outlived SIGKILL by ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
