@@ -176,6 +176,19 @@ async function deleteQueues(admin: ChannelModel, exchange: string, consumer: str
   await channel.close();
 }
 
+/** A test double that fails while `down`, as a storage or a peer service out of reach does. */
+export interface DependencyWithOutage {
+  down: boolean;
+}
+
+/** A `breakCause` for a test double: takes it down; the repair brings it back. */
+export async function takeDown(dependency: DependencyWithOutage): Promise<Repair> {
+  dependency.down = true;
+  return async () => {
+    dependency.down = false;
+  };
+}
+
 export type WriteOperation = "INSERT" | "UPDATE" | "DELETE";
 
 /**
@@ -200,4 +213,40 @@ export async function refuseWrites(
     await db.$executeRawUnsafe(`DROP TRIGGER ${name} ON ${table}`);
     await db.$executeRawUnsafe(`DROP FUNCTION ${name}()`);
   };
+}
+
+/** What a drill's test expects: the dead letter (matchers allowed for `lastError`) and the states it saw. */
+export interface ExpectedDrill {
+  event: EventEnvelope;
+  type: string;
+  attempts: number;
+  lastError: string;
+  states: DrillStates;
+}
+
+/**
+ * The `DrillOutcome` the runbook promises, for `expect(drill).toEqual(…)`: the event dead-lettered with its last
+ * error, the same letter back after an unrepaired replay, one message per replay and none at the end, and the event
+ * handled once then seen as a duplicate. Whether the drill replayed before the repair follows from `states`.
+ */
+export function expectedDrillOutcome({ event, type, attempts, lastError, states }: ExpectedDrill): DrillOutcome {
+  const deadLetter: DeadLetter = { eventId: event.id, type, attempts, lastError };
+  const replayedBeforeRepair = states.replayedBeforeRepair !== undefined;
+  return {
+    deadLetter,
+    deadLetterAgain: replayedBeforeRepair ? deadLetter : undefined,
+    replays: replayedBeforeRepair ? [1, 1, 0] : [1, 0],
+    handled: [{ duplicate: false }, { duplicate: true }],
+    states,
+  };
+}
+
+/**
+ * The states of a handler whose failed attempts leave nothing behind (their writes roll back with the inbox row):
+ * `untouched` until the repair, then `repaired` with one inbox row, which the duplicate does not change.
+ */
+export function untouchedUntilRepair(untouched: Record<string, unknown>, repaired: Record<string, unknown>): DrillStates {
+  const before = { ...untouched, inbox: 0 };
+  const after = { ...repaired, inbox: 1 };
+  return { before, deadLettered: before, replayedBeforeRepair: before, replayed: after, duplicate: after };
 }

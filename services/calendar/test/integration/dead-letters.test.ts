@@ -5,11 +5,13 @@ import { createLogger } from "@study/platform";
 import { migrationSources } from "@study/runtime";
 import {
   createTestDatabase,
+  expectedDrillOutcome,
   GOOGLE_ERRORS,
   refuseWrites,
   runDeadLetterDrill,
   startGoogleCalendarServer,
   uniqueSuffix,
+  untouchedUntilRepair,
   type LocalGoogleCalendar,
 } from "@study/testkit";
 import { PrismaCalendarEventRepository } from "../../src/adapters/db/prisma-calendar-event-repository";
@@ -71,25 +73,18 @@ describe("calendar consumers: dead letters and replay", () => {
       }),
     });
 
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "courses.course.deleted.v1",
-      attempts: 5,
-      lastError: expect.stringContaining("calendar_event is read-only (drill)"),
-    });
-    expect(drill.deadLetterAgain).toEqual(drill.deadLetter);
-    const attached = { courseId, updatedEvents: 0, inbox: 0 };
+    const attached = { courseId, updatedEvents: 0 };
     // The detachment, its CalendarEventUpdated and the inbox row commit together: once.
-    const detachedOnce = { courseId: null, updatedEvents: 1, inbox: 1 };
-    expect(drill.states).toEqual({
-      before: attached,
-      deadLettered: attached,
-      replayedBeforeRepair: attached,
-      replayed: detachedOnce,
-      duplicate: detachedOnce,
-    });
-    expect(drill.replays).toEqual([1, 1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    const detachedOnce = { courseId: null, updatedEvents: 1 };
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "courses.course.deleted.v1",
+        attempts: 5,
+        lastError: expect.stringContaining("calendar_event is read-only (drill)"),
+        states: untouchedUntilRepair(attached, detachedOnce),
+      }),
+    );
   });
 
   it(`${GOOGLE_PUSH_CONSUMER}: a push Google keeps refusing is dead-lettered, and makes one Google copy after the repair`, async () => {
@@ -128,22 +123,21 @@ describe("calendar consumers: dead letters and replay", () => {
       }),
     });
 
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "calendar.event.created.v1",
-      attempts: 5,
-      lastError: expect.stringContaining("Rate Limit Exceeded"),
-    });
-    expect(drill.deadLetterAgain).toEqual(drill.deadLetter);
     const refused = (times: number) => Array<number>(times).fill(429);
-    expect(drill.states).toEqual({
-      before: { googleCopies: 0, insertAnswers: [], linked: false, inbox: 0 },
-      deadLettered: { googleCopies: 0, insertAnswers: refused(5), linked: false, inbox: 0 },
-      replayedBeforeRepair: { googleCopies: 0, insertAnswers: refused(10), linked: false, inbox: 0 },
-      replayed: { googleCopies: 1, insertAnswers: [...refused(10), 200], linked: true, inbox: 1 },
-      duplicate: { googleCopies: 1, insertAnswers: [...refused(10), 200], linked: true, inbox: 1 },
-    });
-    expect(drill.replays).toEqual([1, 1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "calendar.event.created.v1",
+        attempts: 5,
+        lastError: expect.stringContaining("Rate Limit Exceeded"),
+        states: {
+          before: { googleCopies: 0, insertAnswers: [], linked: false, inbox: 0 },
+          deadLettered: { googleCopies: 0, insertAnswers: refused(5), linked: false, inbox: 0 },
+          replayedBeforeRepair: { googleCopies: 0, insertAnswers: refused(10), linked: false, inbox: 0 },
+          replayed: { googleCopies: 1, insertAnswers: [...refused(10), 200], linked: true, inbox: 1 },
+          duplicate: { googleCopies: 1, insertAnswers: [...refused(10), 200], linked: true, inbox: 1 },
+        },
+      }),
+    );
   });
 });

@@ -3,7 +3,7 @@ import { prismaOptions } from "@study/db";
 import { createEvent } from "@study/events";
 import { AppError } from "@study/platform";
 import { migrationSources } from "@study/runtime";
-import { createTestDatabase, runDeadLetterDrill, uniqueSuffix } from "@study/testkit";
+import { createTestDatabase, expectedDrillOutcome, runDeadLetterDrill, takeDown, uniqueSuffix } from "@study/testkit";
 import { PrismaPassageStore } from "../../src/adapters/db/prisma-passage-store";
 import { CONSUMER_NAME, startDomainEventsConsumer } from "../../src/adapters/events/domain-events-consumer";
 import { ForgetCourse, ForgetSource, IndexDocument, IndexNote } from "../../src/application/index-material";
@@ -70,30 +70,29 @@ describe("chat consumer: dead letters and replay", () => {
           forgetSource: new ForgetSource(store),
           forgetCourse: new ForgetCourse(store),
         }),
-      breakCause: async () => {
-        media.down = true;
-        return async () => {
-          media.down = false;
-        };
-      },
+      breakCause: () => takeDown(media),
       observe: async () => ({
         passages: (await db.passage.findMany({ where: { sourceId: noteId }, orderBy: { position: "asc" } })).map((passage) => passage.text),
         mediaAsked: media.calls,
       }),
     });
 
-    expect(drill.deadLetter).toEqual({ eventId: event.id, type: "media.note.transcribed.v1", attempts: 5, lastError: "media unavailable (drill)" });
-    expect(drill.deadLetterAgain).toEqual(drill.deadLetter);
     const passages = ["Under ideal conditions E. coli divides every twenty minutes, so cultures grow fast.", "Bacterial growth."];
     // Media is asked once per delivery: 5, 5 more for the unrepaired replay, then once; the duplicate is not handled.
-    expect(drill.states).toEqual({
-      before: { passages: [], mediaAsked: 0, inbox: 0 },
-      deadLettered: { passages: [], mediaAsked: 5, inbox: 0 },
-      replayedBeforeRepair: { passages: [], mediaAsked: 10, inbox: 0 },
-      replayed: { passages, mediaAsked: 11, inbox: 1 },
-      duplicate: { passages, mediaAsked: 11, inbox: 1 },
-    });
-    expect(drill.replays).toEqual([1, 1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "media.note.transcribed.v1",
+        attempts: 5,
+        lastError: "media unavailable (drill)",
+        states: {
+          before: { passages: [], mediaAsked: 0, inbox: 0 },
+          deadLettered: { passages: [], mediaAsked: 5, inbox: 0 },
+          replayedBeforeRepair: { passages: [], mediaAsked: 10, inbox: 0 },
+          replayed: { passages, mediaAsked: 11, inbox: 1 },
+          duplicate: { passages, mediaAsked: 11, inbox: 1 },
+        },
+      }),
+    );
   });
 });

@@ -8,7 +8,16 @@ import { createEvent } from "@study/events";
 import { createLogger } from "@study/platform";
 import { migrationSources } from "@study/runtime";
 import { LocalFileStorage, LocalScratchSpace } from "@study/storage";
-import { createTestDatabase, refuseWrites, runDeadLetterDrill, uniqueSuffix, type DrillConsumerSettings } from "@study/testkit";
+import {
+  createTestDatabase,
+  expectedDrillOutcome,
+  refuseWrites,
+  runDeadLetterDrill,
+  takeDown,
+  uniqueSuffix,
+  untouchedUntilRepair,
+  type DrillConsumerSettings,
+} from "@study/testkit";
 import { PrismaDocumentRepository } from "../../src/adapters/db/prisma-document-repository";
 import { CONSUMER_NAME, startDomainEventsConsumer } from "../../src/adapters/events/domain-events-consumer";
 import { GIVEN_UP_MESSAGE, startExtractionWorkerConsumer, WORKER_CONSUMER_NAME } from "../../src/adapters/events/extraction-worker-consumer";
@@ -84,25 +93,18 @@ describe("documents consumers: dead letters and replay", () => {
       }),
     });
 
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "courses.course.deleted.v1",
-      attempts: 5,
-      lastError: expect.stringContaining("document table is read-only (drill)"),
-    });
-    expect(drill.deadLetterAgain).toEqual(drill.deadLetter);
-    const untouched = { documents: 2, documentDeletedEvents: 0, inbox: 0 };
+    const untouched = { documents: 2, documentDeletedEvents: 0 };
     // One DocumentDeleted per document (the worker removes each file on it): the deletion ran once.
-    const deletedOnce = { documents: 0, documentDeletedEvents: 2, inbox: 1 };
-    expect(drill.states).toEqual({
-      before: untouched,
-      deadLettered: untouched,
-      replayedBeforeRepair: untouched,
-      replayed: deletedOnce,
-      duplicate: deletedOnce,
-    });
-    expect(drill.replays).toEqual([1, 1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    const deletedOnce = { documents: 0, documentDeletedEvents: 2 };
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "courses.course.deleted.v1",
+        attempts: 5,
+        lastError: expect.stringContaining("document table is read-only (drill)"),
+        states: untouchedUntilRepair(untouched, deletedOnce),
+      }),
+    );
   });
 
   /** The worker's consumer as worker.ts composes it, keyword-only search chunks (no embedding provider). */
@@ -169,21 +171,21 @@ describe("documents consumers: dead letters and replay", () => {
     });
 
     // ProcessDocument's own limit (DEFAULT_MAX_ATTEMPTS starts) plus two: the broker's deliveries before it gives up.
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "documents.document.uploaded.v1",
-      attempts: DEFAULT_MAX_ATTEMPTS + 2,
-      lastError: expect.stringContaining("document cannot start processing (drill)"),
-    });
     const failedForTheUser = { document: { status: "FAILED", failureReason: GIVEN_UP_MESSAGE, attempts: 0 }, documentFailedEvents: 1 };
-    expect(drill.states).toEqual({
-      before: { document: { status: "PENDING", failureReason: null, attempts: 0 }, documentFailedEvents: 0, inbox: 0 },
-      deadLettered: { ...failedForTheUser, inbox: 0 },
-      replayed: { ...failedForTheUser, inbox: 1 },
-      duplicate: { ...failedForTheUser, inbox: 1 },
-    });
-    expect(drill.replays).toEqual([1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "documents.document.uploaded.v1",
+        attempts: DEFAULT_MAX_ATTEMPTS + 2,
+        lastError: expect.stringContaining("document cannot start processing (drill)"),
+        states: {
+          before: { document: { status: "PENDING", failureReason: null, attempts: 0 }, documentFailedEvents: 0, inbox: 0 },
+          deadLettered: { ...failedForTheUser, inbox: 0 },
+          replayed: { ...failedForTheUser, inbox: 1 },
+          duplicate: { ...failedForTheUser, inbox: 1 },
+        },
+      }),
+    );
   });
 
   it(`${WORKER_CONSUMER_NAME}: a file storage cannot delete is dead-lettered, and deleted once after the repair`, async () => {
@@ -201,30 +203,18 @@ describe("documents consumers: dead letters and replay", () => {
       db,
       event,
       start: startWorker,
-      breakCause: async () => {
-        storage.down = true;
-        return async () => {
-          storage.down = false;
-        };
-      },
+      breakCause: () => takeDown(storage),
       observe: async () => ({ fileStored: existsSync(join(folder, "storage", storageKey)) }),
     });
 
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "documents.document.deleted.v1",
-      attempts: DEFAULT_MAX_ATTEMPTS + 2,
-      lastError: "storage unavailable (drill)",
-    });
-    expect(drill.deadLetterAgain).toEqual(drill.deadLetter);
-    expect(drill.states).toEqual({
-      before: { fileStored: true, inbox: 0 },
-      deadLettered: { fileStored: true, inbox: 0 },
-      replayedBeforeRepair: { fileStored: true, inbox: 0 },
-      replayed: { fileStored: false, inbox: 1 },
-      duplicate: { fileStored: false, inbox: 1 },
-    });
-    expect(drill.replays).toEqual([1, 1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "documents.document.deleted.v1",
+        attempts: DEFAULT_MAX_ATTEMPTS + 2,
+        lastError: "storage unavailable (drill)",
+        states: untouchedUntilRepair({ fileStored: true }, { fileStored: false }),
+      }),
+    );
   });
 });

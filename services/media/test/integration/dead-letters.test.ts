@@ -8,7 +8,16 @@ import { createEvent } from "@study/events";
 import { createLogger } from "@study/platform";
 import { migrationSources } from "@study/runtime";
 import { LocalFileStorage, LocalScratchSpace } from "@study/storage";
-import { createTestDatabase, refuseWrites, runDeadLetterDrill, uniqueSuffix, type DrillConsumerSettings } from "@study/testkit";
+import {
+  createTestDatabase,
+  expectedDrillOutcome,
+  refuseWrites,
+  runDeadLetterDrill,
+  takeDown,
+  uniqueSuffix,
+  untouchedUntilRepair,
+  type DrillConsumerSettings,
+} from "@study/testkit";
 import { FfmpegAudioProcessor } from "../../src/adapters/audio/ffmpeg-audio-processor";
 import { PrismaImportJobRepository } from "../../src/adapters/db/prisma-import-job-repository";
 import { PrismaNoteRepository } from "../../src/adapters/db/prisma-note-repository";
@@ -80,25 +89,18 @@ describe("media consumers: dead letters and replay", () => {
       }),
     });
 
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "courses.course.deleted.v1",
-      attempts: 5,
-      lastError: expect.stringContaining("note table is read-only (drill)"),
-    });
-    expect(drill.deadLetterAgain).toEqual(drill.deadLetter);
-    const untouched = { notes: 2, noteDeletedEvents: 0, inbox: 0 };
+    const untouched = { notes: 2, noteDeletedEvents: 0 };
     // One NoteDeleted per note: the deletion ran to its end once, and the duplicate found the inbox row.
-    const deletedOnce = { notes: 0, noteDeletedEvents: 2, inbox: 1 };
-    expect(drill.states).toEqual({
-      before: untouched,
-      deadLettered: untouched,
-      replayedBeforeRepair: untouched,
-      replayed: deletedOnce,
-      duplicate: deletedOnce,
-    });
-    expect(drill.replays).toEqual([1, 1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    const deletedOnce = { notes: 0, noteDeletedEvents: 2 };
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "courses.course.deleted.v1",
+        attempts: 5,
+        lastError: expect.stringContaining("note table is read-only (drill)"),
+        states: untouchedUntilRepair(untouched, deletedOnce),
+      }),
+    );
   });
 
   /** The worker's consumer as worker.ts composes it, with the pipeline's real adapters (this drill never reaches them). */
@@ -172,25 +174,25 @@ describe("media consumers: dead letters and replay", () => {
     });
 
     // The pipeline's own limit (DEFAULT_MAX_ATTEMPTS starts) plus two: the broker's deliveries before it gives up.
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "media.import.requested.v1",
-      attempts: DEFAULT_MAX_ATTEMPTS + 2,
-      lastError: expect.stringContaining("import_job cannot start (drill)"),
-    });
     const failedForTheUser = {
       job: { status: "FAILED", errorMessage: GIVEN_UP_MESSAGE, attempts: 0 },
       note: "FAILED",
       importFailedEvents: 1,
     };
-    expect(drill.states).toEqual({
-      before: { job: { status: "PENDING", errorMessage: null, attempts: 0 }, note: "PENDING", importFailedEvents: 0, inbox: 0 },
-      deadLettered: { ...failedForTheUser, inbox: 0 },
-      replayed: { ...failedForTheUser, inbox: 1 },
-      duplicate: { ...failedForTheUser, inbox: 1 },
-    });
-    expect(drill.replays).toEqual([1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "media.import.requested.v1",
+        attempts: DEFAULT_MAX_ATTEMPTS + 2,
+        lastError: expect.stringContaining("import_job cannot start (drill)"),
+        states: {
+          before: { job: { status: "PENDING", errorMessage: null, attempts: 0 }, note: "PENDING", importFailedEvents: 0, inbox: 0 },
+          deadLettered: { ...failedForTheUser, inbox: 0 },
+          replayed: { ...failedForTheUser, inbox: 1 },
+          duplicate: { ...failedForTheUser, inbox: 1 },
+        },
+      }),
+    );
   });
 
   it(`${WORKER_CONSUMER_NAME}: a note's files that storage cannot delete are dead-lettered, and deleted once after the repair`, async () => {
@@ -210,30 +212,18 @@ describe("media consumers: dead letters and replay", () => {
       db,
       event,
       start: startWorker,
-      breakCause: async () => {
-        storage.down = true;
-        return async () => {
-          storage.down = false;
-        };
-      },
+      breakCause: () => takeDown(storage),
       observe: async () => ({ files: keys.filter((key) => existsSync(join(folder, "storage", key))) }),
     });
 
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "media.note.deleted.v1",
-      attempts: DEFAULT_MAX_ATTEMPTS + 2,
-      lastError: "storage unavailable (drill)",
-    });
-    expect(drill.deadLetterAgain).toEqual(drill.deadLetter);
-    expect(drill.states).toEqual({
-      before: { files: keys, inbox: 0 },
-      deadLettered: { files: keys, inbox: 0 },
-      replayedBeforeRepair: { files: keys, inbox: 0 },
-      replayed: { files: [], inbox: 1 },
-      duplicate: { files: [], inbox: 1 },
-    });
-    expect(drill.replays).toEqual([1, 1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "media.note.deleted.v1",
+        attempts: DEFAULT_MAX_ATTEMPTS + 2,
+        lastError: "storage unavailable (drill)",
+        states: untouchedUntilRepair({ files: keys }, { files: [] }),
+      }),
+    );
   });
 });

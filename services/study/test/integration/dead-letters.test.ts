@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { prismaOptions } from "@study/db";
 import { createEvent } from "@study/events";
 import { migrationSources } from "@study/runtime";
-import { createTestDatabase, refuseWrites, runDeadLetterDrill, uniqueSuffix } from "@study/testkit";
+import { createTestDatabase, expectedDrillOutcome, refuseWrites, runDeadLetterDrill, uniqueSuffix, untouchedUntilRepair } from "@study/testkit";
 import { PrismaFlashcardSetRepository } from "../../src/adapters/db/prisma-flashcard-set-repository";
 import { PrismaQuizRepository } from "../../src/adapters/db/prisma-quiz-repository";
 import { PrismaSourceNoteLinks } from "../../src/adapters/db/prisma-source-note-links";
@@ -58,24 +58,17 @@ describe("study consumer: dead letters and replay", () => {
       }),
     });
 
-    expect(drill.deadLetter).toEqual({
-      eventId: event.id,
-      type: "courses.course.deleted.v1",
-      attempts: 5,
-      lastError: expect.stringContaining("flashcard_set is read-only (drill)"),
-    });
-    expect(drill.deadLetterAgain).toEqual(drill.deadLetter);
-    const untouched = { sets: 2, setDeletedEvents: 0, inbox: 0 };
+    const untouched = { sets: 2, setDeletedEvents: 0 };
     // One FlashcardSetDeleted per set: the deletion ran once, and the duplicate found the inbox row.
-    const deletedOnce = { sets: 0, setDeletedEvents: 2, inbox: 1 };
-    expect(drill.states).toEqual({
-      before: untouched,
-      deadLettered: untouched,
-      replayedBeforeRepair: untouched,
-      replayed: deletedOnce,
-      duplicate: deletedOnce,
-    });
-    expect(drill.replays).toEqual([1, 1, 0]);
-    expect(drill.handled).toEqual([{ duplicate: false }, { duplicate: true }]);
+    const deletedOnce = { sets: 0, setDeletedEvents: 2 };
+    expect(drill).toEqual(
+      expectedDrillOutcome({
+        event,
+        type: "courses.course.deleted.v1",
+        attempts: 5,
+        lastError: expect.stringContaining("flashcard_set is read-only (drill)"),
+        states: untouchedUntilRepair(untouched, deletedOnce),
+      }),
+    );
   });
 });
