@@ -20,7 +20,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "pg";
 import { media } from "@study/contracts";
 import { PrismaPassageIndex } from "@study/chat/dist/adapters/db/prisma-passage-index";
@@ -31,11 +31,9 @@ import { createClient } from "@study/grpc";
 import { completeImportInDatabase, httpClient, signUpUser, uploadMultipart } from "@study/testkit";
 import { pdfOfPages } from "@study/testkit/documents";
 import { cleanupOnExit } from "./cleanup";
-import { option, percentile, sleep, startBenchStack } from "./common";
+import { REPO_ROOT, RESULTS_DIR, option, percentile, sleep, startBenchStack } from "./common";
 
-const REPO_ROOT = resolve(__dirname, "..", "..");
 const SET_DIR = join(REPO_ROOT, "bench", "chat");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 const ROUNDS = option("rounds", 3, 1);
 const say = (line: string) => process.stdout.write(`[bench:chat] ${line}\n`);
 const round = (value: number, digits = 2) => Number(value.toFixed(digits));

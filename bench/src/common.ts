@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   freePort,
   startInfrastructure,
@@ -14,6 +14,10 @@ import {
   type RunningStack,
   type StackOptions,
 } from "@study/testkit";
+
+/** The repository (the benches run from bench/dist) and where every bench writes its results. */
+export const REPO_ROOT = resolve(__dirname, "..", "..");
+export const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
 /**
  * A numeric `--name=value` option of the command line: at least `minimum` when one is given, else positive.

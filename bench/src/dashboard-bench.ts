@@ -29,17 +29,26 @@ import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client } from "pg";
 import { calendar, courses as coursesApi, media, study } from "@study/contracts";
 import { createClient, type PromiseClient } from "@study/grpc";
 import { httpClient, signUpUser, type SignedUpUser } from "@study/testkit";
 import { cleanupOnExit } from "./cleanup";
-import { cpuSeconds, descendants, machineBusySeconds, option, percentile, processes, sleep, stackApps, startBenchStack } from "./common";
-
-const REPO_ROOT = resolve(__dirname, "..", "..");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
+import {
+  REPO_ROOT,
+  RESULTS_DIR,
+  cpuSeconds,
+  descendants,
+  machineBusySeconds,
+  option,
+  percentile,
+  processes,
+  sleep,
+  stackApps,
+  startBenchStack,
+} from "./common";
 
 const EVENTS = option("events", 1000);
 const NOTES = option("notes", 500);

@@ -13,14 +13,12 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { httpClient, signUpWithCourse, uploadMultipart, type SignedUpUserWithCourse } from "@study/testkit";
 import { pdfOfPages, scannedPdfOfPages } from "@study/testkit/documents";
 import { cleanupOnExit } from "./cleanup";
-import { descendants, option, processes, sleep, startBenchStack, type ProcessInfo } from "./common";
+import { RESULTS_DIR, descendants, option, processes, sleep, startBenchStack, type ProcessInfo } from "./common";
 
-const REPO_ROOT = resolve(__dirname, "..", "..");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 const PAGES = option("pages", 100);
 const SCANNED = option("scanned", 10);
 const RUNS = option("runs", 3);

@@ -34,9 +34,8 @@ import {
   type Reference,
   type SetScore,
 } from "./generation/metrics";
+import { REPO_ROOT, RESULTS_DIR } from "./common";
 
-const REPO_ROOT = resolve(__dirname, "..", "..");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 const say = (line = "") => process.stdout.write(`${line}\n`);
 
 function flag(name: string): string | undefined {

@@ -35,7 +35,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { media } from "@study/contracts";
@@ -46,9 +46,8 @@ import { childrenOf, cpuSeconds, machineBusySeconds, ourCpuSeconds, peakRssMiB, 
 import { makeTestAudio, type TestAudio, type TestFormat } from "./pipeline/test-audio";
 import { TIMINGS_FILE_VARIABLE, type TimingRecord } from "./pipeline/timing-record";
 import { cleanupOnExit } from "./cleanup";
+import { REPO_ROOT, RESULTS_DIR } from "./common";
 
-const REPO_ROOT = resolve(__dirname, "..", "..");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 const MEDIA_SERVICE_SCRIPT = "services/media/dist/main.js";
 const MEDIA_MIGRATE_SCRIPT = "services/media/dist/migrate.js";
 const WORKER_SCRIPT = "services/media/dist/worker.js";

@@ -15,12 +15,11 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { startTelemetry, stopTelemetry } from "@study/platform/telemetry";
-import { option, percentile } from "./common";
+import { REPO_ROOT, option, percentile } from "./common";
 
-const REPO_ROOT = resolve(__dirname, "..", "..");
 const CALLS = option("calls", 3000);
 const SECONDS = option("seconds", 3);
 const CONCURRENCY = option("concurrency", 32);

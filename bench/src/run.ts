@@ -31,7 +31,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { isDeepStrictEqual } from "node:util";
 import { Client } from "pg";
@@ -42,6 +42,8 @@ import { APP_NODE_OPTIONS } from "@study/testkit";
 import { formatSummary, summariseProfile } from "./profile";
 import { cleanupOnExit } from "./cleanup";
 import {
+  REPO_ROOT,
+  RESULTS_DIR,
   cpuSeconds,
   descendants,
   machineBusySeconds,
@@ -54,9 +56,6 @@ import {
   startBenchStack,
   type ProcessInfo,
 } from "./common";
-
-const REPO_ROOT = resolve(__dirname, "..", "..");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
 // ---------------------------------------------------------------------------------------------- settings
 

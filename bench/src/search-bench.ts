@@ -22,18 +22,15 @@ import { spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Client } from "pg";
 import { indexing } from "@study/contracts";
 import { AmqpConnection, createEvent, EventPublisher, type EventEnvelope } from "@study/events";
 import { prismaOptions } from "@study/db";
 import { createLogger } from "@study/platform";
 import { cleanupOnExit } from "./cleanup";
-import { option, percentile, sleep, startBenchStack } from "./common";
+import { REPO_ROOT, RESULTS_DIR, option, percentile, sleep, startBenchStack } from "./common";
 import { generateCorpus, scoreRanking, type BenchRecord, type QueryKind } from "./search/corpus";
-
-const REPO_ROOT = resolve(__dirname, "..", "..");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
 const USERS = option("users", 1000, 1);
 const PER_USER = option("per-user", 100, 1);

@@ -21,11 +21,12 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
 import { librivoxClip } from "@study/testkit";
 import { cleanupOnExit } from "./cleanup";
 import {
+  RESULTS_DIR,
   cpuSeconds,
   descendants,
   machineBusySeconds,
@@ -39,9 +40,6 @@ import {
 } from "./common";
 import { consistencyChecks, consumerBindings, databases, pendingOutbox, queueDepths, unfinishedJobs, type Check } from "./soak-checks";
 import { SoakClient, Traffic, seededRandom, type Deadlines, type Outcome } from "./soak-traffic";
-
-const REPO_ROOT = resolve(__dirname, "..", "..");
-const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
 
 const MINUTES = option("minutes", 4);
 const USERS = option("users", 50);

@@ -7,7 +7,8 @@ import { prismaOptions } from "@study/db";
 import { createEvent } from "@study/events";
 import { createLogger } from "@study/platform";
 import { migrationSources } from "@study/runtime";
-import { LocalFileStorage, LocalScratchSpace } from "@study/storage";
+import { LocalScratchSpace } from "@study/storage";
+import { StorageWithOutage } from "@study/storage/testing";
 import {
   createTestDatabase,
   expectedDrillOutcome,
@@ -27,15 +28,6 @@ import { prepareChunksOrKeywordOnly } from "../../src/application/prepare-chunks
 import { DEFAULT_MAX_ATTEMPTS, ProcessDocument } from "../../src/application/process-document";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { documentsMigrations } from "../../src/migrations";
-
-/** Local storage whose deletions fail while `down` (an unreachable S3, say). */
-class StorageWithOutage extends LocalFileStorage {
-  down = false;
-  override async delete(key: string): Promise<void> {
-    if (this.down) throw new Error("storage unavailable (drill)");
-    await super.delete(key);
-  }
-}
 
 /** The README's dead-letter runbook, done on the documents consumer and the documents worker's (see runDeadLetterDrill). */
 describe("documents consumers: dead letters and replay", () => {

@@ -7,7 +7,8 @@ import { prismaOptions } from "@study/db";
 import { createEvent } from "@study/events";
 import { createLogger } from "@study/platform";
 import { migrationSources } from "@study/runtime";
-import { LocalFileStorage, LocalScratchSpace } from "@study/storage";
+import { LocalScratchSpace } from "@study/storage";
+import { StorageWithOutage } from "@study/storage/testing";
 import {
   createTestDatabase,
   expectedDrillOutcome,
@@ -36,15 +37,6 @@ import { ReportProgress } from "../../src/application/report-progress";
 import { StartJob } from "../../src/application/start-job";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { mediaMigrations } from "../../src/migrations";
-
-/** Local storage whose deletions fail while `down` (an unreachable S3, say). */
-class StorageWithOutage extends LocalFileStorage {
-  down = false;
-  override async delete(key: string): Promise<void> {
-    if (this.down) throw new Error("storage unavailable (drill)");
-    await super.delete(key);
-  }
-}
 
 /** The README's dead-letter runbook, done on media's consumer and on the media worker's (see runDeadLetterDrill). */
 describe("media consumers: dead letters and replay", () => {
