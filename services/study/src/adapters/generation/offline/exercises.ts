@@ -7,7 +7,7 @@ import { compareText } from "./deterministic";
 import { depthFit, rarityFit, type DifficultyProfile } from "./difficulty-profile";
 import { containsTerm, type KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
-import { textOfTokens, type Token } from "./tagging";
+import { followsAVerb, textOfTokens, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
 import { canStartTerm, endsCompound, isNominal, SINGULAR_IN_S } from "./vocabulary";
 
@@ -48,6 +48,24 @@ export function focusFirst(text: StudyText, a: number, b: number): number {
 /** The key term a definition defines (analysis keeps only definitions of key terms). */
 export function termOf(text: StudyText, definition: Definition): KeyTerm {
   return text.terms.find((term) => term.key === definition.termKey) as KeyTerm;
+}
+
+/** A name: a person, place, organization or other name, not a concept or a date. */
+export const isNameTerm = (term: KeyTerm) => term.entity !== null && term.entity !== "date";
+
+/**
+ * The key term a definition says its term is ("The master clock is the suprachiasmatic nucleus in the
+ * hypothalamus"): a card on the one and a card on the other ask the same. Not a class it belongs to ("ATP
+ * synthase is an enzyme that …").
+ */
+export function equatedKeys(text: StudyText, definition: Definition): string[] {
+  return text.termsByUnit[definition.unitId]
+    .filter(
+      (term) =>
+        term.key !== definition.termKey &&
+        new RegExp(`^(?:the\\s+)?(?:${term.pattern.source})(?:$|\\s+(?:in|of|on|at|inside|within)\\s)`, "iu").test(definition.description),
+    )
+    .map((term) => nameKey(text, term));
 }
 
 /** The term as a card names it, with its article and other name: "an enzyme", "ATP (adenosine triphosphate)". */
@@ -107,6 +125,8 @@ const globalPattern = (term: KeyTerm) => new RegExp(term.pattern.source, "giu");
 /** Words that join capitalised names into one: "Carlill v Carbolic Smoke Ball Co", "Treaty of Versailles". */
 const NAME_JOINS = new Set(["v", "v.", "vs", "vs.", "of", "de", "von", "van", "del"]);
 const LONGEST_ANSWER_WORDS = 8;
+/** A name may run longer: "Pharmaceutical Society of Great Britain v Boots Cash Chemists". */
+const LONGEST_NAME_WORDS = 10;
 /** Words a set phrase may run on with after its noun: "law of demand", "invitation to treat". */
 const PHRASE_LINKS = new Set(["of", "to"]);
 /** How many units must say a longer phrase for it to count as a set phrase of the text. */
@@ -130,13 +150,20 @@ function namesAKind(word: Token): boolean {
   return !word.tags.has("Superlative") && !word.tags.has("Comparative") && !DESCRIBING_ADJECTIVES.has(word.lower);
 }
 
-/** Where the unit's words say the term, as [start, end), or null. */
-function mentionIn(tokens: readonly Token[], term: KeyTerm): [number, number] | null {
+/**
+ * Where the unit's words say the term as a noun, as [start, end); "verb" when the words are there only as a
+ * verb ("litmus changes colour" for the term "change"); null when they are not there word for word.
+ */
+function mentionIn(tokens: readonly Token[], term: KeyTerm): [number, number] | "verb" | null {
+  let found: "verb" | null = null;
   for (let start = 0; start + term.words.length <= tokens.length; start += 1) {
-    if (term.words.every((word, offset) => tokens[start + offset].normal === word || tokens[start + offset].lower === word))
-      return [start, start + term.words.length];
+    if (term.words.every((word, offset) => tokens[start + offset].normal === word || tokens[start + offset].lower === word)) {
+      const head = tokens[start + term.words.length - 1].tags;
+      if (head.has("Verb") && !head.has("Noun") && term.entity === null && !term.isAcronym) found = "verb";
+      else return [start, start + term.words.length];
+    }
   }
-  return null;
+  return found;
 }
 
 /**
@@ -148,10 +175,13 @@ function mentionIn(tokens: readonly Token[], term: KeyTerm): [number, number] | 
 function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): [number, number] {
   let from = start;
   let to = end;
-  while (from > 0 && to - from < LONGEST_ANSWER_WORDS) {
+  while (from > 0 && to - from < LONGEST_NAME_WORDS) {
     const before = tokens[from - 1];
     if (before.endsPhrase) break;
-    if (before.hyphenatedToNext || (isNominal(before) && canStartTerm(before) && !endsCompound(before) && namesAKind(before))) from -= 1;
+    const inName = capitalised(tokens[from]) && capitalised(before) && from > 1 && (before.tags.has("ProperNoun") || tokens[from].tags.has("ProperNoun"));
+    if (inName) from -= 1;
+    else if (to - from >= LONGEST_ANSWER_WORDS) break;
+    else if (before.hyphenatedToNext || (isNominal(before) && canStartTerm(before) && !endsCompound(before) && namesAKind(before))) from -= 1;
     else if (NAME_JOINS.has(before.lower) && capitalised(tokens[from]) && capitalised(tokens[from - 2]) && !tokens[from - 2].endsPhrase) from -= 2;
     else break;
   }
@@ -159,11 +189,62 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     const last = tokens[to - 1];
     const next = tokens[to];
     if (last.endsPhrase || (endsCompound(last) && !last.hyphenatedToNext)) break;
-    if (last.hyphenatedToNext || (isNominal(next) && next.tags.has("Noun"))) to += 1;
+    // "the Sun end very differently": a noun followed the way a verb is, is the verb.
+    const verbHere = !next.endsPhrase && tokens[to + 1] !== undefined && followsAVerb(tokens[to + 1], tokens[to + 2]);
+    if (last.hyphenatedToNext || (isNominal(next) && next.tags.has("Noun") && !verbHere)) to += 1;
     else if (NAME_JOINS.has(next.lower) && capitalised(last) && capitalised(tokens[to + 1]) && !next.endsPhrase) to += 2;
     else break;
   }
   return [from, Math.min(to, tokens.length)];
+}
+
+/** Where a noun phrase may start: at the unit's start, after an article, a preposition or punctuation. */
+const startsNounPhrase = (tokens: readonly Token[], index: number) => {
+  const before = tokens[index - 1];
+  return before === undefined || before.endsPhrase || ["a", "an", "the"].includes(before.lower) || before.tags.has("Preposition");
+};
+
+/** A bare noun (no article, name or pronoun): "demand" in "the law of demand". */
+const isBareNoun = (token: Token | undefined) =>
+  token !== undefined && isNominal(token) && token.tags.has("Noun") && !token.tags.has("ProperNoun") && !/['’]/.test(token.text);
+
+/**
+ * A noun phrase with "of" and a bare noun, said as one ("the law of demand", "price elasticity of demand"):
+ * asking for the first or the last noun alone asks for a fragment of it.
+ */
+function ofPhrase(tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
+  const next = tokens[to];
+  if (next?.lower === "of" && !tokens[to - 1].endsPhrase && !next.endsPhrase && startsNounPhrase(tokens, from) && isBareNoun(tokens[to + 1])) {
+    const end = isBareNoun(tokens[to + 2]) && !tokens[to + 1].endsPhrase ? to + 3 : to + 2;
+    if (!isBareNoun(tokens[end]) || tokens[end - 1].endsPhrase) return [from, end];
+  }
+  const before = tokens[from - 1];
+  if (before?.lower === "of" && !before.endsPhrase && isBareNoun(tokens[from]) && isBareNoun(tokens[from - 2]) && !tokens[from - 2].endsPhrase) {
+    const [start] = wholePhrase(tokens, [from - 2, from - 1]);
+    if (startsNounPhrase(tokens, start)) return [start, to];
+  }
+  return binomial(tokens, [from, to]);
+}
+
+/** Before a pair of bare nouns said as one ("balancing reason and emotion"): a verb, a preposition or nothing. */
+const opensPair = (token: Token | undefined) => token === undefined || token.tags.has("Verb") || token.tags.has("Preposition");
+
+/**
+ * Two bare nouns joined by "and"/"or" after a verb or preposition, one of them an everyday word, are one
+ * phrase ("balancing reason and emotion", "between supply and demand"): one of them alone is half the
+ * answer. Acronyms stand alone ("makes ATP and NADPH").
+ */
+function binomial(tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
+  if (to - from !== 1) return [from, to];
+  const joins = (token: Token | undefined) => token !== undefined && (token.lower === "and" || token.lower === "or") && !token.endsPhrase;
+  const pairs = (a: Token, b: Token | undefined) =>
+    b !== undefined && isBareNoun(b) && (a.common || b.common) && ![a, b].some((token) => token.tags.has("Acronym") || /\p{Lu}{2}/u.test(token.text));
+  const word = tokens[from];
+  if (joins(tokens[from - 1]) && pairs(word, tokens[from - 2]) && !tokens[from - 2].endsPhrase && opensPair(tokens[from - 3]) && !isBareNoun(tokens[to]))
+    return [from - 2, to];
+  if (joins(tokens[to]) && !word.endsPhrase && pairs(word, tokens[to + 1]) && opensPair(tokens[from - 1]) && !isBareNoun(tokens[to + 2]))
+    return [from, to + 2];
+  return [from, to];
 }
 
 /** How many units say the words (as written, any case, whole words). */
@@ -189,8 +270,17 @@ function setPhrase(text: StudyText, tokens: readonly Token[], [from, to]: [numbe
     ) >= SET_PHRASE_UNITS;
   let start = from;
   let end = to;
-  const before = tokens[start - 1];
-  if (before && !before.endsPhrase && /^[\p{L}-]+$/u.test(before.text) && !ENGLISH_STOP_WORDS.has(before.lower) && said(start - 1, end)) start -= 1;
+  // Up to three words before, the longest said so ("intention to create legal relations"); a verb only alone.
+  for (let length = 3; length >= 1; length -= 1) {
+    const first = tokens[start - length];
+    if (!first || tokens.slice(start - length, start).some((token) => token.endsPhrase || !/^[\p{L}-]+$/u.test(token.text))) continue;
+    if (ENGLISH_STOP_WORDS.has(first.lower) || (length > 1 && first.tags.has("Verb"))) continue;
+    if (tokens.slice(start - length, start).some((token) => token.tags.has("Determiner") || token.tags.has("Pronoun"))) continue;
+    if (said(start - length, end)) {
+      start -= length;
+      break;
+    }
+  }
   const next = tokens[end];
   if (next && !tokens[end - 1].endsPhrase) {
     if (PHRASE_LINKS.has(next.lower)) {
@@ -233,9 +323,11 @@ export interface Answer {
 export function answerFor(text: StudyText, unitId: number, term: KeyTerm): Answer | null {
   const tokens = text.tokensByUnit[unitId];
   const mention = mentionIn(tokens, term);
+  if (mention === "verb") return null;
   if (!mention) return { text: term.display, key: term.key, isTerm: true };
   if (term.entity === "date" && tokens[mention[0]].pre.includes("(")) return null;
-  const [from, to] = setPhrase(text, tokens, wholePhrase(tokens, mention));
+  // A date is whole as it stands ("In 1923 Johannes Brønsted …": the name after it is another answer).
+  const [from, to] = term.entity === "date" ? mention : setPhrase(text, tokens, ofPhrase(tokens, wholePhrase(tokens, mention)));
   if (from === mention[0] && to === mention[1]) return { text: textOfTokens(tokens, from, to), key: nameKey(text, term), isTerm: true };
   return {
     text: textOfTokens(tokens, from, to),
@@ -245,6 +337,22 @@ export function answerFor(text: StudyText, unitId: number, term: KeyTerm): Answe
       .join(" "),
     isTerm: false,
   };
+}
+
+/**
+ * Whether the unit says the term as a noun phrase of its own, with no describing word before it ("heavier
+ * and heavier elements") and no noun after it ("1923 Johannes Brønsted"): swapping it for another term then
+ * changes what the sentence says, not just how it reads.
+ */
+export function standsAlone(text: StudyText, unitId: number, term: KeyTerm): boolean {
+  const tokens = text.tokensByUnit[unitId];
+  const mention = mentionIn(tokens, term);
+  if (!Array.isArray(mention)) return false;
+  const [start, end] = mention;
+  const before = tokens[start - 1];
+  const after = tokens[end];
+  if (before && !before.endsPhrase && ["Adjective", "Noun", "Value"].some((tag) => before.tags.has(tag)) && !before.tags.has("Pronoun")) return false;
+  return !(after && !tokens[end - 1].endsPhrase && after.tags.has("Noun") && !after.tags.has("Pronoun"));
 }
 
 const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

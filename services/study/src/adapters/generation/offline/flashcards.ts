@@ -3,7 +3,20 @@ import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
-import { answerFor, blankPhrase, candidateScore, definedName, focusFirst, isFact, nameKey, sourceOf, termOf, termsToAskAbout } from "./exercises";
+import {
+  answerFor,
+  blankPhrase,
+  candidateScore,
+  definedName,
+  equatedKeys,
+  focusFirst,
+  isFact,
+  isNameTerm,
+  nameKey,
+  sourceOf,
+  termOf,
+  termsToAskAbout,
+} from "./exercises";
 import { capitalize } from "./prose";
 import { selectDiverse, type Candidate } from "./selection";
 import type { TextUnit } from "./text-units";
@@ -38,7 +51,16 @@ function definitionCard(text: StudyText, profile: DifficultyProfile, definition:
     ? { front: `Which term is this? ${description}`, back: `${capitalize(name)}. ${definition.source}`, source: sourceOf(unit) }
     : { front: definitionFront(name, definition), back: description, source: sourceOf(unit) };
   const score = candidateScore(text, profile, profile.kindWeights.definition, term, unit);
-  return { kind: "definition", unitId: unit.id, termKey: nameKey(text, term), text: card.front, score, card };
+  return {
+    kind: "definition",
+    unitId: unit.id,
+    termKey: nameKey(text, term),
+    alsoKeys: equatedKeys(text, definition),
+    isName: isNameTerm(term),
+    text: card.front,
+    score,
+    card,
+  };
 }
 
 /** How many of a unit's terms may be blanked, each in a card of its own (a unit is asked twice only when units run out). */
@@ -62,7 +84,7 @@ function clozeCards(text: StudyText, profile: DifficultyProfile, unit: TextUnit)
       // A defined term is best asked by its definition card; a blank for it comes second.
       const defined = term.defined ? DEFINED_BLANK_FACTOR : 1;
       const score = candidateScore(text, profile, profile.kindWeights.cloze, term, unit) * NEXT_ANSWER_FACTOR ** rank * defined;
-      return [{ kind: "cloze" as const, unitId: unit.id, termKey: answer.key, text: card.front, score, card }];
+      return [{ kind: "cloze" as const, unitId: unit.id, termKey: answer.key, isName: isNameTerm(term), text: card.front, score, card }];
     });
 }
 

@@ -9,11 +9,14 @@ import {
   candidateScore,
   chooseDistractors,
   definedName,
+  equatedKeys,
   focusFirst,
   isFact,
+  isNameTerm,
   nameKey,
   optionForm,
   sourceOf,
+  standsAlone,
   swapTerm,
   termOf,
   termToAskAbout,
@@ -76,6 +79,8 @@ function definitionQuestion(text: StudyText, profile: DifficultyProfile, definit
   return {
     unitId: unit.id,
     termKey: nameKey(text, answer),
+    alsoKeys: equatedKeys(text, definition),
+    isName: isNameTerm(answer),
     text: draft.question,
     score: candidateScore(text, profile, profile.kindWeights.definition, answer, unit),
     question: memoized(() => multipleChoice(text, profile, draft)),
@@ -101,6 +106,7 @@ function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUn
   return {
     unitId: unit.id,
     termKey: nameKey(text, answer),
+    isName: isNameTerm(answer),
     text: draft.question,
     score: candidateScore(text, profile, profile.kindWeights.cloze, answer, unit),
     question: memoized(() => multipleChoice(text, profile, draft)),
@@ -110,7 +116,14 @@ function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUn
 function factCandidate(text: StudyText, profile: DifficultyProfile, unit: TextUnit): FactCandidate | null {
   const term = termToAskAbout(text, unit.id, profile);
   if (!term || PERSONAL.test(unit.statement)) return null;
-  return { unitId: unit.id, termKey: nameKey(text, term), text: unit.statement, score: candidateScore(text, profile, 1, term, unit), unit };
+  return {
+    unitId: unit.id,
+    termKey: nameKey(text, term),
+    isName: isNameTerm(term),
+    text: unit.statement,
+    score: candidateScore(text, profile, 1, term, unit),
+    unit,
+  };
 }
 
 /**
@@ -124,7 +137,7 @@ function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: Te
   const term = termToAskAbout(text, unit.id, profile);
   const written = term && term.pattern.exec(statement)?.[0];
   // Swapping part of a phrase ("light oxygen" for "light energy") is false for a trivial reason: only whole terms are swapped.
-  if (makeFalse && term && written && answerFor(text, unit.id, term)?.isTerm) {
+  if (makeFalse && term && written && answerFor(text, unit.id, term)?.isTerm && standsAlone(text, unit.id, term)) {
     const plural = writtenInPlural(term, written);
     // The replacement agrees in number with the term it replaces and is not one the notes say the same of.
     const [replacement] = chooseDistractors(text, term, profile, { count: 1, visibleText: statement, plural, context: statement }) ?? [];

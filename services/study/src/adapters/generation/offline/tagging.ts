@@ -41,6 +41,9 @@ function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
   if (!tags.has("Verb") || SURE_VERB_TAGS.some((tag) => tags.has(tag))) return false;
   const previous = tokens[index - 1];
   const next = tokens[index + 1];
+  if (next && !tokens[index].endsPhrase && followsAVerb(next, tokens[index + 2])) return false;
+  if (isPluralBeforeItsVerb(tokens, index)) return true;
+  if (index === 0 && isNounOpeningSentence(tokens)) return true;
   if (previous && !previous.endsPhrase && !NOT_NOUN_MODIFIERS.has(previous.lower)) {
     const before = previous.tags;
     // A verb in -s after a singular noun or name agrees with it: "acetyl CoA combines with …", "the chain stops".
@@ -53,12 +56,81 @@ function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
   return next !== undefined && !tokens[index].endsPhrase && next.tags.has("Verb") && next.tags.has("PresentTense") && !next.tags.has("Infinitive");
 }
 
-const asNoun = (token: Token): Token => ({ ...token, tags: new Set(["Noun", "Singular"]), normal: normalizeTerm(token.lower) });
+/**
+ * What comes after a verb and not after a noun: an adverb not itself before a verb ("ionise completely", "end
+ * very differently", "fit together"; but "Merge sort always takes") or "to" ("react to give").
+ */
+export const followsAVerb = (next: Token, afterNext: Token | undefined) =>
+  ((next.tags.has("Adverb") || next.lower === "together") && !(afterNext?.tags.has("Verb") && !next.endsPhrase)) ||
+  next.lower === "to";
+
+const NOUN_TAGS = new Set(["Singular", "Plural", "Uncountable", "Noun"]);
+
+/**
+ * compromise reads a sentence's first word as an imperative where it is a noun modifier: "Guard cells open
+ * …" (an imperative's object is not followed by a verb), "Price elasticity of demand measures …" (a word the
+ * lexicon has as a noun, before another noun).
+ */
+function isNounOpeningSentence(tokens: readonly Token[]): boolean {
+  const [first, next, third] = tokens;
+  if (!next || first.endsPhrase || !next.tags.has("Noun") || next.tags.has("Pronoun")) return false;
+  const entry = lexicon[first.lower];
+  if (typeof entry === "string" && NOUN_TAGS.has(entry)) return true;
+  return first.tags.has("Infinitive") && next.tags.has("Plural") && !next.endsPhrase && third?.tags.has("Verb") === true;
+}
+
+/** Verbs followed by a bare infinitive: "slab pull helps drive …". */
+const BARE_INFINITIVE_VERBS = new Set(["helps", "makes", "lets", "sees", "hears", "watches", "bids"]);
+
+/** A word in -s right before a base-form verb is the plural subject of that verb: "Comparison sorts decide …". */
+function isPluralBeforeItsVerb(tokens: readonly Token[], index: number): boolean {
+  const token = tokens[index];
+  const next = tokens[index + 1];
+  const previous = tokens[index - 1];
+  return (
+    token.tags.has("PresentTense") &&
+    /[^s]s$/.test(token.lower) &&
+    !BARE_INFINITIVE_VERBS.has(token.lower) &&
+    previous !== undefined &&
+    !previous.endsPhrase &&
+    (previous.tags.has("Noun") || previous.tags.has("Adjective")) &&
+    !previous.tags.has("Pronoun") &&
+    next !== undefined &&
+    !token.endsPhrase &&
+    next.tags.has("Infinitive")
+  );
+}
+
+/**
+ * compromise reads an unknown verb in -s after a name as a plural ("John Dashwood inherits the estate"): a
+ * plural straight after a person's name and before an article or possessive is that person's verb.
+ */
+function isMistaggedVerb(tokens: readonly Token[], index: number): boolean {
+  const { tags, lower, endsPhrase } = tokens[index];
+  const previous = tokens[index - 1];
+  const next = tokens[index + 1];
+  return (
+    tags.has("Plural") &&
+    /[^s]s$/.test(lower) &&
+    previous?.tags.has("Person") === true &&
+    !previous.endsPhrase &&
+    !endsPhrase &&
+    next !== undefined &&
+    (next.tags.has("Determiner") || next.tags.has("Possessive"))
+  );
+}
+
+const asNoun = (token: Token): Token => ({
+  ...token,
+  tags: new Set(["Noun", /[^s]s$/.test(token.lower) && token.tags.has("PresentTense") ? "Plural" : "Singular"]),
+  normal: normalizeTerm(token.lower),
+});
+const asVerb = (token: Token): Token => ({ ...token, tags: new Set(["Verb", "PresentTense"]), normal: token.lower });
 const isGuessedVerb = (token: Token) => token.tags.has("Verb") && !SURE_VERB_TAGS.some((tag) => token.tags.has(tag));
 
 function withNounsRepaired(tokens: Token[]): Token[] {
-  const mistagged = tokens.map((_, index) => isMistaggedNoun(tokens, index));
-  return tokens.map((token, index) => (mistagged[index] ? asNoun(token) : token));
+  const mistagged = tokens.map((_, index) => (isMistaggedNoun(tokens, index) ? "noun" : isMistaggedVerb(tokens, index) ? "verb" : null));
+  return tokens.map((token, index) => (mistagged[index] === "noun" ? asNoun(token) : mistagged[index] === "verb" ? asVerb(token) : token));
 }
 
 /**
@@ -112,6 +184,51 @@ function keepSpacing(tokens: Token[], empty: { pre: string; post: string }): voi
   tokens[tokens.length - 1] = { ...previous, post, ...joinOf(post) };
 }
 
+/** How many words a bracketed expression may span ("O(n log n)"). */
+const LONGEST_FORMULA_WORDS = 6;
+
+const bracketBalance = (text: string) => (text.match(/\(/g) ?? []).length - (text.match(/\)/g) ?? []).length;
+
+/**
+ * compromise cuts a formula at its spaces and leaves the closing bracket as punctuation ("O(n" "log" "n" + ")"):
+ * a word that opens a bracket is joined with the words up to the one that closes it, into one technical noun
+ * ("O(n log n)", "O(n^2)"), so an answer never stops mid-formula.
+ */
+function withFormulasJoined(tokens: Token[]): Token[] {
+  const joined: Token[] = [];
+  for (let index = 0; index < tokens.length; index += 1) {
+    const first = tokens[index];
+    if (bracketBalance(first.text) <= 0) {
+      joined.push(first);
+      continue;
+    }
+    let raw = "";
+    let closed: { text: string; post: string; last: number } | null = null;
+    for (let last = index; last < Math.min(tokens.length, index + LONGEST_FORMULA_WORDS) && !closed; last += 1) {
+      const token = tokens[last];
+      raw += (last > index ? token.pre : "") + token.text;
+      if (last > index && bracketBalance(token.pre) !== 0) break;
+      let balance = bracketBalance(raw);
+      if (balance === 0) closed = { text: raw, post: token.post, last };
+      else {
+        // The closing bracket is in the punctuation after the word.
+        const close = [...token.post].findIndex((character) => character === ")" && --balance === 0);
+        if (close >= 0) closed = { text: raw + token.post.slice(0, close + 1), post: token.post.slice(close + 1), last };
+        else if (/[.!?;]/.test(token.post)) break;
+        else raw += token.post;
+      }
+    }
+    if (!closed) {
+      joined.push(first);
+      continue;
+    }
+    const lower = closed.text.toLowerCase();
+    joined.push({ text: closed.text, pre: first.pre, post: closed.post, lower, normal: lower, tags: new Set(["Noun", "Singular"]), ...joinOf(closed.post), common: false });
+    index = closed.last;
+  }
+  return joined;
+}
+
 /**
  * Tags a batch of units in one compromise call (much cheaper than one call per unit) and hands each unit its
  * words: compromise keeps every character in its terms' text and surrounding punctuation, so character
@@ -136,7 +253,7 @@ export function tagBatch(texts: readonly string[]): Token[][] {
       else keepSpacing(byUnit[unit], term);
     }
   }
-  return byUnit.map(withNounsRepaired);
+  return byUnit.map((tokens) => withNounsRepaired(withFormulasJoined(tokens)));
 }
 
 /** Whether compromise's lexicon has the word as a preposition ("at", "of", "across"): a closed class, known without tagging. */

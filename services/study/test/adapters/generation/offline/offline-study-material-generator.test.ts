@@ -26,9 +26,13 @@ const generator = new OfflineStudyMaterialGenerator();
 const lecture = lectureNote();
 const BLANK = "_____";
 
-/** The key term an option names (by its shown singular or plural form). */
+/** The key term an option names (by its shown singular or plural form, or the regular singular of a term said only in the plural). */
 function termNamed(text: StudyText, option: string) {
-  return text.terms.find((term) => [term.display, term.pluralDisplay].some((form) => form?.toLowerCase() === option.toLowerCase()));
+  return text.terms.find(
+    (term) =>
+      [term.display, term.pluralDisplay].some((form) => form?.toLowerCase() === option.toLowerCase()) ||
+      new RegExp(`^(?:${term.pattern.source})$`, "iu").test(option),
+  );
 }
 
 /** A cloze card's back: "<answer> — <sentence>". */
