@@ -178,7 +178,8 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
   while (from > 0 && to - from < LONGEST_NAME_WORDS) {
     const before = tokens[from - 1];
     if (before.endsPhrase) break;
-    const inName = capitalised(tokens[from]) && capitalised(before) && from > 1 && (before.tags.has("ProperNoun") || tokens[from].tags.has("ProperNoun"));
+    const inName =
+      capitalised(tokens[from]) && capitalised(before) && from > 1 && (before.tags.has("ProperNoun") || tokens[from].tags.has("ProperNoun"));
     if (inName) from -= 1;
     else if (to - from >= LONGEST_ANSWER_WORDS) break;
     else if (before.hyphenatedToNext || (isNominal(before) && canStartTerm(before) && !endsCompound(before) && namesAKind(before))) from -= 1;
@@ -240,7 +241,13 @@ function binomial(tokens: readonly Token[], [from, to]: [number, number]): [numb
   const pairs = (a: Token, b: Token | undefined) =>
     b !== undefined && isBareNoun(b) && (a.common || b.common) && ![a, b].some((token) => token.tags.has("Acronym") || /\p{Lu}{2}/u.test(token.text));
   const word = tokens[from];
-  if (joins(tokens[from - 1]) && pairs(word, tokens[from - 2]) && !tokens[from - 2].endsPhrase && opensPair(tokens[from - 3]) && !isBareNoun(tokens[to]))
+  if (
+    joins(tokens[from - 1]) &&
+    pairs(word, tokens[from - 2]) &&
+    !tokens[from - 2].endsPhrase &&
+    opensPair(tokens[from - 3]) &&
+    !isBareNoun(tokens[to])
+  )
     return [from - 2, to];
   if (joins(tokens[to]) && !word.endsPhrase && pairs(word, tokens[to + 1]) && opensPair(tokens[from - 1]) && !isBareNoun(tokens[to + 2]))
     return [from, to + 2];

@@ -61,8 +61,7 @@ function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
  * very differently", "fit together"; but "Merge sort always takes") or "to" ("react to give").
  */
 export const followsAVerb = (next: Token, afterNext: Token | undefined) =>
-  ((next.tags.has("Adverb") || next.lower === "together") && !(afterNext?.tags.has("Verb") && !next.endsPhrase)) ||
-  next.lower === "to";
+  ((next.tags.has("Adverb") || next.lower === "together") && !(afterNext?.tags.has("Verb") && !next.endsPhrase)) || next.lower === "to";
 
 const NOUN_TAGS = new Set(["Singular", "Plural", "Uncountable", "Noun"]);
 
@@ -223,7 +222,16 @@ function withFormulasJoined(tokens: Token[]): Token[] {
       continue;
     }
     const lower = closed.text.toLowerCase();
-    joined.push({ text: closed.text, pre: first.pre, post: closed.post, lower, normal: lower, tags: new Set(["Noun", "Singular"]), ...joinOf(closed.post), common: false });
+    joined.push({
+      text: closed.text,
+      pre: first.pre,
+      post: closed.post,
+      lower,
+      normal: lower,
+      tags: new Set(["Noun", "Singular"]),
+      ...joinOf(closed.post),
+      common: false,
+    });
     index = closed.last;
   }
   return joined;
