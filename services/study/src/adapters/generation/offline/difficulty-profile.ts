@@ -54,7 +54,8 @@ const PROFILES: Record<Difficulty, DifficultyProfile> = {
     distractors: "most similar",
     bulletsPerSection: 6,
     objectives: { define: 1, explain: 2, compare: 2 },
-    reviewTip: "Test yourself without notes after one, three and seven days: explain each section aloud, then check the bullets for what you missed.",
+    reviewTip:
+      "Test yourself with your notes closed after one, three and seven days: explain each section aloud, then check the bullets for what you missed.",
   },
 };
 

@@ -1,5 +1,5 @@
 // What flashcards, questions and guide sections share: how they are scored, linked and worded.
-import { contentWords, ENGLISH_STOP_WORDS } from "@study/ai";
+import { contentWords, ENGLISH_STOP_WORDS, normalizeTerm } from "@study/ai";
 import type { SourceReference } from "../../../domain/study-material";
 import type { StudyText } from "./analysis";
 import type { Definition } from "./definitions";
@@ -53,6 +53,10 @@ export function termOf(text: StudyText, definition: Definition): KeyTerm {
 /** A name: a person, place, organization or other name, not a concept or a date. */
 export const isNameTerm = (term: KeyTerm) => term.entity !== null && term.entity !== "date";
 
+/** An answer written as a name: every word capitalised but the joins ("Carlill v Carbolic Smoke Ball Co"). */
+export const isNameAnswer = (answer: Answer) =>
+  answer.text.split(/\s+/).every((word) => NAME_JOINS.has(word) || /^\p{Lu}/u.test(word)) && !/^\p{Lu}+$/u.test(answer.text);
+
 /**
  * The key term a definition says its term is ("The master clock is the suprachiasmatic nucleus in the
  * hypothalamus"): a card on the one and a card on the other ask the same. Not a class it belongs to ("ATP
@@ -66,6 +70,25 @@ export function equatedKeys(text: StudyText, definition: Definition): string[] {
         new RegExp(`^(?:the\\s+)?(?:${term.pattern.source})(?:$|\\s+(?:in|of|on|at|inside|within)\\s)`, "iu").test(definition.description),
     )
     .map((term) => nameKey(text, term));
+}
+
+/**
+ * What else an item on `term` in this unit asks, when the unit defines one term as another ("The master
+ * clock is the suprachiasmatic nucleus …"): the other term's key.
+ */
+export function equatedWith(text: StudyText, unitId: number, term: KeyTerm, answer?: Answer): string[] {
+  return text.definitions
+    .filter((definition) => definition.unitId === unitId)
+    .flatMap((definition) => {
+      const equated = equatedKeys(text, definition);
+      if (definition.termKey === term.key) return equated;
+      const defined = nameKey(text, termOf(text, definition));
+      if (equated.includes(nameKey(text, term))) return [defined];
+      // "A contract is a _____ between …" asks what "What is a contract?" asks.
+      const opening =
+        answer && new RegExp(`^(?:(?:the|a|an)\\s+)?${answer.text.split(/\s+/).map(escapeForPattern).join("\\s+")}(?![\\p{L}\\p{N}])`, "iu");
+      return opening && opening.test(definition.description) ? [defined] : [];
+    });
 }
 
 /** The term as a card names it, with its article and other name: "an enzyme", "ATP (adenosine triphosphate)". */
@@ -106,6 +129,11 @@ export function answerSalience(text: StudyText, unitId: number, term: KeyTerm, p
   if (term.unitIds.length > TOPIC_SHARE * text.units.length) salience -= 0.5;
   return salience;
 }
+
+/** How many of a unit's terms may be asked about, each in an item of its own (a unit is asked twice only when units run out). */
+export const ANSWERS_PER_UNIT = 3;
+/** Each further answer of a unit scores this much less than the one before. */
+export const NEXT_ANSWER_FACTOR = 0.8;
 
 /** The unit's terms, best answer first (see answerSalience). */
 export function termsToAskAbout(text: StudyText, unitId: number, profile: DifficultyProfile): KeyTerm[] {
@@ -180,24 +208,45 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     if (before.endsPhrase) break;
     const inName =
       capitalised(tokens[from]) && capitalised(before) && from > 1 && (before.tags.has("ProperNoun") || tokens[from].tags.has("ProperNoun"));
+    const twoBefore = tokens[from - 2];
     if (inName) from -= 1;
     else if (to - from >= LONGEST_ANSWER_WORDS) break;
     else if (before.hyphenatedToNext || (isNominal(before) && canStartTerm(before) && !endsCompound(before) && namesAKind(before))) from -= 1;
-    else if (NAME_JOINS.has(before.lower) && capitalised(tokens[from]) && capitalised(tokens[from - 2]) && !tokens[from - 2].endsPhrase) from -= 2;
+    else if (NAME_JOINS.has(before.lower) && capitalised(tokens[from]) && capitalised(twoBefore) && !twoBefore.endsPhrase) from -= 2;
+    // "a legally binding agreement", "the sorting algorithm": a participle between an article or adverb and the noun.
+    else if (isParticiple(before) && twoBefore !== undefined && !twoBefore.endsPhrase && (isArticle(twoBefore) || isLyAdverb(twoBefore)))
+      from -= isLyAdverb(twoBefore) ? 2 : 1;
+    // "domestic and social agreements": adjectives joined by "and"/"or" describe the noun together.
+    else if (
+      (before.lower === "and" || before.lower === "or") &&
+      tokens[from].tags.has("Adjective") &&
+      twoBefore?.tags.has("Adjective") === true &&
+      !twoBefore.tags.has("Noun") &&
+      !twoBefore.endsPhrase &&
+      !(tokens[from - 3] && (isNominal(tokens[from - 3]) || tokens[from - 3].tags.has("Adjective")) && !tokens[from - 3].endsPhrase)
+    )
+      from -= 2;
     else break;
   }
-  while (to < tokens.length && to - from < LONGEST_ANSWER_WORDS) {
+  while (to < tokens.length && to - from < LONGEST_NAME_WORDS) {
     const last = tokens[to - 1];
     const next = tokens[to];
     if (last.endsPhrase || (endsCompound(last) && !last.hyphenatedToNext)) break;
-    // "the Sun end very differently": a noun followed the way a verb is, is the verb.
-    const verbHere = !next.endsPhrase && tokens[to + 1] !== undefined && followsAVerb(tokens[to + 1], tokens[to + 2]);
-    if (last.hyphenatedToNext || (isNominal(next) && next.tags.has("Noun") && !verbHere)) to += 1;
+    if (capitalised(last) && capitalised(next) && last.tags.has("ProperNoun") && next.tags.has("Noun")) to += 1;
     else if (NAME_JOINS.has(next.lower) && capitalised(last) && capitalised(tokens[to + 1]) && !next.endsPhrase) to += 2;
+    else if (to - from >= LONGEST_ANSWER_WORDS) break;
+    // "the Sun end very differently": a noun followed the way a verb is, is the verb.
+    else if (last.hyphenatedToNext || (isNominal(next) && next.tags.has("Noun") && !verbHere(tokens, to))) to += 1;
     else break;
   }
   return [from, Math.min(to, tokens.length)];
 }
+
+const verbHere = (tokens: readonly Token[], index: number) =>
+  !tokens[index].endsPhrase && tokens[index + 1] !== undefined && followsAVerb(tokens[index + 1], tokens[index + 2]);
+const isArticle = (token: Token) => ["a", "an", "the"].includes(token.lower);
+const isLyAdverb = (token: Token) => token.tags.has("Adverb") && /ly$/.test(token.lower);
+const isParticiple = (token: Token) => (token.tags.has("Gerund") || token.tags.has("Participle")) && !token.endsPhrase;
 
 /** Where a noun phrase may start: at the unit's start, after an article, a preposition or punctuation. */
 const startsNounPhrase = (tokens: readonly Token[], index: number) => {
@@ -215,14 +264,28 @@ const isBareNoun = (token: Token | undefined) =>
  */
 function ofPhrase(tokens: readonly Token[], [from, to]: [number, number]): [number, number] {
   const next = tokens[to];
+  // "a basket of goods and services": the noun after "of" may be a pair.
+  const withPair = (last: number) => {
+    const link = tokens[last];
+    const second = tokens[last + 1];
+    // A plural after a plural, where compromise reads a verb in -s ("goods and services").
+    const plural =
+      second !== undefined &&
+      second.tags.has("PresentTense") &&
+      /[^s]s$/.test(second.lower) &&
+      tokens[last - 1].tags.has("Plural") &&
+      (second.endsPhrase || !isNominal(tokens[last + 2] ?? second));
+    const joined = link && (link.lower === "and" || link.lower === "or") && !tokens[last - 1].endsPhrase && !link.endsPhrase;
+    return joined && (isBareNoun(second) || plural) ? last + 2 : last;
+  };
   if (next?.lower === "of" && !tokens[to - 1].endsPhrase && !next.endsPhrase && startsNounPhrase(tokens, from) && isBareNoun(tokens[to + 1])) {
-    const end = isBareNoun(tokens[to + 2]) && !tokens[to + 1].endsPhrase ? to + 3 : to + 2;
+    const end = withPair(isBareNoun(tokens[to + 2]) && !tokens[to + 1].endsPhrase ? to + 3 : to + 2);
     if (!isBareNoun(tokens[end]) || tokens[end - 1].endsPhrase) return [from, end];
   }
   const before = tokens[from - 1];
   if (before?.lower === "of" && !before.endsPhrase && isBareNoun(tokens[from]) && isBareNoun(tokens[from - 2]) && !tokens[from - 2].endsPhrase) {
     const [start] = wholePhrase(tokens, [from - 2, from - 1]);
-    if (startsNounPhrase(tokens, start)) return [start, to];
+    if (startsNounPhrase(tokens, start)) return [start, withPair(to)];
   }
   return binomial(tokens, [from, to]);
 }
@@ -254,10 +317,23 @@ function binomial(tokens: readonly Token[], [from, to]: [number, number]): [numb
   return [from, to];
 }
 
-/** How many units say the words (as written, any case, whole words). */
+/** Each unit's words, lower case and plurals folded, between spaces (so whole words are found by `includes`). */
+const foldedUnits = new WeakMap<StudyText, string[]>();
+
+const folded = (words: string) =>
+  ` ${words
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}'’-]+/u)
+    .filter(Boolean)
+    .map(normalizeTerm)
+    .join(" ")} `;
+
+/** How many units say the words (any case, either number: "invitations to treat" is "invitation to treat"). */
 function unitsSaying(text: StudyText, words: string): number {
-  const phrase = ` ${words.toLowerCase()} `;
-  return text.units.filter((unit) => ` ${unit.text.toLowerCase().replace(/[^\p{L}\p{N}'’-]+/gu, " ")} `.includes(phrase)).length;
+  let units = foldedUnits.get(text);
+  if (!units) foldedUnits.set(text, (units = text.units.map((unit) => folded(unit.text))));
+  const phrase = folded(words);
+  return units.filter((unit) => unit.includes(phrase)).length;
 }
 
 /**
@@ -505,6 +581,9 @@ export function alsoTrue(text: StudyText, answer: KeyTerm, replacement: KeyTerm,
   });
 }
 
+/** A year, or a date with a day or month ("28 June 1919"): one stands in only for another of its shape. */
+const dateShape = (term: KeyTerm) => (/^\d+$/.test(term.key) ? "year" : "date");
+
 /** Terms that cannot stand in for each other: the same, or one inside the other. */
 export const overlaps = (a: KeyTerm, b: KeyTerm) => a === b || containsTerm(a, b) || containsTerm(b, a);
 
@@ -529,6 +608,7 @@ export function chooseDistractors(
     .filter(
       (term) =>
         term.entity === answer.entity &&
+        (answer.entity !== "date" || dateShape(term) === dateShape(answer)) &&
         !overlaps(term, answer) &&
         hasNumber(term, options.plural) &&
         !term.pattern.test(options.visibleText) &&

@@ -4,15 +4,19 @@ import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
 import {
+  ANSWERS_PER_UNIT,
   answerFor,
   blankPhrase,
   candidateScore,
   definedName,
   equatedKeys,
+  equatedWith,
   focusFirst,
   isFact,
+  isNameAnswer,
   isNameTerm,
   nameKey,
+  NEXT_ANSWER_FACTOR,
   sourceOf,
   termOf,
   termsToAskAbout,
@@ -63,10 +67,6 @@ function definitionCard(text: StudyText, profile: DifficultyProfile, definition:
   };
 }
 
-/** How many of a unit's terms may be blanked, each in a card of its own (a unit is asked twice only when units run out). */
-const ANSWERS_PER_UNIT = 3;
-/** Each further answer of a unit scores this much less than the one before. */
-const NEXT_ANSWER_FACTOR = 0.8;
 const DEFINED_BLANK_FACTOR = 0.5;
 
 /**
@@ -84,7 +84,22 @@ function clozeCards(text: StudyText, profile: DifficultyProfile, unit: TextUnit)
       // A defined term is best asked by its definition card; a blank for it comes second.
       const defined = term.defined ? DEFINED_BLANK_FACTOR : 1;
       const score = candidateScore(text, profile, profile.kindWeights.cloze, term, unit) * NEXT_ANSWER_FACTOR ** rank * defined;
-      return [{ kind: "cloze" as const, unitId: unit.id, termKey: answer.key, isName: isNameTerm(term), text: card.front, score, card }];
+      return [
+        {
+          kind: "cloze" as const,
+          unitId: unit.id,
+          termKey: answer.key,
+          isName: isNameTerm(term) || isNameAnswer(answer),
+          // A phrase around a defined term that is no key term itself ("a valid contract") asks what its definition card asks.
+          alsoKeys: [
+            ...equatedWith(text, unit.id, term, answer),
+            ...(answer.isTerm || !term.defined || text.terms.some((other) => other.key === answer.key) ? [] : [term.key]),
+          ],
+          text: card.front,
+          score,
+          card,
+        },
+      ];
     });
 }
 

@@ -4,22 +4,25 @@ import type { Definition } from "./definitions";
 import { hashText, seededShuffle } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
 import {
+  ANSWERS_PER_UNIT,
   answerFor,
   blankOut,
   candidateScore,
   chooseDistractors,
   definedName,
   equatedKeys,
+  equatedWith,
   focusFirst,
   isFact,
   isNameTerm,
   nameKey,
+  NEXT_ANSWER_FACTOR,
   optionForm,
   sourceOf,
   standsAlone,
   swapTerm,
   termOf,
-  termToAskAbout,
+  termsToAskAbout,
   writtenInPlural,
 } from "./exercises";
 import type { KeyTerm } from "./key-terms";
@@ -43,6 +46,7 @@ function memoized<T>(compute: () => T): () => T {
 
 interface FactCandidate extends Candidate {
   unit: TextUnit;
+  term: KeyTerm;
 }
 
 function multipleChoice(
@@ -87,11 +91,16 @@ function definitionQuestion(text: StudyText, profile: DifficultyProfile, definit
   };
 }
 
-/** "Complete the statement: …" with a key term blanked out of a stated fact. */
-function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUnit): QuestionCandidate | null {
-  const answer = termToAskAbout(text, unit.id, profile);
+/** "Complete the statement: …" with a key term blanked out of a stated fact, for each of the unit's best terms. */
+function clozeQuestions(text: StudyText, profile: DifficultyProfile, unit: TextUnit): QuestionCandidate[] {
+  return termsToAskAbout(text, unit.id, profile)
+    .slice(0, ANSWERS_PER_UNIT)
+    .flatMap((answer, rank) => clozeQuestion(text, profile, unit, answer, NEXT_ANSWER_FACTOR ** rank) ?? []);
+}
+
+function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUnit, answer: KeyTerm, factor: number): QuestionCandidate | null {
   // The options are key terms: a term said as part of a longer phrase would be a fragment of the answer.
-  if (!answer || !answerFor(text, unit.id, answer)?.isTerm) return null;
+  if (!answerFor(text, unit.id, answer)?.isTerm) return null;
   const cloze = blankOut(unit.statement, answer);
   if (!cloze) return null;
   const draft = {
@@ -107,23 +116,28 @@ function clozeQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUn
     unitId: unit.id,
     termKey: nameKey(text, answer),
     isName: isNameTerm(answer),
+    alsoKeys: equatedWith(text, unit.id, answer),
     text: draft.question,
-    score: candidateScore(text, profile, profile.kindWeights.cloze, answer, unit),
+    score: candidateScore(text, profile, profile.kindWeights.cloze, answer, unit) * factor,
     question: memoized(() => multipleChoice(text, profile, draft)),
   };
 }
 
-function factCandidate(text: StudyText, profile: DifficultyProfile, unit: TextUnit): FactCandidate | null {
-  const term = termToAskAbout(text, unit.id, profile);
-  if (!term || PERSONAL.test(unit.statement)) return null;
-  return {
-    unitId: unit.id,
-    termKey: nameKey(text, term),
-    isName: isNameTerm(term),
-    text: unit.statement,
-    score: candidateScore(text, profile, 1, term, unit),
-    unit,
-  };
+/** A stated fact to ask true or false about, once for each of its best terms (the one a false version swaps). */
+function factCandidates(text: StudyText, profile: DifficultyProfile, unit: TextUnit): FactCandidate[] {
+  if (PERSONAL.test(unit.statement)) return [];
+  return termsToAskAbout(text, unit.id, profile)
+    .slice(0, ANSWERS_PER_UNIT)
+    .map((term, rank) => ({
+      unitId: unit.id,
+      termKey: nameKey(text, term),
+      isName: isNameTerm(term),
+      alsoKeys: equatedWith(text, unit.id, term),
+      text: unit.statement,
+      score: candidateScore(text, profile, 1, term, unit) * NEXT_ANSWER_FACTOR ** rank,
+      unit,
+      term,
+    }));
 }
 
 /**
@@ -132,12 +146,15 @@ function factCandidate(text: StudyText, profile: DifficultyProfile, unit: TextUn
  * sentence of the notes says the same of, which could make the "false" statement true). A fact whose term has
  * no such replacement stays true.
  */
-function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUnit, makeFalse: boolean): GeneratedQuestion {
+function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: TextUnit, term: KeyTerm, makeFalse: boolean): GeneratedQuestion {
   const statement = unit.statement;
-  const term = termToAskAbout(text, unit.id, profile);
-  const written = term && term.pattern.exec(statement)?.[0];
+  const written = term.pattern.exec(statement)?.[0];
+  // A term said twice would be swapped twice ("the sorted list … on a list that is already sorted").
+  const saidOnce = (statement.match(new RegExp(term.pattern.source, "giu")) ?? []).length === 1;
   // Swapping part of a phrase ("light oxygen" for "light energy") is false for a trivial reason: only whole terms are swapped.
-  if (makeFalse && term && written && answerFor(text, unit.id, term)?.isTerm && standsAlone(text, unit.id, term)) {
+  // A name of no known kind ("the Sun", "Hertzsprung") may be put in for one of another kind: it is not swapped.
+  const swappable = term.entity !== "name" && saidOnce && answerFor(text, unit.id, term)?.isTerm && standsAlone(text, unit.id, term);
+  if (makeFalse && written && swappable) {
     const plural = writtenInPlural(term, written);
     // The replacement agrees in number with the term it replaces and is not one the notes say the same of.
     const [replacement] = chooseDistractors(text, term, profile, { count: 1, visibleText: statement, plural, context: statement }) ?? [];
@@ -170,25 +187,25 @@ function trueFalseQuestion(text: StudyText, profile: DifficultyProfile, unit: Te
  * is taken from a hash of its text). No unit is asked about twice. In text order, those on a focus area first.
  */
 export function buildQuiz(text: StudyText, profile: DifficultyProfile, count: number): GeneratedQuestion[] {
-  const facts = text.units.filter((unit) => isFact(text, unit));
+  const factUnits = text.units.filter((unit) => isFact(text, unit));
   const multipleChoiceCandidates = [
     ...text.definitions.map((definition) => definitionQuestion(text, profile, definition)),
-    ...facts.flatMap((unit) => clozeQuestion(text, profile, unit) ?? []),
+    ...factUnits.flatMap((unit) => clozeQuestions(text, profile, unit)),
   ];
-  const factCandidates = facts.flatMap((unit) => factCandidate(text, profile, unit) ?? []);
+  const statements = factUnits.flatMap((unit) => factCandidates(text, profile, unit));
 
   const trueFalseWanted = Math.round(count * profile.trueFalseShare);
-  const trueFalseAvailable = selectDiverse(factCandidates, count);
+  const trueFalseAvailable = selectDiverse(statements, count);
   const multipleChoice = selectDiverse(multipleChoiceCandidates, count - Math.min(trueFalseWanted, trueFalseAvailable.length), {
     accept: (candidate) => candidate.question() !== null,
   });
   const usedUnits = new Set(multipleChoice.map((candidate) => candidate.unitId));
-  const trueFalse = selectDiverse(factCandidates, count - multipleChoice.length, { usedUnits }).sort((a, b) => a.unitId - b.unitId);
+  const trueFalse = selectDiverse(statements, count - multipleChoice.length, { usedUnits }).sort((a, b) => a.unitId - b.unitId);
 
   const firstIsTrue = trueFalse.length > 0 && hashText(trueFalse[0].text) % 2 === 0;
   const trueFalseQuestions = trueFalse.map((candidate, index) => {
     const isTrue = (index % 2 === 0) === firstIsTrue;
-    return { unitId: candidate.unitId, question: trueFalseQuestion(text, profile, candidate.unit, !isTrue) };
+    return { unitId: candidate.unitId, question: trueFalseQuestion(text, profile, candidate.unit, candidate.term, !isTrue) };
   });
   return [...multipleChoice.map(({ unitId, question }) => ({ unitId, question: question() as GeneratedQuestion })), ...trueFalseQuestions]
     .sort((a, b) => focusFirst(text, a.unitId, b.unitId))

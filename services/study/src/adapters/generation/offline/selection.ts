@@ -19,8 +19,16 @@ interface AnswerKey {
   isName: boolean;
 }
 
-const keysOf = (candidate: Candidate): AnswerKey[] =>
-  [candidate.termKey, ...(candidate.alsoKeys ?? [])].map((key) => ({ words: key.split(" "), isName: candidate.isName === true }));
+/** Titles before a name: "Mrs Carlill" is the Carlill of "Carlill v Carbolic Smoke Ball Co". */
+const TITLES = new Set(["mr", "mrs", "ms", "miss", "dr", "sir", "lady", "lord", "dame", "professor"]);
+
+function keysOf(candidate: Candidate): AnswerKey[] {
+  const isName = candidate.isName === true;
+  return [candidate.termKey, ...(candidate.alsoKeys ?? [])].map((key) => {
+    const words = key.split(" ");
+    return { words: isName && words.length > 1 && TITLES.has(words[0]) ? words.slice(1) : words, isName };
+  });
+}
 
 const containsWords = (outer: readonly string[], inner: readonly string[]) =>
   outer.some((_, start) => start + inner.length <= outer.length && inner.every((word, offset) => outer[start + offset] === word));

@@ -32,7 +32,7 @@ const GENERIC_MODIFIERS = new Set(
 important different same other new big small good great little huge real simple basic certain particular typical
 useful classic interesting main whole entire overall various several many few much more most own modern older old
 early late next last first second third fourth fifth very really actual actually literally tiny large common
-special general specific similar full empty high low long short easy hard
+special specific similar full empty high low long short easy hard
 `
     .split(/\s+/)
     .filter(Boolean),
