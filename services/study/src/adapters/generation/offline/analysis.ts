@@ -124,12 +124,19 @@ export async function analyseNotes(
   await checkpoint(signal);
   const allDefinitions = findDefinitions(units, tokensByUnit);
   const limit = Math.min(MOST_KEY_TERMS, BASE_KEY_TERMS + Math.round(units.length / SENTENCES_PER_EXTRA_KEY_TERM));
-  const terms = extractKeyTerms(units, tokensByUnit, allDefinitions, limit);
+  const garbled = tokensByUnit.map(isGarbled);
+  // Misrecognised speech names nothing ("Mr john guess what …"): its words are no key terms.
+  const heard = units.filter((unit) => !garbled[unit.id]);
+  const terms = extractKeyTerms(
+    heard,
+    heard.map((unit) => tokensByUnit[unit.id]),
+    allDefinitions,
+    limit,
+  );
   if (terms.length < MIN_KEY_TERMS) throw notEnoughContent();
 
   const termsByUnit: KeyTerm[][] = units.map(() => []);
   for (const term of terms) for (const unitId of term.unitIds) termsByUnit[unitId].push(term);
-  const garbled = tokensByUnit.map(isGarbled);
   const raw = units.map((unit) => (garbled[unit.id] ? 0 : rawInformativeness(unit, termsByUnit[unit.id], contentWordsByUnit[unit.id])));
   const highest = Math.max(...raw) || 1;
   const termKeys = new Set(terms.map((term) => term.key));

@@ -7,7 +7,7 @@ import { compareText } from "./deterministic";
 import { depthFit, rarityFit, type DifficultyProfile } from "./difficulty-profile";
 import { containsTerm, type KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
-import { followsAVerb, textOfTokens, type Token } from "./tagging";
+import { canBeVerb, followsAVerb, textOfTokens, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
 import { canStartTerm, endsCompound, isNominal, SINGULAR_IN_S } from "./vocabulary";
 
@@ -22,6 +22,13 @@ const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 export const sourceOf = (unit: TextUnit): SourceReference =>
   unit.page === null ? { noteId: unit.sourceId, startTime: unit.startTime } : { documentId: unit.sourceId, page: unit.page };
 
+/**
+ * One everyday word, undefined and no name ("cell", "price", "order"): frequent in the notes, so it ranks
+ * high, but a teacher asks for the subject's own terms ("sister chromatids", "law of demand") first.
+ */
+const isEverydayWord = (term: KeyTerm) => term.words.length === 1 && !term.specialist && !term.defined && term.entity === null && !term.isAcronym;
+const EVERYDAY_WORD_FACTOR = 0.6;
+
 /** A unit on a focus area outranks every other: the other factors of a score differ by less than this between units. */
 const FOCUS_PRIORITY = 100;
 
@@ -34,6 +41,7 @@ export function candidateScore(text: StudyText, profile: DifficultyProfile, kind
   return (
     focus *
     kindWeight *
+    (isEverydayWord(term) ? EVERYDAY_WORD_FACTOR : 1) *
     (0.4 + 0.6 * rarityFit(profile, term.rarity)) *
     depthFit(profile, unit.position) *
     (0.5 + 0.5 * text.informativeness[unit.id])
@@ -88,7 +96,25 @@ export function equatedWith(text: StudyText, unitId: number, term: KeyTerm, answ
       const opening =
         answer && new RegExp(`^(?:(?:the|a|an)\\s+)?${answer.text.split(/\s+/).map(escapeForPattern).join("\\s+")}(?![\\p{L}\\p{N}])`, "iu");
       return opening && opening.test(definition.description) ? [defined] : [];
-    });
+    })
+    .concat(identityPartners(text, unitId, answer?.text ?? term.display));
+}
+
+/**
+ * Key terms the unit says are the answer, or the answer is, with a definite article ("The body's internal
+ * clock is the circadian rhythm"): blanking either asks the same.
+ */
+function identityPartners(text: StudyText, unitId: number, answerText: string): string[] {
+  const answer = answerText.split(/\s+/).map(escapeForPattern).join("[\\s-]+");
+  const statement = text.units[unitId].statement;
+  return text.termsByUnit[unitId]
+    .filter((other) => {
+      if (new RegExp(`^(?:${other.pattern.source})$`, "iu").test(answerText)) return false;
+      const forward = new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])\\s+(?:is|are|was|were)\\s+the\\s+(?:${other.pattern.source})`, "iu");
+      const backward = new RegExp(`(?:${other.pattern.source})\\s+(?:is|are|was|were)\\s+the\\s+${answer}(?![\\p{L}\\p{N}])`, "iu");
+      return forward.test(statement) || backward.test(statement);
+    })
+    .map((other) => nameKey(text, other));
 }
 
 /** The term as a card names it, with its article and other name: "an enzyme", "ATP (adenosine triphosphate)". */
@@ -127,6 +153,7 @@ export function answerSalience(text: StudyText, unitId: number, term: KeyTerm, p
   if (term.entity !== null) salience += 0.35;
   if (term.words.length > 1) salience += 0.1;
   if (term.unitIds.length > TOPIC_SHARE * text.units.length) salience -= 0.5;
+  if (isEverydayWord(term)) salience -= 0.3;
   return salience;
 }
 
@@ -211,8 +238,15 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     const twoBefore = tokens[from - 2];
     if (inName) from -= 1;
     else if (to - from >= LONGEST_ANSWER_WORDS) break;
+    else if (joinsNames(before, twoBefore, tokens[from])) from -= 2;
+    // "the dashing John Willoughby", "her half-brother John Dashwood": a lower-case word before a name describes it.
+    else if (isNameWord(tokens[from]) && !capitalised(before) && !before.hyphenatedToNext) break;
+    // "the body's internal clock": the possessive opens the noun phrase.
+    else if (/['’]s$/.test(before.text) && before.tags.has("Noun") && !before.tags.has("Pronoun")) from -= 1;
+    // "the g one checkpoint", "p fifty three": a letter and a number said as words name one thing.
+    else if (before.tags.has("Value") && !twoBefore?.endsPhrase && spokenCode(tokens, from - 1) !== null)
+      from = spokenCode(tokens, from - 1) as number;
     else if (before.hyphenatedToNext || (isNominal(before) && canStartTerm(before) && !endsCompound(before) && namesAKind(before))) from -= 1;
-    else if (NAME_JOINS.has(before.lower) && capitalised(tokens[from]) && capitalised(twoBefore) && !twoBefore.endsPhrase) from -= 2;
     // "a legally binding agreement", "the sorting algorithm": a participle between an article or adverb and the noun.
     else if (isParticiple(before) && twoBefore !== undefined && !twoBefore.endsPhrase && (isArticle(twoBefore) || isLyAdverb(twoBefore)))
       from -= isLyAdverb(twoBefore) ? 2 : 1;
@@ -233,13 +267,35 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     const next = tokens[to];
     if (last.endsPhrase || (endsCompound(last) && !last.hyphenatedToNext)) break;
     if (capitalised(last) && capitalised(next) && last.tags.has("ProperNoun") && next.tags.has("Noun")) to += 1;
-    else if (NAME_JOINS.has(next.lower) && capitalised(last) && capitalised(tokens[to + 1]) && !next.endsPhrase) to += 2;
+    else if (joinsNames(next, last, tokens[to + 1])) to += 2;
     else if (to - from >= LONGEST_ANSWER_WORDS) break;
+    // "the body's internal clock": a possessive is the start of the noun phrase it qualifies.
+    else if (/['’]s$/.test(last.text) && (isNominal(next) || next.tags.has("Adjective"))) to += 1;
     // "the Sun end very differently": a noun followed the way a verb is, is the verb.
     else if (last.hyphenatedToNext || (isNominal(next) && next.tags.has("Noun") && !verbHere(tokens, to))) to += 1;
     else break;
   }
   return [from, Math.min(to, tokens.length)];
+}
+
+/** A capitalised proper noun inside the sentence: a name. */
+const isNameWord = (token: Token) => capitalised(token) && token.tags.has("ProperNoun");
+
+/**
+ * A join between two capitalised words that makes them one name: "Carlill v Carbolic …", "Treaty of
+ * Versailles"; "in" only after a word that is no person's name ("Nobel Prize in Chemistry").
+ */
+function joinsNames(join: Token, left: Token | undefined, right: Token | undefined): boolean {
+  if (!left || left.endsPhrase || join.endsPhrase || !capitalised(left) || !capitalised(right)) return false;
+  return NAME_JOINS.has(join.lower) || (join.lower === "in" && !left.tags.has("Person") && !left.tags.has("Place"));
+}
+
+/** Where a spoken code starts when the number words ending at `last` follow a single letter ("g one", "p fifty three"); else null. */
+function spokenCode(tokens: readonly Token[], last: number): number | null {
+  let first = last;
+  while (first > 0 && tokens[first - 1].tags.has("Value") && !tokens[first - 1].endsPhrase) first -= 1;
+  const letter = tokens[first - 1];
+  return letter && /^\p{L}$/u.test(letter.text) && !letter.endsPhrase && !["a", "i"].includes(letter.lower) ? first - 1 : null;
 }
 
 const verbHere = (tokens: readonly Token[], index: number) =>
@@ -359,6 +415,8 @@ function setPhrase(text: StudyText, tokens: readonly Token[], [from, to]: [numbe
     if (!first || tokens.slice(start - length, start).some((token) => token.endsPhrase || !/^[\p{L}-]+$/u.test(token.text))) continue;
     if (ENGLISH_STOP_WORDS.has(first.lower) || (length > 1 && first.tags.has("Verb"))) continue;
     if (tokens.slice(start - length, start).some((token) => token.tags.has("Determiner") || token.tags.has("Pronoun"))) continue;
+    // "oil prices rise": a word in -s and a word that may be a verb are a subject and its verb.
+    if (/[^s'’]s$/.test(tokens[start - 1].lower) && canBeVerb(tokens[start])) continue;
     if (said(start - length, end)) {
       start -= length;
       break;
@@ -410,7 +468,10 @@ export function answerFor(text: StudyText, unitId: number, term: KeyTerm): Answe
   if (!mention) return { text: term.display, key: term.key, isTerm: true };
   if (term.entity === "date" && tokens[mention[0]].pre.includes("(")) return null;
   // A date is whole as it stands ("In 1923 Johannes Brønsted …": the name after it is another answer).
-  const [from, to] = term.entity === "date" ? mention : setPhrase(text, tokens, ofPhrase(tokens, wholePhrase(tokens, mention)));
+  let [from, to] = term.entity === "date" ? mention : setPhrase(text, tokens, ofPhrase(tokens, wholePhrase(tokens, mention)));
+  // "four stages prophase metaphase anaphase and telophase": a list said without commas, each word a term.
+  if (to - from >= 3 && tokens.slice(from, to).every((token) => text.terms.some((other) => other.words.length === 1 && other.key === token.normal)))
+    [from, to] = mention;
   if (from === mention[0] && to === mention[1]) return { text: textOfTokens(tokens, from, to), key: nameKey(text, term), isTerm: true };
   return {
     text: textOfTokens(tokens, from, to),

@@ -112,6 +112,12 @@ const isNamed = (candidate: Candidate) =>
 const isNamedThing = (candidate: Candidate) =>
   candidate.entity !== null && candidate.entity !== "date" && candidate.words.length === 2 && candidate.mentions > 0;
 
+/**
+ * A whole noun phrase with a word outside everyday English ("spindle fibres", "cleavage furrow"), said once:
+ * subject matter all the same. Ranked below every term said twice, so it only fills a short text's list.
+ */
+const isSpecialistPhrase = (candidate: Candidate) => candidate.specialist && candidate.mentions > 0 && candidate.entity === null;
+
 /** Counts one mention of the phrase tokens[start, end); `endsRun` when it is not the modifier of a longer phrase. */
 function addCandidate(
   candidates: Map<string, Candidate>,
@@ -191,7 +197,8 @@ function collectCandidates(candidates: Map<string, Candidate>, tokens: readonly 
       for (let start = end - 1; start >= Math.max(runStart, end - MAX_TERM_WORDS); start -= 1) {
         const first = tokens[start];
         const startsAfterHyphen = start > 0 && tokens[start - 1].hyphenatedToNext;
-        if (!startsAfterHyphen && canStartTerm(first) && (isNominal(first) || first.hyphenatedToNext)) {
+        const grades = first.tags.has("Comparative") || first.tags.has("Superlative");
+        if (!startsAfterHyphen && !grades && canStartTerm(first) && (isNominal(first) || first.hyphenatedToNext)) {
           addCandidate(candidates, tokens, [start, end], end === runEnd, unit);
         }
       }
@@ -285,12 +292,21 @@ export function extractKeyTerms(
 
   const kept = [...candidates.values()].filter(
     (candidate) =>
-      (candidate.unitIds.size >= MIN_UNITS || candidate.defined || isNamed(candidate) || isNamedThing(candidate) || candidate.entity === "date") &&
+      (candidate.unitIds.size >= MIN_UNITS ||
+        candidate.defined ||
+        isNamed(candidate) ||
+        isNamedThing(candidate) ||
+        candidate.entity === "date" ||
+        isSpecialistPhrase(candidate)) &&
       !(candidate.words.length === 1 && isDiscourseNoun(candidate.key) && !candidate.defined),
   );
   const keptKeys = new Set(kept.map((candidate) => candidate.key));
+  // A phrase said once that only fills the list does not stand for the words it is made of.
+  const filler = (candidate: Candidate) =>
+    candidate.unitIds.size < MIN_UNITS && !candidate.defined && !isNamed(candidate) && !isNamedThing(candidate) && candidate.entity !== "date";
   const subsumed = new Set<string>();
   for (const phrase of kept) {
+    if (filler(phrase)) continue;
     for (const key of subPhraseKeys(phrase.words)) {
       const part = candidates.get(key);
       if (part && keptKeys.has(key) && !part.defined && part.unitIds.size <= phrase.unitIds.size * SUBSUMED_SHARE) subsumed.add(key);
@@ -300,7 +316,7 @@ export function extractKeyTerms(
   // A noun that heads kept phrases mostly stands for them ("the chain" for "the electron transport chain").
   const unitsOfPhrasesByHead = new Map<string, number>();
   for (const phrase of kept) {
-    if (phrase.words.length === 1 || subsumed.has(phrase.key)) continue;
+    if (phrase.words.length === 1 || subsumed.has(phrase.key) || filler(phrase)) continue;
     const head = phrase.words[phrase.words.length - 1];
     unitsOfPhrasesByHead.set(head, (unitsOfPhrasesByHead.get(head) ?? 0) + phrase.unitIds.size);
   }

@@ -23,6 +23,15 @@ export interface Token {
 /** compromise's dictionary of everyday English (word → tag); words outside it are tagged by guesswork. */
 const lexicon: Readonly<Record<string, unknown>> = (nlp.model() as { one?: { lexicon?: Record<string, unknown> } }).one?.lexicon ?? {};
 
+/** Words English uses both as nouns and as verbs, as compromise lists them ("fall" → "Noun|Verb", "falls" → "Plural|Verb"). */
+const switches: Readonly<Record<string, string>> = (nlp.model() as { two?: { switches?: Record<string, string> } }).two?.switches ?? {};
+
+/** Whether the word may be a verb, whatever it is tagged here: "rise" in "oil prices rise". */
+export function canBeVerb(token: Token): boolean {
+  const entry = lexicon[token.lower];
+  return token.tags.has("Verb") || /Verb/.test(switches[token.lower] ?? "") || entry === "Infinitive" || entry === "PresentTense";
+}
+
 /** How many units are tagged between two yields to the event loop. */
 const UNITS_PER_BATCH = 40;
 
@@ -56,12 +65,18 @@ function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
   return next !== undefined && !tokens[index].endsPhrase && next.tags.has("Verb") && next.tags.has("PresentTense") && !next.tags.has("Infinitive");
 }
 
+/** Possessives that open a verb's object: "the checkpoint copy their dna". */
+const OBJECT_POSSESSIVES = new Set(["their", "its", "his", "her", "our", "your", "my"]);
+
 /**
  * What comes after a verb and not after a noun: an adverb not itself before a verb ("ionise completely", "end
- * very differently", "fit together"; but "Merge sort always takes") or "to" ("react to give").
+ * very differently", "fit together"; but "Merge sort always takes"), "to" ("react to give") or a possessive
+ * opening the object ("copy their dna").
  */
 export const followsAVerb = (next: Token, afterNext: Token | undefined) =>
-  ((next.tags.has("Adverb") || next.lower === "together") && !(afterNext?.tags.has("Verb") && !next.endsPhrase)) || next.lower === "to";
+  ((next.tags.has("Adverb") || next.lower === "together") && !(afterNext?.tags.has("Verb") && !next.endsPhrase)) ||
+  next.lower === "to" ||
+  OBJECT_POSSESSIVES.has(next.lower);
 
 const NOUN_TAGS = new Set(["Singular", "Plural", "Uncountable", "Noun"]);
 
@@ -101,22 +116,48 @@ function isPluralBeforeItsVerb(tokens: readonly Token[], index: number): boolean
 }
 
 /**
- * compromise reads an unknown verb in -s after a name as a plural ("John Dashwood inherits the estate"): a
- * plural straight after a person's name and before an article or possessive is that person's verb.
+ * compromise reads a verb in -s after a noun as a plural: after a person's name and before an article or
+ * possessive ("John Dashwood inherits the estate"), or as in isVerbAfterItsSubject.
  */
 function isMistaggedVerb(tokens: readonly Token[], index: number): boolean {
   const { tags, lower, endsPhrase } = tokens[index];
   const previous = tokens[index - 1];
   const next = tokens[index + 1];
-  return (
-    tags.has("Plural") &&
-    /[^s]s$/.test(lower) &&
-    previous?.tags.has("Person") === true &&
-    !previous.endsPhrase &&
-    !endsPhrase &&
-    next !== undefined &&
-    (next.tags.has("Determiner") || next.tags.has("Possessive"))
-  );
+  if (!tags.has("Plural") || !/[^s'’]s$/.test(lower) || !previous || previous.endsPhrase) return false;
+  if (previous.tags.has("Person")) return !endsPhrase && next !== undefined && (next.tags.has("Determiner") || next.tags.has("Possessive"));
+  return isVerbAfterItsSubject(tokens, index);
+}
+
+/** Determiners that open a singular subject: "the cell divides", "a good falls", "its price rises". */
+const SUBJECT_DETERMINERS = new Set(["the", "a", "an", "its", "their", "his", "her", "this", "that", "each", "every"]);
+
+/**
+ * A word in -s that English uses as noun or verb ("falls", "rises", "divides"), right after a singular noun
+ * that an article or possessive opens, and before the clause goes on with a preposition, conjunction,
+ * adverb, article or the end ("the quantity demanded of a good falls as its price rises.", "a cell
+ * divides."), is the verb of that noun: a plural cannot follow a singular noun there.
+ */
+function isVerbAfterItsSubject(tokens: readonly Token[], index: number): boolean {
+  const token = tokens[index];
+  const next = tokens[index + 1];
+  // A plural is not followed by an article ("a cleavage furrow pinches the cell"); elsewhere only a word that may be a verb is one.
+  const beforeObject = next !== undefined && !token.endsPhrase && next.tags.has("Determiner") && !next.tags.has("Noun");
+  if (!beforeObject && !/Verb/.test(switches[token.lower] ?? "")) return false;
+  let start = index - 1;
+  const subject = tokens[start];
+  if (!subject.tags.has("Noun") || subject.tags.has("Plural") || subject.tags.has("Pronoun") || subject.tags.has("Person")) return false;
+  while (
+    start > 0 &&
+    !tokens[start - 1].endsPhrase &&
+    (tokens[start - 1].tags.has("Adjective") || tokens[start - 1].tags.has("Noun")) &&
+    !SUBJECT_DETERMINERS.has(tokens[start - 1].lower)
+  )
+    start -= 1;
+  // The subject opens with an article or possessive, or opens the sentence ("Light resets the clock").
+  if (start > 0 && (!SUBJECT_DETERMINERS.has(tokens[start - 1].lower) || tokens[start - 1].endsPhrase)) return false;
+  if (token.endsPhrase || next === undefined) return true;
+  if (next.lower === "of") return false;
+  return ["Preposition", "Conjunction", "Adverb", "Determiner"].some((tag) => next.tags.has(tag));
 }
 
 const asNoun = (token: Token): Token => ({

@@ -329,6 +329,12 @@ function mergeFragments(pieces: readonly Piece[]): Piece[] {
   let lastLeansForward = false;
   pieces.forEach((piece, index) => {
     const last = merged.at(-1);
+    // Misrecognised speech ends where it ends: joined to a sentence, it would take the sentence down with it.
+    if (soundsGarbled(piece) || (last && soundsGarbled(last))) {
+      merged.push(piece);
+      lastLeansForward = false;
+      return;
+    }
     const next = pieces[index + 1];
     let forward = leansForward(piece, tags[index], tags[index + 1]);
     if (forward === "no" && next !== undefined && splitsPair(piece, next, pairs)) forward = "open";
@@ -344,6 +350,21 @@ function mergeFragments(pieces: readonly Piece[]): Piece[] {
     lastLeansForward = forward !== "no";
   });
   return merged;
+}
+
+const ARTICLES = new Set(["a", "an", "the"]);
+/** Words English never puts right after an article (see analysis' isGarbled, which reads tags). */
+const NEVER_AFTER_ARTICLE = new Set(["a", "an", "the", "and", "or", "but", "of", "this", "these", "those"]);
+
+/** A piece with an article right before a preposition, conjunction or determiner: "So the for a in the and sell them …". */
+function soundsGarbled(piece: Piece): boolean {
+  const words = wordsOf(piece.text);
+  return words.some(
+    (word, index) =>
+      ARTICLES.has(word.lower) &&
+      index + 1 < words.length &&
+      (NEVER_AFTER_ARTICLE.has(words[index + 1].lower) || isPrepositionWord(words[index + 1].lower)),
+  );
 }
 
 function transcriptUnits(note: SourceNote): DraftUnit[] {

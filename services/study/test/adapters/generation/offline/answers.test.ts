@@ -1,11 +1,18 @@
 // What a cloze asks for and what a true/false swaps: whole phrases, as the eval set of issue #18 showed them cut.
 import { analyseNotes, type StudyText } from "../../../../src/adapters/generation/offline/analysis";
-import { answerFor, equatedKeys, standsAlone } from "../../../../src/adapters/generation/offline/exercises";
+import { answerFor, equatedKeys, equatedWith, standsAlone } from "../../../../src/adapters/generation/offline/exercises";
 import { selectDiverse } from "../../../../src/adapters/generation/offline/selection";
 import { tagBatch } from "../../../../src/adapters/generation/offline/tagging";
 import type { SourceNote } from "../../../../src/domain/study-material";
 
 const note = (transcript: string): SourceNote => ({ noteId: "answers", title: "Answers", transcript, segments: [], userNotes: [] });
+
+/** Sentences on another subject, so a few sentences under test make notes long enough to generate from. */
+const ELSEWHERE =
+  " Volcanoes erupt molten rock called magma through vents in the crust. Basalt lava flows far because it is runny, while rhyolite lava is thick and explosive." +
+  " Geologists monitor gas emissions and ground swelling to forecast eruptions, and seismometers record the tremors that rising magma causes.";
+
+const shortNote = (transcript: string) => note(transcript + ELSEWHERE);
 
 /** The tags compromise and the repairs give each word of one sentence. */
 function tagsOf(sentence: string): Record<string, string[]> {
@@ -77,6 +84,31 @@ describe("answers", () => {
     expect(answerIn(text, "In Pharmaceutical Society", "boots cash chemists")).toBe("Pharmaceutical Society of Great Britain v Boots Cash Chemists");
   });
 
+  it("keeps a name whole across 'of' and 'in', and leaves out the describing words before it", async () => {
+    const names = await analyseNotes([
+      shortNote(
+        "Marianne falls for the dashing John Willoughby at Barton. John Willoughby later marries the wealthy Miss Grey for her money. " +
+          "Melvin Calvin received the Nobel Prize in Chemistry in 1961 for mapping the cycle. The Nobel Prize in Chemistry is given in Stockholm. " +
+          "The Bank of England raises interest rates when inflation is expected to exceed its target. The Bank of England is independent.",
+      ),
+    ]);
+    expect(answerIn(names, "Marianne falls", "john willoughby")).toBe("John Willoughby");
+    expect(answerIn(names, "Melvin Calvin received", "chemistry")).toBe("Nobel Prize in Chemistry");
+    expect(answerIn(names, "The Bank of England raises", "england")).toBe("Bank of England");
+  });
+
+  it("asks for the whole phrase a possessive or a spoken code opens", async () => {
+    const spoken = await analyseNotes([
+      shortNote(
+        "The body's internal clock is the circadian rhythm of about twenty four hours. Light resets the body's internal clock every morning. " +
+          "The protein p fifty three can halt the cycle at the g one checkpoint. Cells that pass the g one checkpoint copy their dna. " +
+          "When checkpoints fail cells divide out of control and that can lead to cancer.",
+      ),
+    ]);
+    expect(answerIn(spoken, "The body's internal clock", "internal clock")).toBe("body's internal clock");
+    expect(answerIn(spoken, "The protein p fifty", "checkpoint")).toBe("g one checkpoint");
+  });
+
   it("does not run a name into a noun that is used as a verb", () => {
     expect(answerIn(text, "Stars more than", "sun")).toBe("Sun");
   });
@@ -91,6 +123,25 @@ describe("answers", () => {
     expect(standsAlone(text, unitSaying("Their cores fuse"), term("element")!)).toBe(false);
     expect(standsAlone(text, unitSaying("In 1923"), term("1923")!)).toBe(false);
     expect(standsAlone(text, unitSaying("Elements heavier"), term("element")!)).toBe(true);
+  });
+});
+
+describe("what the notes do not let a card ask", () => {
+  it("keeps a list said without commas apart, and takes no key term from misrecognised speech", async () => {
+    const text = await analyseNotes([
+      shortNote(
+        "Mitosis has four stages prophase metaphase anaphase and telophase. In prophase the chromosomes condense. In metaphase the chromosomes line up. " +
+          "In anaphase the sister chromatids are pulled apart. In telophase a new nuclear envelope forms. Mr john guess what and then at leisure the of it. " +
+          "Mr john guess what the for a in the and sell them.",
+      ),
+    ]);
+    expect(answerIn(text, "Mitosis has four stages", "metaphase")).toBe("metaphase");
+    expect(text.terms.map((term) => term.key)).not.toContain("john guess");
+  });
+
+  it("does not take a noun and the verb after it for one phrase", () => {
+    const tokens = tagBatch(["In animal cells a cleavage furrow pinches the cell in two."])[0];
+    expect(tokens.find((token) => token.text === "pinches")?.tags.has("Verb")).toBe(true);
   });
 });
 
@@ -137,5 +188,22 @@ describe("one answer once", () => {
     expect(keysOf("atp synthase")).toEqual([]);
     const chosen = selectDiverse([candidate(1, "master clock", { alsoKeys: keysOf("master clock") }), candidate(2, "suprachiasmatic nucleus")], 2);
     expect(chosen.map((entry) => entry.termKey)).toEqual(["master clock"]);
+  });
+
+  it("takes the two sides of 'A is the B' for the same answer, and a title before a name for none", async () => {
+    const text = await analyseNotes([
+      shortNote(
+        "The body's internal clock is the circadian rhythm, and it isn't exactly 24 hours long. Light resets the circadian rhythm every morning. " +
+          "The body's internal clock drifts without daylight. Mrs Carlill used the smoke ball as directed. In Carlill v Carbolic Smoke Ball Co the court found a unilateral offer.",
+      ),
+    ]);
+    const unit = text.units.find((candidate) => candidate.text.startsWith("The body's internal clock is"))!;
+    const clock = text.terms.find((term) => term.key === "circadian rhythm")!;
+    expect(equatedWith(text, unit.id, clock)).toEqual(["internal clock"]);
+    const chosen = selectDiverse(
+      [candidate(1, "carlill v carbolic smoke ball co", { isName: true }), candidate(2, "mrs carlill", { isName: true })],
+      2,
+    );
+    expect(chosen.map((entry) => entry.termKey)).toEqual(["carlill v carbolic smoke ball co"]);
   });
 });
