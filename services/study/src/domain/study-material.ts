@@ -9,6 +9,8 @@ export interface SourceSegment {
   text: string;
   startTime: number;
   endTime: number;
+  /** The recogniser's confidence in the segment, 0-1; absent when the engine gave none. */
+  confidence?: number;
 }
 
 /** A timestamped annotation the user wrote on the note (contentType text, url or file). */

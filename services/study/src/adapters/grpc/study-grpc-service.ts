@@ -91,7 +91,12 @@ function generationRequest(request: api.GenerationRequest | undefined): Generati
       noteId: note.noteId,
       title: note.title,
       transcript: note.transcript,
-      segments: note.segments.map((segment) => ({ text: segment.text, startTime: segment.startTime, endTime: segment.endTime })),
+      segments: note.segments.map((segment) => ({
+        text: segment.text,
+        startTime: segment.startTime,
+        endTime: segment.endTime,
+        ...(segment.confidence === undefined ? {} : { confidence: segment.confidence }),
+      })),
       userNotes: note.userNotes.map((entry) => ({ timestamp: entry.timestamp, content: entry.content, contentType: entry.contentType })),
       summary: note.summary,
     })),

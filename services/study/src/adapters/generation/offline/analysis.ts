@@ -124,7 +124,8 @@ export async function analyseNotes(
   await checkpoint(signal);
   const allDefinitions = findDefinitions(units, tokensByUnit);
   const limit = Math.min(MOST_KEY_TERMS, BASE_KEY_TERMS + Math.round(units.length / SENTENCES_PER_EXTRA_KEY_TERM));
-  const garbled = tokensByUnit.map(isGarbled);
+  // Misrecognised: the recogniser said so (low confidence), or no English sentence reads so.
+  const garbled = units.map((unit) => unit.unsure || isGarbled(tokensByUnit[unit.id]));
   // Misrecognised speech names nothing ("Mr john guess what …"): its words are no key terms.
   const heard = units.filter((unit) => !garbled[unit.id]);
   const terms = extractKeyTerms(

@@ -26,7 +26,15 @@ export interface TextUnit {
   page: number | null;
   /** 0 for the source's first unit, 1 for its last. */
   position: number;
+  /** Said (in part) in a segment the recogniser scored below LOW_CONFIDENCE: likely misrecognised. */
+  unsure: boolean;
 }
+
+/**
+ * Below this confidence a segment is taken for misrecognised speech (pocketsphinx's posteriors and Whisper's
+ * token probabilities both fall to 0.2-0.4 on garbled stretches, and stay above 0.6 on hard names said right).
+ */
+export const LOW_CONFIDENCE = 0.5;
 
 /** A "sentence" longer than this is unpunctuated speech and is cut at segment boundaries... */
 const LONGEST_UNIT_WORDS = 40;
@@ -157,6 +165,7 @@ function unitRanges(from: number, to: number, segmentOf: number[]): [number, num
 interface DraftUnit {
   text: string;
   startTime: number | null;
+  unsure?: boolean;
   /** A document's page; absent for a note's. */
   page?: number;
 }
@@ -322,7 +331,7 @@ function joined(left: Piece, right: Piece): Piece {
  * while anaerobic." + "Respiration has a chain …"). Short pieces that are clauses of their own stay apart.
  * A joined unit keeps the start of its first piece.
  */
-function mergeFragments(pieces: readonly Piece[]): Piece[] {
+function mergeFragments(pieces: readonly Piece[], unsure: (piece: Piece) => boolean): Piece[] {
   const tags = tagPieces(pieces);
   const pairs = pairsSaid(pieces);
   const merged: Piece[] = [];
@@ -330,7 +339,7 @@ function mergeFragments(pieces: readonly Piece[]): Piece[] {
   pieces.forEach((piece, index) => {
     const last = merged.at(-1);
     // Misrecognised speech ends where it ends: joined to a sentence, it would take the sentence down with it.
-    if (soundsGarbled(piece) || (last && soundsGarbled(last))) {
+    if (soundsGarbled(piece) || unsure(piece) || (last && (soundsGarbled(last) || unsure(last)))) {
       merged.push(piece);
       lastLeansForward = false;
       return;
@@ -393,8 +402,11 @@ function transcriptUnits(note: SourceNote): DraftUnit[] {
     }
     wordIndex += count;
   }
-  const units = punctuatedByPauses(transcript, note.segments) ? mergeFragments(pieces) : pieces;
-  return units.map((piece) => ({ text: piece.text, startTime: startTimeAt(piece.from, piece.to) }));
+  /** Whether any of the words was said in a segment the recogniser was unsure of. */
+  const unsure = (piece: Piece) =>
+    segmentOf.slice(piece.from, piece.to).some((segmentIndex) => (note.segments[segmentIndex]?.confidence ?? 1) < LOW_CONFIDENCE);
+  const units = punctuatedByPauses(transcript, note.segments) ? mergeFragments(pieces, unsure) : pieces;
+  return units.map((piece) => ({ text: piece.text, startTime: startTimeAt(piece.from, piece.to), unsure: unsure(piece) }));
 }
 
 /**
@@ -517,6 +529,7 @@ export function buildTextUnits(notes: readonly SourceNote[], documents: readonly
         startTime: draft.startTime,
         page: draft.page ?? null,
         position: drafts.length > 1 ? index / (drafts.length - 1) : 0,
+        unsure: draft.unsure ?? false,
       });
     });
   });

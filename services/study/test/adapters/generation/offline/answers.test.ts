@@ -139,6 +139,29 @@ describe("what the notes do not let a card ask", () => {
     expect(text.terms.map((term) => term.key)).not.toContain("john guess");
   });
 
+  it("states nothing from a segment the recogniser scored low, even when it reads as English", async () => {
+    const said = [
+      { text: "Stars form inside giant molecular clouds of hydrogen gas and dust.", confidence: 0.93 },
+      { text: "Gravity pulls a dense clump of the cloud together into a protostar.", confidence: 0.91 },
+      // Misheard, yet grammatical: only the recogniser's score gives it away.
+      { text: "The red giant sells its outer layers to a planetary nebula company.", confidence: 0.31 },
+      { text: "A star that fuses hydrogen in its core is on the main sequence.", confidence: 0.92 },
+      { text: "The red giant later sheds its outer layers as a planetary nebula.", confidence: 0.88 },
+      { text: "What is left behind is a white dwarf, a hot core about the size of Earth.", confidence: 0.9 },
+      { text: "A white dwarf cannot be heavier than about 1.4 solar masses, the Chandrasekhar limit.", confidence: 0.62 },
+    ];
+    const segments = said.map((segment, index) => ({ ...segment, startTime: index * 5, endTime: index * 5 + 5 }));
+    const transcript = said.map((segment) => segment.text).join(" ");
+    const scored = await analyseNotes([{ noteId: "stars", title: "Stars", transcript, segments, userNotes: [] }]);
+    const flagged = scored.units.filter((unit) => scored.garbled[unit.id]).map((unit) => unit.text);
+    expect(flagged).toEqual(["The red giant sells its outer layers to a planetary nebula company."]);
+    // Without scores the same sentence is taken as said: the grammar is all there is to go on.
+    const unscored = await analyseNotes([
+      { noteId: "stars", title: "Stars", transcript, segments: segments.map(({ confidence: _, ...rest }) => rest), userNotes: [] },
+    ]);
+    expect(unscored.garbled.some(Boolean)).toBe(false);
+  });
+
   it("does not take a noun and the verb after it for one phrase", () => {
     const tokens = tagBatch(["In animal cells a cleavage furrow pinches the cell in two."])[0];
     expect(tokens.find((token) => token.text === "pinches")?.tags.has("Verb")).toBe(true);
