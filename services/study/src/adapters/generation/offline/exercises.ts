@@ -104,9 +104,12 @@ export function equatedWith(text: StudyText, unitId: number, term: KeyTerm, answ
  * Key terms the unit says are the answer, or the answer is, with a definite article ("The body's internal
  * clock is the circadian rhythm"): blanking either asks the same.
  */
+const IDENTITY = /\s(?:is|are|was|were)\s+the\s/i;
+
 function identityPartners(text: StudyText, unitId: number, answerText: string): string[] {
   const answer = answerText.split(/\s+/).map(escapeForPattern).join("[\\s-]+");
   const statement = text.units[unitId].statement;
+  if (!IDENTITY.test(statement)) return [];
   return text.termsByUnit[unitId]
     .filter((other) => {
       if (new RegExp(`^(?:${other.pattern.source})$`, "iu").test(answerText)) return false;
