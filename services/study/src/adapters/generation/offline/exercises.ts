@@ -257,7 +257,7 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     else if (
       (before.lower === "and" || before.lower === "or") &&
       tokens[from].tags.has("Adjective") &&
-      twoBefore?.tags.has("Adjective") === true &&
+      twoBefore?.tags.has("Adjective") &&
       !twoBefore.tags.has("Noun") &&
       !twoBefore.endsPhrase &&
       !(tokens[from - 3] && (isNominal(tokens[from - 3]) || tokens[from - 3].tags.has("Adjective")) && !tokens[from - 3].endsPhrase)

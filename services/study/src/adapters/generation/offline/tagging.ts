@@ -90,7 +90,7 @@ function isNounOpeningSentence(tokens: readonly Token[]): boolean {
   if (!next || first.endsPhrase || !next.tags.has("Noun") || next.tags.has("Pronoun")) return false;
   const entry = lexicon[first.lower];
   if (typeof entry === "string" && NOUN_TAGS.has(entry)) return true;
-  return first.tags.has("Infinitive") && next.tags.has("Plural") && !next.endsPhrase && third?.tags.has("Verb") === true;
+  return first.tags.has("Infinitive") && next.tags.has("Plural") && !next.endsPhrase && third?.tags.has("Verb");
 }
 
 /** Verbs followed by a bare infinitive: "slab pull helps drive …". */
