@@ -76,7 +76,13 @@ export async function generationSource(
         summary: note.summary,
         transcriptionStatus:
           SOURCE_TRANSCRIPTION_STATUS[note.transcriptionStatus] ?? api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_UNSPECIFIED,
-        segments: note.transcriptSegments.map((segment) => ({ text: segment.text, startTime: segment.startTime, endTime: segment.endTime })),
+        // The recogniser's confidence lets study leave garbled speech out; absent when media has none.
+        segments: note.transcriptSegments.map((segment) => ({
+          text: segment.text,
+          startTime: segment.startTime,
+          endTime: segment.endTime,
+          confidence: segment.confidence,
+        })),
         userNotes: note.userNotes.map((entry) => ({
           timestamp: entry.timestamp,
           content: entry.content,

@@ -37,6 +37,7 @@ export class CompleteJob {
           startTime: segment.startTime,
           endTime: segment.endTime,
           speaker: segment.speaker ?? null,
+          ...(segment.confidence !== undefined ? { confidence: segment.confidence } : {}),
         }));
         return { job: completed, note: transcribed, segments, events: [], noteEvents: (saved) => [noteTranscribed(saved, completed, segments)] };
       },

@@ -214,6 +214,7 @@ export class ProcessImport {
         startTime: round(segment.startTime * speed),
         endTime: round(segment.endTime * speed),
         speaker: segment.speaker ?? null,
+        ...(segment.confidence !== undefined ? { confidence: clampConfidence(segment.confidence) } : {}),
       }));
     const text = transcript.text.trim();
     if (text.length === 0) throw new ProcessingError("Transcription failed: no speech was recognised in the audio");
@@ -237,7 +238,7 @@ export class ProcessImport {
       segments,
       duration: Math.round(duration * 100) / 100,
       language: transcript.language,
-      confidence: transcript.confidence === undefined ? undefined : Math.min(1, Math.max(0, transcript.confidence)),
+      confidence: transcript.confidence === undefined ? undefined : clampConfidence(transcript.confidence),
       mimeType: obtained.mimeType ?? job.mimeType ?? undefined,
       fileSize: obtained.size ?? job.fileSize ?? undefined,
       originalFilename: obtained.fileName ?? job.originalFilename ?? undefined,
@@ -292,6 +293,9 @@ export class ProcessImport {
     }
   }
 }
+
+/** An engine's score kept within 0-1: rounding may take it just past either end, which the domain refuses. */
+const clampConfidence = (score: number) => Math.min(1, Math.max(0, score));
 
 /** A failure of the import itself (bad input, engine error): the job fails with this message. */
 class ProcessingError extends Error {

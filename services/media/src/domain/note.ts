@@ -44,6 +44,8 @@ export interface TranscriptSegment {
   startTime: number;
   endTime: number;
   speaker: string | null;
+  /** The recogniser's confidence in this stretch, 0-1; absent when the engine gave none. */
+  confidence?: number;
 }
 
 /** A file attached to a note at a point of the audio. */
@@ -181,11 +183,21 @@ export function moveTranscription(note: Note, to: TranscriptionStatus, now: Date
   return { ...note, transcriptionStatus: to, updatedAt: nextVersion(note.updatedAt, now) };
 }
 
+/** A recognised stretch of a completed import, before it becomes one of the note's segments. */
+export interface TranscribedSegment {
+  text: string;
+  startTime: number;
+  endTime: number;
+  speaker?: string | null;
+  /** 0-1; absent when the transcriber gave this segment no score. */
+  confidence?: number;
+}
+
 /** What a completed import puts into its note. */
 export interface TranscriptionResult {
   transcript: string;
   summary: string;
-  segments: { text: string; startTime: number; endTime: number; speaker?: string | null }[];
+  segments: TranscribedSegment[];
   /** Seconds. */
   duration: number;
   language: string;
@@ -201,9 +213,11 @@ export interface TranscriptionResult {
 
 export const countWords = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
+const isConfidence = (value: number) => value >= 0 && value <= 1;
+
 /**
  * The note of a completed import: transcript, summary and the metadata learned while processing. Segments
- * must lie on the audio's timeline (0 <= start <= end); confidence is 0-1.
+ * must lie on the audio's timeline (0 <= start <= end); confidences, the note's and each segment's, are 0-1.
  */
 export function completeTranscription(note: Note, result: TranscriptionResult, now: Date): Note {
   const violations: FieldViolation[] = [];
@@ -211,8 +225,11 @@ export function completeTranscription(note: Note, result: TranscriptionResult, n
     if (!(segment.startTime >= 0) || !(segment.endTime >= segment.startTime)) {
       violations.push({ field: `segments.${index}`, message: "must satisfy 0 <= startTime <= endTime" });
     }
+    if (segment.confidence !== undefined && !isConfidence(segment.confidence)) {
+      violations.push({ field: `segments.${index}.confidence`, message: "must be between 0 and 1" });
+    }
   });
-  if (result.confidence !== undefined && !(result.confidence >= 0 && result.confidence <= 1))
+  if (result.confidence !== undefined && !isConfidence(result.confidence))
     violations.push({ field: "confidence", message: "must be between 0 and 1" });
   if (!(result.duration >= 0)) violations.push({ field: "duration", message: "must be a number of seconds >= 0" });
   if (violations.length > 0) throw AppError.validation("Invalid transcription result", violations);

@@ -540,6 +540,42 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     }
   });
 
+  it("stores each segment's recogniser confidence and returns it from the repository and GetNote; a segment without one has none", async () => {
+    const userId = user();
+    const { note, job } = await importVideo(userId, "Scored");
+    await pipeline.start.execute(job.id);
+    await pipeline.complete.execute(job.id, {
+      ...transcription,
+      segments: [
+        { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, confidence: 0.875 },
+        { text: "They are proteins.", startTime: 3.5, endTime: 4.5 },
+        { text: "Mumbled.", startTime: 4.5, endTime: 5.25, confidence: 0 },
+      ],
+    });
+
+    const columns = await service.db.$queryRaw<{ position: number; confidence: number | null }[]>`
+      SELECT position, confidence FROM transcript_segment WHERE note_id = ${note.id}::uuid ORDER BY position`;
+    expect(columns).toEqual([
+      { position: 0, confidence: 0.875 },
+      { position: 1, confidence: null },
+      { position: 2, confidence: 0 },
+    ]);
+
+    const details = await new PrismaNoteRepository(service.db).findOwnedDetails(userId, note.id);
+    expect(details!.segments.map((segment) => segment.confidence)).toEqual([0.875, undefined, 0]);
+    expect("confidence" in details!.segments[1]).toBe(false);
+
+    const { note: read } = await client.getNote({ userId, noteId: note.id });
+    expect(read!.transcriptSegments.map(({ text, confidence }) => ({ text, confidence }))).toEqual([
+      { text: "Enzymes lower the activation energy.", confidence: 0.875 },
+      { text: "They are proteins.", confidence: undefined },
+      { text: "Mumbled.", confidence: 0 },
+    ]);
+    // 0 is a score (the engine heard nothing it trusts), not a missing one: it must survive proto3's optional field.
+    expect(read!.transcriptSegments[2].confidence).toBe(0);
+    expect(read!.transcriptSegments[1].confidence).toBeUndefined();
+  });
+
   it("builds a note's events from the note as stored: a rename while the import ran reaches NoteTranscribed, at a later version", async () => {
     const userId = user();
     const { note, job } = await importVideo(userId, "Before");

@@ -165,6 +165,27 @@ describe("a completed transcription", () => {
     ]);
     expect(await refusal(() => completeTranscription(aNote("PENDING"), result, later))).toMatchObject({ code: "INVALID_NOTE_TRANSITION" });
   });
+
+  it("accepts a segment confidence anywhere in 0-1, ends included, or none", () => {
+    const scored = [0, 1, undefined].map((confidence, index) => ({ text: `Part ${index}.`, startTime: index, endTime: index + 1, confidence }));
+    expect(completeTranscription(aNote("PROCESSING"), { ...result, segments: scored }, later).transcriptionStatus).toBe("COMPLETED");
+  });
+
+  it("refuses a segment confidence outside 0-1, naming the segment", async () => {
+    const segments = [
+      { text: "Heard well.", startTime: 0, endTime: 1, confidence: 0.9 },
+      { text: "Too sure.", startTime: 1, endTime: 2, confidence: 1.2 },
+      { text: "Below nothing.", startTime: 2, endTime: 3, confidence: -0.1 },
+      { text: "No number.", startTime: 3, endTime: 4, confidence: Number.NaN },
+    ];
+    const refused = await refusal(() => completeTranscription(aNote("PROCESSING"), { ...result, segments }, later));
+    expect(refused).toMatchObject({ kind: "validation", code: "VALIDATION_ERROR" });
+    expect(refused.details).toEqual([
+      { field: "segments.1.confidence", message: "must be between 0 and 1" },
+      { field: "segments.2.confidence", message: "must be between 0 and 1" },
+      { field: "segments.3.confidence", message: "must be between 0 and 1" },
+    ]);
+  });
 });
 
 describe("storage keys of a note", () => {

@@ -182,6 +182,35 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
     expect("confidence" in metadata).toBe(false);
   });
 
+  it("keeps each segment's confidence, clamped to 0-1 like the note's; a segment the engine gave none has none", async () => {
+    const state = memoryRepository(uploadJob());
+    const transcriber: Transcriber = {
+      name: "scored",
+      transcribe: async () => ({
+        text: "cells make energy. mitochondria are small. um. atp.",
+        segments: [
+          { text: "cells make energy.", startTime: 0, endTime: 4, confidence: 0.93 },
+          { text: "mitochondria are small.", startTime: 4, endTime: 8 },
+          { text: "um.", startTime: 8, endTime: 9, confidence: 1.0000001 },
+          { text: "atp.", startTime: 9, endTime: 10, confidence: -0.0000001 },
+        ],
+        language: "en",
+        confidence: 0.7,
+        durationSeconds: 10,
+      }),
+    };
+    expect(await pipeline(state, { transcriber }).run(JOB_ID)).toBe("completed");
+    const segments = state.transitions.at(-1)!.segments!;
+    expect(segments.map(({ text, confidence }) => ({ text, confidence }))).toEqual([
+      { text: "cells make energy.", confidence: 0.93 },
+      { text: "mitochondria are small.", confidence: undefined },
+      { text: "um.", confidence: 1 },
+      { text: "atp.", confidence: 0 },
+    ]);
+    expect("confidence" in segments[1]).toBe(false);
+    expect(segments.every((segment) => segment.noteId === NOTE_ID)).toBe(true);
+  });
+
   it("fails the job with a clear message when the audio cannot be read, or the transcriber fails", async () => {
     const unreadable = memoryRepository(uploadJob());
     await pipeline(unreadable, { audio: { probe: async () => Promise.reject(new Error("ffprobe: invalid data")) } }).run(JOB_ID);

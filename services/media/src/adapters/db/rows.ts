@@ -82,6 +82,8 @@ export const toSegment = (row: SegmentRow): TranscriptSegment => ({
   startTime: row.startTime,
   endTime: row.endTime,
   speaker: row.speaker,
+  // NULL is "the engine gave none": the domain leaves the key out rather than holding null.
+  ...(row.confidence !== null ? { confidence: row.confidence } : {}),
 });
 
 export const toAttachment = (row: AttachmentRow): Attachment => ({ ...row });

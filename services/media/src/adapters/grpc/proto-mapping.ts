@@ -75,7 +75,15 @@ export function toProtoNote(note: Note | NoteDetails): api.Note {
     transcriptionStatus: transcriptionStatus.toProto(note.transcriptionStatus),
     metadata: { ...note.metadata },
     userNotes: note.userNotes.map(toProtoUserNote),
-    transcriptSegments: (details?.segments ?? []).map((segment) => ({ ...segment, speaker: optional(segment.speaker) })),
+    transcriptSegments: (details?.segments ?? []).map((segment) => ({
+      id: segment.id,
+      noteId: segment.noteId,
+      text: segment.text,
+      startTime: segment.startTime,
+      endTime: segment.endTime,
+      speaker: optional(segment.speaker),
+      confidence: segment.confidence,
+    })),
     attachments: (details?.attachments ?? []).map((attachment) => ({
       id: attachment.id,
       noteId: attachment.noteId,

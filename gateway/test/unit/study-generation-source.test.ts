@@ -1,0 +1,145 @@
+import type { Server } from "node:http";
+import { courses, media, study } from "@study/contracts";
+import { bindUnaryHandlers, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
+import { AppError, createLogger } from "@study/platform";
+import { httpClient } from "@study/testkit";
+import { harnessClients, startRouteHarness } from "./route-harness";
+import type { ServiceClients } from "../../src/clients";
+import { noteRoutes } from "../../src/routes/notes";
+import { studyGuideRoutes } from "../../src/routes/study-guides";
+
+/**
+ * What a generation sends to study about a note's transcript, against in-process stand-ins for media, courses and
+ * study: each segment keeps the recogniser's confidence from media (study's offline generator states no fact from
+ * garbled speech), while the note's REST shape stays as the API spec lists it, without a confidence per segment.
+ */
+
+const logger = createLogger("test", "silent");
+const USER_ID = "user-1";
+const COURSE_ID = "0190f3c1-0000-7000-8000-00000000c001";
+const NOTE_ID = "0190f3c1-0000-7000-8000-00000000a001";
+const at = new Date("2026-11-20T10:00:00.000Z");
+
+const transcribedNote = media.Note.fromPartial({
+  id: NOTE_ID,
+  userId: USER_ID,
+  courseId: COURSE_ID,
+  title: "Enzymes",
+  content: "Enzymes lower the activation energy. Mumble. They are proteins.",
+  summary: "Enzymes are proteins.",
+  transcriptionStatus: media.TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED,
+  metadata: { source: "upload", language: "en", confidence: 0.7 },
+  transcriptSegments: [
+    { id: "s1", noteId: NOTE_ID, text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, confidence: 0.92 },
+    { id: "s2", noteId: NOTE_ID, text: "Mumble.", startTime: 3.5, endTime: 4, confidence: 0 },
+    { id: "s3", noteId: NOTE_ID, text: "They are proteins.", startTime: 4, endTime: 5.25, speaker: "Lecturer" },
+  ],
+  createdAt: at,
+  updatedAt: at,
+});
+
+const generated: study.GenerateStudyGuideRequest[] = [];
+
+function startServices(): Promise<RunningGrpcServer> {
+  return startGrpcServer({
+    host: "127.0.0.1",
+    port: 0,
+    logger,
+    services: [
+      {
+        definition: media.MediaServiceService,
+        implementation: bindUnaryHandlers(logger, media.MediaServiceService, {
+          async getNote(request) {
+            if (request.userId !== USER_ID || request.noteId !== NOTE_ID) throw AppError.notFound("Note");
+            return { note: transcribedNote };
+          },
+        }),
+      },
+      {
+        definition: courses.CoursesServiceService,
+        implementation: bindUnaryHandlers(logger, courses.CoursesServiceService, {
+          async checkCourseOwnership(request) {
+            return { course: { id: request.courseId, name: "Biology 101" } };
+          },
+          async batchGetCourses() {
+            return { courses: [] };
+          },
+        }),
+      },
+      {
+        definition: study.StudyServiceService,
+        implementation: bindUnaryHandlers(logger, study.StudyServiceService, {
+          async generateStudyGuide(request) {
+            generated.push(request);
+            const studyGuide = study.StudyGuide.fromPartial({
+              id: "guide-1",
+              userId: USER_ID,
+              courseId: COURSE_ID,
+              noteId: NOTE_ID,
+              noteIds: [NOTE_ID],
+              title: "Enzymes",
+              difficulty: study.Difficulty.DIFFICULTY_MEDIUM,
+              generator: "offline",
+              markdown: "# Enzymes",
+              createdAt: at,
+              updatedAt: at,
+            });
+            return { studyGuide, created: true };
+          },
+        }),
+      },
+    ],
+  });
+}
+
+const close = (server: Server) => new Promise((resolve) => server.close(resolve));
+
+describe("a generation's source segments", () => {
+  let grpc: RunningGrpcServer;
+  let clients: ServiceClients;
+  let gateway: { url: string; server: Server };
+  let api: ReturnType<typeof httpClient>;
+  const token = "secret-session";
+
+  beforeAll(async () => {
+    grpc = await startServices();
+    clients = harnessClients(`127.0.0.1:${grpc.port}`).clients;
+    gateway = await startRouteHarness([...studyGuideRoutes(clients, { generationDeadlineMs: 10_000 }), ...noteRoutes(clients)], {
+      userId: USER_ID,
+      logger,
+    });
+    api = httpClient(gateway.url);
+  });
+  afterAll(async () => {
+    await close(gateway.server);
+    for (const client of Object.values(clients)) client.close();
+    await grpc.shutdown();
+  });
+  beforeEach(() => {
+    generated.length = 0;
+  });
+
+  it("carry each segment's recogniser confidence from media to study; a segment media gave none has none", async () => {
+    const { status } = await api("POST", "/api/study-guides/generate", { token, body: { courseId: COURSE_ID, noteIds: [NOTE_ID] } });
+    expect(status).toBe(201);
+    expect(generated).toHaveLength(1);
+    const [source] = generated[0].generation!.notes;
+    expect(source.noteId).toBe(NOTE_ID);
+    expect(source.segments).toEqual([
+      { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, confidence: 0.92 },
+      { text: "Mumble.", startTime: 3.5, endTime: 4, confidence: 0 },
+      { text: "They are proteins.", startTime: 4, endTime: 5.25, confidence: undefined },
+    ]);
+    // A score of 0 is the recogniser's verdict, not a missing score: it must reach study as 0.
+    expect(source.segments[1].confidence).toBe(0);
+    expect(source.segments[2].confidence).toBeUndefined();
+  });
+
+  it("stay out of the note's REST segments, which the API spec lists without a confidence", async () => {
+    const { status, body } = await api("GET", `/api/notes/${NOTE_ID}`, { token });
+    expect(status).toBe(200);
+    const segments = (body as { data: { transcriptSegments: Record<string, unknown>[] } }).data.transcriptSegments;
+    expect(segments).toHaveLength(3);
+    for (const segment of segments) expect(Object.keys(segment).sort()).toEqual(["endTime", "id", "noteId", "speaker", "startTime", "text"]);
+  });
+});
