@@ -72,6 +72,8 @@ interface Candidate {
   mentions: number;
   /** Such mentions right after "the". */
   mentionsAfterThe: number;
+  /** Said in a definition's description ("the rigid outer layer of Earth"): an explanation, not a name. */
+  explains: boolean;
 }
 
 /** The words as written, joined by their hyphens or by spaces. */
@@ -116,7 +118,8 @@ const isNamedThing = (candidate: Candidate) =>
  * A whole noun phrase with a word outside everyday English ("spindle fibres", "cleavage furrow"), said once:
  * subject matter all the same. Ranked below every term said twice, so it only fills a short text's list.
  */
-const isSpecialistPhrase = (candidate: Candidate) => candidate.specialist && candidate.mentions > 0 && candidate.entity === null;
+const isSpecialistPhrase = (candidate: Candidate) =>
+  candidate.specialist && candidate.mentions > 0 && candidate.entity === null && !candidate.explains;
 
 /** Counts one mention of the phrase tokens[start, end); `endsRun` when it is not the modifier of a longer phrase. */
 function addCandidate(
@@ -143,6 +146,7 @@ function addCandidate(
       defined: false,
       mentions: 0,
       mentionsAfterThe: 0,
+      explains: false,
     };
     candidates.set(key, candidate);
   }
@@ -288,6 +292,11 @@ export function extractKeyTerms(
   for (const definition of definitions) {
     const candidate = candidates.get(definition.termKey);
     if (candidate) candidate.defined = true;
+  }
+  for (const candidate of candidates.values()) {
+    candidate.explains = definitions.some(
+      (definition) => candidate.unitIds.has(definition.unitId) && termPattern(candidate.words).test(definition.description),
+    );
   }
 
   const kept = [...candidates.values()].filter(

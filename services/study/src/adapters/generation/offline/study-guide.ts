@@ -1,3 +1,4 @@
+import { SINGULAR_IN_S } from "./vocabulary";
 import type { GeneratedStudyGuide, GeneratedStudySection, SourceDocument, SourceNote } from "../../../domain/study-material";
 import type { StudyText } from "./analysis";
 import { compareText } from "./deterministic";
@@ -182,7 +183,8 @@ function comparablePairs(text: StudyText): [KeyTerm, KeyTerm][] {
   const pool = text.terms.slice(0, COMPARABLE_POOL);
   const pairs = pool
     .flatMap((a, index) => pool.slice(index + 1).map((b): [KeyTerm, KeyTerm] => [a, b]))
-    .filter(([a, b]) => !overlaps(a, b))
+    // A person is not compared with a place ("Elinor Dashwood and Norland Park"), nor a name with a concept.
+    .filter(([a, b]) => !overlaps(a, b) && a.entity === b.entity)
     .map((pair) => ({ pair, score: similarity(pair[0], pair[1]) + (pair[0].defined && pair[1].defined ? 0.2 : 0) }))
     .sort((a, b) => b.score - a.score || compareText(`${a.pair[0].key}|${a.pair[1].key}`, `${b.pair[0].key}|${b.pair[1].key}`));
   const used = new Set<KeyTerm>();
@@ -195,14 +197,33 @@ function comparablePairs(text: StudyText): [KeyTerm, KeyTerm][] {
   return chosen;
 }
 
+/** Whether a term as written is plural ("convergent boundaries"), for the verb that follows it. */
+const isPluralPhrase = (written: string) => /[^'’s]s$/i.test(written) && !SINGULAR_IN_S.test(written);
+
+/**
+ * The section's best two title terms that some sentence of the section says together: the notes relate them,
+ * so "Explain how A relates to B" asks for something they hold.
+ */
+function relatedPair(text: StudyText, block: Block): [KeyTerm, KeyTerm] | null {
+  const terms = block.titleTerms;
+  for (let i = 0; i < terms.length; i += 1) {
+    for (let j = i + 1; j < terms.length; j += 1) {
+      if (overlaps(terms[i], terms[j])) continue;
+      if (block.unitIds.some((id) => text.termsByUnit[id].includes(terms[i]) && text.termsByUnit[id].includes(terms[j]))) return [terms[i], terms[j]];
+    }
+  }
+  return null;
+}
+
 /** Bloom's verbs in the level's mix: define the defined terms, explain how a section's terms relate, compare look-alikes. */
 function learningObjectives(text: StudyText, profile: DifficultyProfile, blocks: readonly Block[], pairs: readonly [KeyTerm, KeyTerm][]): string[] {
   const defined = text.terms.filter((term) => term.defined);
   const define = defined.slice(0, profile.objectives.define).map((term) => `Define ${term.inProse} in your own words.`);
   const explain = blocks
-    .filter((block) => block.titleTerms.length >= 2)
+    .map((block) => relatedPair(text, block))
+    .filter((pair): pair is [KeyTerm, KeyTerm] => pair !== null)
     .slice(0, profile.objectives.explain)
-    .map((block) => `Explain how ${block.titleTerms[0].inProse} relates to ${block.titleTerms[1].inProse}.`);
+    .map(([a, b]) => `Explain how ${a.inProse} ${isPluralPhrase(a.inProse) ? "relate" : "relates"} to ${b.inProse}.`);
   const compare = pairs.slice(0, profile.objectives.compare).map(([a, b]) => `Compare ${a.inProse} and ${b.inProse}.`);
   const objectives = [...define, ...explain, ...compare];
   return objectives.length ? objectives : [`Explain what the notes say about ${text.terms[0].inProse}.`];

@@ -1,5 +1,5 @@
 import { ENGLISH_STOP_WORDS } from "@study/ai";
-import type { Token } from "./tagging";
+import { isPrepositionWord, type Token } from "./tagging";
 
 /**
  * Nouns that carry no subject matter in a lecture ("the thing", "a lot", "this step", "the exam"): never a
@@ -68,8 +68,21 @@ export function isNominal(token: Token): boolean {
   const { tags } = token;
   if (!tags.has("Noun") && !tags.has("Adjective")) return false;
   if (tags.has("Pronoun") || tags.has("Value") || tags.has("Date") || tags.has("Possessive")) return false;
-  return hasLetter(token.text) && token.lower.length > 1 && !ENGLISH_STOP_WORDS.has(token.lower);
+  return (
+    hasLetter(token.text) &&
+    token.lower.length > 1 &&
+    !ENGLISH_STOP_WORDS.has(token.lower) &&
+    !isPrepositionWord(token.lower) &&
+    !PLACE_PREPOSITIONS.has(token.lower)
+  );
 }
+
+/** Prepositions compromise's lexicon has as adjectives ("sinks beneath continental crust", "inside giant molecular clouds"). */
+const PLACE_PREPOSITIONS = new Set(
+  "beneath below under underneath above beside behind within inside outside beyond across along against among around toward towards upon onto via".split(
+    " ",
+  ),
+);
 
 /** Singular nouns in -s that plural folding takes for plurals: "plate tectonics", "economics", "gas", "analysis". */
 export const SINGULAR_IN_S = /(?:ics|ss|us|is)$/i;

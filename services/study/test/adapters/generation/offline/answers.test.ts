@@ -1,5 +1,6 @@
 // What a cloze asks for and what a true/false swaps: whole phrases, as the eval set of issue #18 showed them cut.
 import { analyseNotes, type StudyText } from "../../../../src/adapters/generation/offline/analysis";
+import { OfflineStudyMaterialGenerator } from "../../../../src/adapters/generation/offline/offline-study-material-generator";
 import { answerFor, equatedKeys, equatedWith, standsAlone } from "../../../../src/adapters/generation/offline/exercises";
 import { selectDiverse } from "../../../../src/adapters/generation/offline/selection";
 import { tagBatch } from "../../../../src/adapters/generation/offline/tagging";
@@ -228,5 +229,47 @@ describe("one answer once", () => {
       2,
     );
     expect(chosen.map((entry) => entry.termKey)).toEqual(["carlill v carbolic smoke ball co"]);
+  });
+});
+
+describe("a new user's ten sentences (issue #18)", () => {
+  const sentences =
+    "Alfred Wegener proposed continental drift in 1912. The lithosphere is the rigid outer layer of Earth. " +
+    "The asthenosphere is the hot, weak layer of the mantle beneath the lithosphere. Oceanic crust is denser than continental crust. " +
+    "At divergent boundaries plates move apart and new oceanic crust forms at a mid-ocean ridge. " +
+    "At convergent boundaries the denser oceanic crust sinks beneath continental crust in subduction zones, which produce deep ocean trenches. " +
+    "The Himalayas formed where the Indian plate collided with the Eurasian plate. " +
+    "At transform boundaries plates slide past each other horizontally, as along the San Andreas Fault. " +
+    "Elinor Dashwood visits Norland Park every summer. Photosynthesis converts light energy into chemical energy. " +
+    "Succulent plants save water in dry climates by opening their stomata at night.";
+  const input = {
+    courseName: "Earth Science",
+    difficulty: "HARD" as const,
+    notes: [{ noteId: "ten", title: "Plate tectonics", transcript: sentences, segments: [], userNotes: [] }],
+  };
+
+  it("takes no preposition and no phrase that explains a defined term for a key term", async () => {
+    const text = await analyseNotes(input.notes);
+    const keys = text.terms.map((term) => term.key);
+    expect(keys.filter((key) => /\bbeneath\b/.test(key))).toEqual([]);
+    expect(keys).not.toContain("rigid outer layer");
+  });
+
+  it("asks to relate only terms a sentence relates, and to compare only terms of one kind", async () => {
+    const guide = await new OfflineStudyMaterialGenerator().generateStudyGuide(input);
+    const text = await analyseNotes(input.notes);
+    const named = (written: string) => text.terms.find((term) => term.inProse === written)!;
+    for (const objective of guide.learningObjectives) {
+      const explain = /^Explain how (.+) relates? to (.+)\.$/.exec(objective);
+      if (explain) {
+        const [a, b] = [named(explain[1]), named(explain[2])];
+        expect(text.units.some((unit) => text.termsByUnit[unit.id].includes(a) && text.termsByUnit[unit.id].includes(b))).toBe(true);
+      }
+      const compare = /^Compare (.+) and (.+)\.$/.exec(objective);
+      if (compare) expect(named(compare[1]).entity).toBe(named(compare[2]).entity);
+    }
+    expect(guide.learningObjectives.filter((objective) => objective.startsWith("Explain how")).length).toBeGreaterThan(0);
+    expect(guide.learningObjectives.filter((objective) => objective.startsWith("Compare")).length).toBeGreaterThan(0);
+    expect(guide.learningObjectives).not.toContain("Compare Elinor Dashwood and Norland Park.");
   });
 });
