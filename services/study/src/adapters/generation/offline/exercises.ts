@@ -26,7 +26,8 @@ export const sourceOf = (unit: TextUnit): SourceReference =>
  * One everyday word, undefined and no name ("cell", "price", "order"): frequent in the notes, so it ranks
  * high, but a teacher asks for the subject's own terms ("sister chromatids", "law of demand") first.
  */
-const isEverydayWord = (term: KeyTerm) => term.words.length === 1 && !term.specialist && !term.defined && term.entity === null && !term.isAcronym;
+export const isEverydayWord = (term: KeyTerm) =>
+  term.words.length === 1 && !term.specialist && !term.defined && term.entity === null && !term.isAcronym;
 const EVERYDAY_WORD_FACTOR = 0.6;
 
 /** A unit on a focus area outranks every other: the other factors of a score differ by less than this between units. */

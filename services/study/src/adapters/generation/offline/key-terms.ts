@@ -165,6 +165,8 @@ function addCandidate(
   if (tokens.slice(start, end).some((token) => token.tags.has("ProperNoun"))) candidate.isProperNoun = true;
 }
 
+const isCapitalised = (token: Token) => /^\p{Lu}/u.test(token.text);
+
 /** A word of a date: a year, a day's number or a month, as compromise tags them. */
 const isDateWord = (token: Token) => token.tags.has("Date") && /^[\p{L}\p{N}]+$/u.test(token.text);
 
@@ -202,6 +204,17 @@ function collectCandidates(candidates: Map<string, Candidate>, tokens: readonly 
         const first = tokens[start];
         const startsAfterHyphen = start > 0 && tokens[start - 1].hyphenatedToNext;
         const grades = first.tags.has("Comparative") || first.tags.has("Superlative");
+        // "cousin Sir John Middleton", "half-brother John Dashwood": lower-case words before a name describe it.
+        const describesName =
+          !isCapitalised(first) && tokens.slice(start + 1, end).some((token) => isCapitalised(token) && token.tags.has("ProperNoun"));
+        // "Kingdom inflation" of "United Kingdom inflation", "Smoke Ball" of "Carbolic Smoke Ball Co": no term starts inside a name.
+        const insideName =
+          start > 0 &&
+          isCapitalised(first) &&
+          isCapitalised(tokens[start - 1]) &&
+          !tokens[start - 1].endsPhrase &&
+          tokens[start - 1].tags.has("ProperNoun");
+        if (describesName || insideName) continue;
         if (!startsAfterHyphen && !grades && canStartTerm(first) && (isNominal(first) || first.hyphenatedToNext)) {
           addCandidate(candidates, tokens, [start, end], end === runEnd, unit);
         }
@@ -309,6 +322,13 @@ export function extractKeyTerms(
         isSpecialistPhrase(candidate)) &&
       !(candidate.words.length === 1 && isDiscourseNoun(candidate.key) && !candidate.defined),
   );
+  // "prophase metaphase anaphase", said once: three or more terms in a row without commas are a list, not a term.
+  const singles = new Set(
+    kept.filter((candidate) => candidate.words.length === 1 && candidate.unitIds.size >= MIN_UNITS).map((candidate) => candidate.key),
+  );
+  const listed = (candidate: Candidate) =>
+    candidate.words.length >= 3 && candidate.unitIds.size < MIN_UNITS && candidate.words.every((word) => singles.has(word));
+  kept.splice(0, kept.length, ...kept.filter((candidate) => !listed(candidate)));
   const keptKeys = new Set(kept.map((candidate) => candidate.key));
   // A phrase said once that only fills the list does not stand for the words it is made of.
   const filler = (candidate: Candidate) =>

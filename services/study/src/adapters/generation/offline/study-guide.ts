@@ -1,12 +1,12 @@
-import { SINGULAR_IN_S } from "./vocabulary";
 import type { GeneratedStudyGuide, GeneratedStudySection, SourceDocument, SourceNote } from "../../../domain/study-material";
 import type { StudyText } from "./analysis";
 import { compareText } from "./deterministic";
 import type { DifficultyProfile } from "./difficulty-profile";
-import { isFact, overlaps, similarity, sourceOf, standaloneTerms, termOf } from "./exercises";
-import type { KeyTerm } from "./key-terms";
+import { isEverydayWord, isFact, overlaps, similarity, sourceOf, standaloneTerms, termOf } from "./exercises";
+import { containsTerm, type KeyTerm } from "./key-terms";
 import { capitalize, formatTimestamp, listInProse } from "./prose";
 import { topicBlocks } from "./topic-segmentation";
+import { SINGULAR_IN_S } from "./vocabulary";
 
 const TITLE_TERMS = 3;
 /** A further title term must score at least this share of the block's best term. */
@@ -197,6 +197,23 @@ function comparablePairs(text: StudyText): [KeyTerm, KeyTerm][] {
   return chosen;
 }
 
+/**
+ * The terms a guide lists, best first: not an everyday word ("cell", "order", "layer"), nor a word said only
+ * inside longer terms ("insertion" of "insertion sort"), unless the notes define it or it is a name.
+ */
+function guideKeyTerms(text: StudyText): string[] {
+  // Said only inside longer terms: every sentence that says it says one of them.
+  const partOfPhrase = (term: KeyTerm) => {
+    if (term.words.length > 1 || term.defined || term.entity !== null) return false;
+    const phrases = text.terms.filter((other) => other.words.length > 1 && containsTerm(other, term));
+    return phrases.length > 0 && term.unitIds.every((id) => phrases.some((phrase) => phrase.unitIds.includes(id)));
+  };
+  return text.terms
+    .filter((term) => !isEverydayWord(term) && !partOfPhrase(term))
+    .slice(0, GUIDE_KEY_TERMS)
+    .map((term) => term.display);
+}
+
 /** Whether a term as written is plural ("convergent boundaries"), for the verb that follows it. */
 const isPluralPhrase = (written: string) => /[^'’s]s$/i.test(written) && !SINGULAR_IN_S.test(written);
 
@@ -292,7 +309,7 @@ export function buildStudyGuide(
     title: `${title} — Study Guide`,
     description: `A study guide to ${title} in ${blocks.length} ${blocks.length === 1 ? "section" : "sections"}, covering ${covered}.`,
     overview: overview(text, blocks),
-    keyTerms: text.terms.slice(0, GUIDE_KEY_TERMS).map((term) => term.display),
+    keyTerms: guideKeyTerms(text),
     learningObjectives: learningObjectives(text, profile, blocks, pairs),
     studyTips: studyTips(
       text,

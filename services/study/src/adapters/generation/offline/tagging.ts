@@ -51,6 +51,8 @@ function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
   const previous = tokens[index - 1];
   const next = tokens[index + 1];
   if (next && !tokens[index].endsPhrase && followsAVerb(next, tokens[index + 2])) return false;
+  // "C4 plants such as maize …": examples follow a noun, not a verb.
+  if (next?.lower === "such" && tokens[index + 2]?.lower === "as" && !tokens[index].endsPhrase) return true;
   if (isPluralBeforeItsVerb(tokens, index)) return true;
   if (index === 0 && isNounOpeningSentence(tokens)) return true;
   if (previous && !previous.endsPhrase && !NOT_NOUN_MODIFIERS.has(previous.lower)) {
@@ -59,10 +61,30 @@ function isMistaggedNoun(tokens: readonly Token[], index: number): boolean {
     if (tags.has("PresentTense") && /[^s]s$/.test(tokens[index].lower) && before.has("Noun") && !before.has("Plural") && !before.has("Pronoun"))
       return false;
     if (["ProperNoun", "Acronym", "Value", "Determiner", "Adjective", "Preposition"].some((tag) => before.has(tag))) return true;
-    if (before.has("Noun") && !before.has("Plural") && !before.has("Pronoun") && tags.has("Infinitive") && !tokens[index].lower.endsWith("s"))
+    if (
+      before.has("Noun") &&
+      !before.has("Plural") &&
+      !before.has("Pronoun") &&
+      tags.has("Infinitive") &&
+      !tokens[index].lower.endsWith("s") &&
+      !agreesWithExampledPlural(tokens, index - 1)
+    )
       return true;
   }
   return next !== undefined && !tokens[index].endsPhrase && next.tags.has("Verb") && next.tags.has("PresentTense") && !next.tags.has("Infinitive");
+}
+
+/**
+ * "Plants such as maize concentrate carbon dioxide": the noun before the verb is an example of a plural that
+ * is the verb's real subject, so a base-form verb after it agrees.
+ */
+function agreesWithExampledPlural(tokens: readonly Token[], nounIndex: number): boolean {
+  let start = nounIndex;
+  while (start > 0 && !tokens[start - 1].endsPhrase && (tokens[start - 1].tags.has("Noun") || tokens[start - 1].tags.has("Adjective"))) start -= 1;
+  const like =
+    tokens[start - 1]?.lower === "like" ? start - 1 : tokens[start - 1]?.lower === "as" && tokens[start - 2]?.lower === "such" ? start - 2 : -1;
+  // The word before "such as" is a noun whatever compromise read ("C4 plants such as maize").
+  return like > 0 && (tokens[like - 1].tags.has("Plural") || /[^s'’]s$/.test(tokens[like - 1].lower));
 }
 
 /** Possessives that open a verb's object: "the checkpoint copy their dna". */
@@ -123,7 +145,11 @@ function isMistaggedVerb(tokens: readonly Token[], index: number): boolean {
   const { tags, lower, endsPhrase } = tokens[index];
   const previous = tokens[index - 1];
   const next = tokens[index + 1];
-  if (!tags.has("Plural") || !/[^s'’]s$/.test(lower) || !previous || previous.endsPhrase) return false;
+  if (!previous || previous.endsPhrase) return false;
+  // "Plants such as maize concentrate carbon dioxide": a base form after an example of a plural is its verb.
+  if (!tags.has("Plural") && tags.has("Noun") && /Verb/.test(switches[lower] ?? "") && !endsPhrase && agreesWithExampledPlural(tokens, index - 1))
+    return true;
+  if (!tags.has("Plural") || !/[^s'’]s$/.test(lower)) return false;
   if (previous.tags.has("Person")) return !endsPhrase && next !== undefined && (next.tags.has("Determiner") || next.tags.has("Possessive"));
   return isVerbAfterItsSubject(tokens, index);
 }

@@ -163,6 +163,23 @@ describe("what the notes do not let a card ask", () => {
     expect(unscored.garbled.some(Boolean)).toBe(false);
   });
 
+  it("starts no key term inside a name or with the words describing one", async () => {
+    const text = await analyseNotes([
+      shortNote(
+        "In the United Kingdom inflation is measured by the Consumer Price Index. Inflation in the United Kingdom rose in 2022. " +
+          "Mrs Dashwood moves to a cottage on the estate of her cousin Sir John Middleton. Sir John Middleton welcomes the family warmly.",
+      ),
+    ]);
+    const keys = text.terms.map((term) => term.key);
+    expect(keys).not.toContain("kingdom inflation");
+    expect(keys.filter((key) => key.startsWith("cousin"))).toEqual([]);
+  });
+
+  it("reads the verb of a plural whose example stands before it", () => {
+    expect(tagsOf("C4 plants such as maize concentrate carbon dioxide in bundle sheath cells.").concentrate).toContain("Verb");
+    expect(tagsOf("C4 plants such as maize concentrate carbon dioxide in bundle sheath cells.").plants).toContain("Noun");
+  });
+
   it("does not take a noun and the verb after it for one phrase", () => {
     const tokens = tagBatch(["In animal cells a cleavage furrow pinches the cell in two."])[0];
     expect(tokens.find((token) => token.text === "pinches")?.tags.has("Verb")).toBe(true);
@@ -271,5 +288,8 @@ describe("a new user's ten sentences (issue #18)", () => {
     expect(guide.learningObjectives.filter((objective) => objective.startsWith("Explain how")).length).toBeGreaterThan(0);
     expect(guide.learningObjectives.filter((objective) => objective.startsWith("Compare")).length).toBeGreaterThan(0);
     expect(guide.learningObjectives).not.toContain("Compare Elinor Dashwood and Norland Park.");
+    // The guide lists subject terms, not the everyday words the notes repeat.
+    expect(text.terms.map((term) => term.key)).toContain("layer");
+    expect(guide.keyTerms).not.toContain("layer");
   });
 });
