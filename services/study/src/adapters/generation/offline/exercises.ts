@@ -243,6 +243,9 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     if (inName) from -= 1;
     else if (to - from >= LONGEST_ANSWER_WORDS) break;
     else if (joinsNames(before, twoBefore, tokens[from])) from -= 2;
+    // "Battle of the Somme": "of the" between two capitalised words.
+    else if (before.lower === "the" && joinsNames(twoBefore, tokens[from - 3], tokens[from]) && twoBefore.lower === "of" && !before.endsPhrase)
+      from -= 3;
     // "the dashing John Willoughby", "her half-brother John Dashwood": a lower-case word before a name describes it.
     else if (isNameWord(tokens[from]) && !capitalised(before) && !before.hyphenatedToNext) break;
     // "the body's internal clock": the possessive opens the noun phrase.
@@ -272,6 +275,7 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     if (last.endsPhrase || (endsCompound(last) && !last.hyphenatedToNext)) break;
     if (capitalised(last) && capitalised(next) && last.tags.has("ProperNoun") && next.tags.has("Noun")) to += 1;
     else if (joinsNames(next, last, tokens[to + 1])) to += 2;
+    else if (next.lower === "of" && tokens[to + 1]?.lower === "the" && !tokens[to + 1].endsPhrase && joinsNames(next, last, tokens[to + 2])) to += 3;
     else if (to - from >= LONGEST_ANSWER_WORDS) break;
     // "the body's internal clock": a possessive is the start of the noun phrase it qualifies.
     else if (/['’]s$/.test(last.text) && (isNominal(next) || next.tags.has("Adjective"))) to += 1;
@@ -476,9 +480,11 @@ export function answerFor(text: StudyText, unitId: number, term: KeyTerm): Answe
   // "four stages prophase metaphase anaphase and telophase": a list said without commas, each word a term.
   if (to - from >= 3 && tokens.slice(from, to).every((token) => text.terms.some((other) => other.words.length === 1 && other.key === token.normal)))
     [from, to] = mention;
-  if (from === mention[0] && to === mention[1]) return { text: textOfTokens(tokens, from, to), key: nameKey(text, term), isTerm: true };
+  // "Germany's unrestricted submarine warfare": the blank takes the name, the "'s" stays in the sentence.
+  const written = textOfTokens(tokens, from, to).replace(/['’]s$/u, "");
+  if (from === mention[0] && to === mention[1]) return { text: written, key: nameKey(text, term), isTerm: true };
   return {
-    text: textOfTokens(tokens, from, to),
+    text: written,
     key: tokens
       .slice(from, to)
       .map((token) => token.normal)

@@ -183,8 +183,8 @@ function comparablePairs(text: StudyText): [KeyTerm, KeyTerm][] {
   const pool = text.terms.slice(0, COMPARABLE_POOL);
   const pairs = pool
     .flatMap((a, index) => pool.slice(index + 1).map((b): [KeyTerm, KeyTerm] => [a, b]))
-    // A person is not compared with a place ("Elinor Dashwood and Norland Park"), nor a name with a concept.
-    .filter(([a, b]) => !overlaps(a, b) && a.entity === b.entity)
+    // A person is not compared with a place ("Elinor Dashwood and Norland Park"), nor a name with a concept; dates are not compared.
+    .filter(([a, b]) => !overlaps(a, b) && a.entity === b.entity && a.entity !== "date")
     .map((pair) => ({ pair, score: similarity(pair[0], pair[1]) + (pair[0].defined && pair[1].defined ? 0.2 : 0) }))
     .sort((a, b) => b.score - a.score || compareText(`${a.pair[0].key}|${a.pair[1].key}`, `${b.pair[0].key}|${b.pair[1].key}`));
   const used = new Set<KeyTerm>();

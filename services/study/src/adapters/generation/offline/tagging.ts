@@ -146,10 +146,15 @@ function isMistaggedVerb(tokens: readonly Token[], index: number): boolean {
   const previous = tokens[index - 1];
   const next = tokens[index + 1];
   if (!previous || previous.endsPhrase) return false;
+  // "makes the heart work harder": a word that may be a verb, after a causative's object, is that object's verb.
+  if (!tags.has("Plural") && /Verb/.test(switches[lower] ?? "") && !endsPhrase && followsCausativeObject(tokens, index)) return true;
+  // "the alliance system drew in Russia": a lower-case word is no first name; read as a verb where it may be one.
+  if (tags.has("FirstName") && !/^\p{Lu}/u.test(tokens[index].text) && /Verb/.test(switches[lower] ?? "") && previous.tags.has("Noun")) return true;
   // "Plants such as maize concentrate carbon dioxide": a base form after an example of a plural is its verb.
   if (!tags.has("Plural") && tags.has("Noun") && /Verb/.test(switches[lower] ?? "") && !endsPhrase && agreesWithExampledPlural(tokens, index - 1))
     return true;
-  if (!tags.has("Plural") || !/[^s'’]s$/.test(lower)) return false;
+  // A capitalised word inside the sentence is a name ("the Central Powers"), not a verb.
+  if (!tags.has("Plural") || !/[^s'’]s$/.test(lower) || /^\p{Lu}/u.test(tokens[index].text)) return false;
   if (previous.tags.has("Person")) return !endsPhrase && next !== undefined && (next.tags.has("Determiner") || next.tags.has("Possessive"));
   return isVerbAfterItsSubject(tokens, index);
 }
@@ -195,8 +200,69 @@ const asVerb = (token: Token): Token => ({ ...token, tags: new Set(["Verb", "Pre
 const isGuessedVerb = (token: Token) => token.tags.has("Verb") && !SURE_VERB_TAGS.some((tag) => token.tags.has(tag));
 
 function withNounsRepaired(tokens: Token[]): Token[] {
-  const mistagged = tokens.map((_, index) => (isMistaggedNoun(tokens, index) ? "noun" : isMistaggedVerb(tokens, index) ? "verb" : null));
-  return tokens.map((token, index) => (mistagged[index] === "noun" ? asNoun(token) : mistagged[index] === "verb" ? asVerb(token) : token));
+  const mistagged = tokens.map((_, index) =>
+    isNameWordTaggedVerb(tokens, index) ? "name" : isMistaggedNoun(tokens, index) ? "noun" : isMistaggedVerb(tokens, index) ? "verb" : null,
+  );
+  return tokens.map((token, index) => {
+    switch (mistagged[index]) {
+      case "name":
+        return { ...token, tags: new Set(["Noun", "ProperNoun"]), normal: token.lower };
+      case "noun":
+        return asNoun(token);
+      case "verb":
+        return asVerb(token);
+      default:
+        return token;
+    }
+  });
+}
+
+/** "the Central Powers": a capitalised word inside the sentence, after a name, is part of the name, not a verb. */
+function isNameWordTaggedVerb(tokens: readonly Token[], index: number): boolean {
+  const token = tokens[index];
+  const previous = tokens[index - 1];
+  return (
+    index > 1 &&
+    token.tags.has("Verb") &&
+    /^\p{Lu}\p{Ll}/u.test(token.text) &&
+    previous !== undefined &&
+    !previous.endsPhrase &&
+    previous.tags.has("ProperNoun") &&
+    /^\p{Lu}/u.test(previous.text)
+  );
+}
+
+/** Verbs that take an object and a bare infinitive: "makes the heart work harder", "lets the cell divide". */
+const CAUSATIVES = new Set([
+  "make",
+  "makes",
+  "made",
+  "making",
+  "let",
+  "lets",
+  "letting",
+  "help",
+  "helps",
+  "helped",
+  "helping",
+  "see",
+  "sees",
+  "saw",
+  "watch",
+  "watches",
+  "hear",
+  "hears",
+]);
+
+/** A base form right after "makes the heart …": the object's verb. */
+function followsCausativeObject(tokens: readonly Token[], index: number): boolean {
+  const inObject = (token: Token) =>
+    !token.endsPhrase && (token.tags.has("Noun") || token.tags.has("Adjective") || token.tags.has("Determiner")) && !CAUSATIVES.has(token.lower);
+  let start = index;
+  while (start > 0 && inObject(tokens[start - 1])) start -= 1;
+  const verb = tokens[start - 1];
+  // "are made by …" is a passive: no object follows it.
+  return start < index && verb !== undefined && CAUSATIVES.has(verb.lower) && !verb.endsPhrase && !verb.tags.has("Passive");
 }
 
 /**

@@ -98,6 +98,19 @@ describe("answers", () => {
     expect(answerIn(names, "The Bank of England raises", "england")).toBe("Bank of England");
   });
 
+  it("joins names across 'of the', and blanks a name without its possessive", async () => {
+    const war = await analyseNotes([
+      shortNote(
+        "The Battle of the Somme in 1916 cost more than a million casualties. The Somme offensive began on 1 July 1916. " +
+          "Germany's unrestricted submarine warfare helped bring the United States into the war in 1917. Germany surrendered in 1918. " +
+          "The Triple Entente joined France, Russia and Britain against the Central Powers. The Central Powers lost the war.",
+      ),
+    ]);
+    expect(answerIn(war, "The Battle of the Somme", "somme")).toBe("Battle of the Somme");
+    expect(answerIn(war, "Germany's unrestricted", "germany")).toBe("Germany");
+    expect(answerIn(war, "The Triple Entente", "central powers")).toBe("Central Powers");
+  });
+
   it("asks for the whole phrase a possessive or a spoken code opens", async () => {
     const spoken = await analyseNotes([
       shortNote(
@@ -173,6 +186,11 @@ describe("what the notes do not let a card ask", () => {
     const keys = text.terms.map((term) => term.key);
     expect(keys).not.toContain("kingdom inflation");
     expect(keys.filter((key) => key.startsWith("cousin"))).toEqual([]);
+  });
+
+  it("reads a causative's bare infinitive, and a lower-case first name, as verbs", () => {
+    expect(tagsOf("High blood pressure makes the heart work harder.").work).toContain("Verb");
+    expect(tagsOf("Austria-Hungary declared war on Serbia, and the alliance system drew in Russia.").drew).toContain("Verb");
   });
 
   it("reads the verb of a plural whose example stands before it", () => {
