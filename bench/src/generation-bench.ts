@@ -13,7 +13,8 @@
  *
  * Options: --levels=EASY,MEDIUM,HARD  --only=<lecture id>,…  --show=12 (failures printed per category)
  *          --generator=openai (the OpenAI adapter, configured by OPENAI_* as in the study service; needs OPENAI_API_KEY)
- *          --study-dist=<dir> (the study service built elsewhere, e.g. another commit's generator: default services/study/dist).
+ *          --study-dist=<dir> (the study service built elsewhere, e.g. another commit's generator: default services/study/dist)
+ *          --set=<dir> (another labelled set in the same format, e.g. bench/generation-heldout: default bench/generation).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -52,6 +53,8 @@ const ONLY = flag("only")?.split(",");
 const SHOW = Number(flag("show") ?? 12);
 const GENERATOR = flag("generator") ?? "offline";
 const STUDY_DIST = resolve(flag("study-dist") ?? join(REPO_ROOT, "services", "study", "dist"));
+/** The labelled set: bench/generation unless --set names another folder in its format. */
+const SET = flag("set");
 /** The level the issue's targets are judged at: what a request gets when it names none. */
 const VERDICT_LEVEL: Difficulty = "MEDIUM";
 const FLASHCARD_COUNTS = [10, 20];
@@ -485,11 +488,11 @@ function printFailures(failures: Failure[]): void {
 // ------------------------------------------------------------------------------------------------- main
 
 async function main(): Promise<void> {
-  const lectures = loadEvalSet().filter((lecture) => !ONLY || ONLY.includes(lecture.id));
+  const lectures = (SET ? loadEvalSet(resolve(SET)) : loadEvalSet()).filter((lecture) => !ONLY || ONLY.includes(lecture.id));
   if (!lectures.length) throw new Error(`--only matched no lecture`);
   const generator = generatorFromOptions();
   say(
-    `[bench:generation] ${generator.name} generator from ${STUDY_DIST} · ${lectures.length} lectures · levels ${LEVELS.join(", ")} · targets judged at ${VERDICT_LEVEL}`,
+    `[bench:generation] ${generator.name} generator from ${STUDY_DIST} · ${lectures.length} lectures of ${SET ?? "bench/generation"} · levels ${LEVELS.join(", ")} · targets judged at ${VERDICT_LEVEL}`,
   );
 
   const started = Date.now();
@@ -546,7 +549,9 @@ async function main(): Promise<void> {
   printFailures(failures.filter((failure) => failure.level === VERDICT_LEVEL));
 
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = join(RESULTS_DIR, `generation-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  // bench/results/generation-<date>.json, or <set folder>-<date>.json for another set ("generation-heldout-…").
+  const prefix = SET ? (resolve(SET).split(/[\\/]/).pop() as string) : "generation";
+  const file = join(RESULTS_DIR, `${prefix}-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
