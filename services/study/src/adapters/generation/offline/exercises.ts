@@ -7,7 +7,7 @@ import { compareText } from "./deterministic";
 import { depthFit, rarityFit, type DifficultyProfile } from "./difficulty-profile";
 import { containsTerm, type KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
-import { canBeVerb, followsAVerb, textOfTokens, type Token } from "./tagging";
+import { canBeVerb, textOfTokens, usedAsVerb, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
 import { canStartTerm, endsCompound, isNominal, SINGULAR_IN_S } from "./vocabulary";
 
@@ -275,27 +275,42 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     if (last.endsPhrase || (endsCompound(last) && !last.hyphenatedToNext)) break;
     if (capitalised(last) && capitalised(next) && last.tags.has("ProperNoun") && next.tags.has("Noun")) to += 1;
     else if (joinsNames(next, last, tokens[to + 1])) to += 2;
-    else if (next.lower === "of" && tokens[to + 1]?.lower === "the" && !tokens[to + 1].endsPhrase && joinsNames(next, last, tokens[to + 2])) to += 3;
+    // "Battle of the Somme"; a person "of the United States Navy" is described, not named.
+    else if (
+      next.lower === "of" &&
+      tokens[to + 1]?.lower === "the" &&
+      !tokens[to + 1].endsPhrase &&
+      !last.tags.has("Person") &&
+      joinsNames(next, last, tokens[to + 2])
+    )
+      to += 3;
+    // "O(n log n) time": a formula ends its phrase.
+    else if (last.text.includes("(")) break;
     else if (to - from >= LONGEST_ANSWER_WORDS) break;
     // "the body's internal clock": a possessive is the start of the noun phrase it qualifies.
     else if (/['’]s$/.test(last.text) && (isNominal(next) || next.tags.has("Adjective"))) to += 1;
     // "the Sun end very differently": a noun followed the way a verb is, is the verb.
-    else if (last.hyphenatedToNext || (isNominal(next) && next.tags.has("Noun") && !verbHere(tokens, to))) to += 1;
+    else if (last.hyphenatedToNext || (isNominal(next) && next.tags.has("Noun") && !usedAsVerb(tokens, to))) to += 1;
     else break;
   }
   return [from, Math.min(to, tokens.length)];
 }
+
+/** Awards and degrees whose name goes on with "in" and a field: "Nobel Prize in Chemistry", "Master of Science in Physics". */
+const FIELD_TITLES = new Set(["prize", "award", "medal", "degree", "diploma", "bachelor", "master", "doctorate", "science", "arts", "chair"]);
 
 /** A capitalised proper noun inside the sentence: a name. */
 const isNameWord = (token: Token) => capitalised(token) && token.tags.has("ProperNoun");
 
 /**
  * A join between two capitalised words that makes them one name: "Carlill v Carbolic …", "Treaty of
- * Versailles"; "in" only after a word that is no person's name ("Nobel Prize in Chemistry").
+ * Versailles"; "in" only after an award or a degree ("Nobel Prize in Chemistry").
  */
 function joinsNames(join: Token, left: Token | undefined, right: Token | undefined): boolean {
-  if (!left || left.endsPhrase || join.endsPhrase || !capitalised(left) || !capitalised(right)) return false;
-  return NAME_JOINS.has(join.lower) || (join.lower === "in" && !left.tags.has("Person") && !left.tags.has("Place"));
+  if (!left || !right || left.endsPhrase || join.endsPhrase || !capitalised(left) || !capitalised(right)) return false;
+  // "in" names a field after an award or a degree ("Nobel Prize in Chemistry"); elsewhere it says where ("Barton Cottage in Devonshire").
+  if (join.lower === "in") return FIELD_TITLES.has(left.lower);
+  return NAME_JOINS.has(join.lower);
 }
 
 /** Where a spoken code starts when the number words ending at `last` follow a single letter ("g one", "p fifty three"); else null. */
@@ -306,8 +321,6 @@ function spokenCode(tokens: readonly Token[], last: number): number | null {
   return letter && /^\p{L}$/u.test(letter.text) && !letter.endsPhrase && !["a", "i"].includes(letter.lower) ? first - 1 : null;
 }
 
-const verbHere = (tokens: readonly Token[], index: number) =>
-  !tokens[index].endsPhrase && tokens[index + 1] !== undefined && followsAVerb(tokens[index + 1], tokens[index + 2]);
 const isArticle = (token: Token) => ["a", "an", "the"].includes(token.lower);
 const isLyAdverb = (token: Token) => token.tags.has("Adverb") && /ly$/.test(token.lower);
 const isParticiple = (token: Token) => (token.tags.has("Gerund") || token.tags.has("Participle")) && !token.endsPhrase;
@@ -506,6 +519,8 @@ export function standsAlone(text: StudyText, unitId: number, term: KeyTerm): boo
   const before = tokens[start - 1];
   const after = tokens[end];
   if (before && !before.endsPhrase && ["Adjective", "Noun", "Value"].some((tag) => before.tags.has(tag)) && !before.tags.has("Pronoun")) return false;
+  // Next to a word the repairs re-read ("maize concentrate carbon dioxide"), where the phrase starts is a guess: no swap.
+  if ((before && !before.endsPhrase && before.retagged) || (after && !tokens[end - 1].endsPhrase && after.retagged)) return false;
   return !(after && !tokens[end - 1].endsPhrase && after.tags.has("Noun") && !after.tags.has("Pronoun"));
 }
 

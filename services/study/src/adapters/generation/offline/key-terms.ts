@@ -1,6 +1,6 @@
 import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
-import type { Token } from "./tagging";
+import { usedAsVerb, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
 import { canStartTerm, endsCompound, isDiscourseNoun, isNominal, isTermHead } from "./vocabulary";
 
@@ -180,7 +180,7 @@ function collectCandidates(candidates: Map<string, Candidate>, tokens: readonly 
   const runs: [number, number][] = [];
   let runStart = -1;
   tokens.forEach((token, index) => {
-    const inRun = isNominal(token) || (token.hyphenatedToNext && index + 1 < tokens.length);
+    const inRun = (isNominal(token) && !(index > 0 && usedAsVerb(tokens, index))) || (token.hyphenatedToNext && index + 1 < tokens.length);
     if (inRun && runStart < 0) runStart = index;
     if (runStart >= 0 && (!inRun || token.endsPhrase || (endsCompound(token) && index + 1 < tokens.length && isNominal(tokens[index + 1])))) {
       runs.push([runStart, inRun ? index + 1 : index]);

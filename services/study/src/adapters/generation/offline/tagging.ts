@@ -18,6 +18,8 @@ export interface Token {
   endsPhrase: boolean;
   /** In compromise's lexicon of everyday English; technical words ("glycolysis", "NADH") are not. */
   common: boolean;
+  /** Re-tagged by the repairs below (compromise read it otherwise): where a phrase starts or ends near it is less sure. */
+  retagged?: boolean;
 }
 
 /** compromise's dictionary of everyday English (word → tag); words outside it are tagged by guesswork. */
@@ -86,6 +88,10 @@ function agreesWithExampledPlural(tokens: readonly Token[], nounIndex: number): 
   // The word before "such as" is a noun whatever compromise read ("C4 plants such as maize").
   return like > 0 && (tokens[like - 1].tags.has("Plural") || /[^s'’]s$/.test(tokens[like - 1].lower));
 }
+
+/** Whether the word, whatever its tag, is followed the way a verb is ("Africa fit together", "the Sun end very differently"). */
+export const usedAsVerb = (tokens: readonly Token[], index: number) =>
+  !tokens[index].endsPhrase && tokens[index + 1] !== undefined && followsAVerb(tokens[index + 1], tokens[index + 2]);
 
 /** Possessives that open a verb's object: "the checkpoint copy their dna". */
 const OBJECT_POSSESSIVES = new Set(["their", "its", "his", "her", "our", "your", "my"]);
@@ -193,10 +199,11 @@ function isVerbAfterItsSubject(tokens: readonly Token[], index: number): boolean
 
 const asNoun = (token: Token): Token => ({
   ...token,
+  retagged: true,
   tags: new Set(["Noun", /[^s]s$/.test(token.lower) && token.tags.has("PresentTense") ? "Plural" : "Singular"]),
   normal: normalizeTerm(token.lower),
 });
-const asVerb = (token: Token): Token => ({ ...token, tags: new Set(["Verb", "PresentTense"]), normal: token.lower });
+const asVerb = (token: Token): Token => ({ ...token, tags: new Set(["Verb", "PresentTense"]), normal: token.lower, retagged: true });
 const isGuessedVerb = (token: Token) => token.tags.has("Verb") && !SURE_VERB_TAGS.some((tag) => token.tags.has(tag));
 
 function withNounsRepaired(tokens: Token[]): Token[] {
@@ -206,7 +213,7 @@ function withNounsRepaired(tokens: Token[]): Token[] {
   return tokens.map((token, index) => {
     switch (mistagged[index]) {
       case "name":
-        return { ...token, tags: new Set(["Noun", "ProperNoun"]), normal: token.lower };
+        return { ...token, tags: new Set(["Noun", "ProperNoun"]), normal: token.lower, retagged: true };
       case "noun":
         return asNoun(token);
       case "verb":

@@ -98,6 +98,17 @@ describe("answers", () => {
     expect(answerIn(names, "The Bank of England raises", "england")).toBe("Bank of England");
   });
 
+  it("does not join a place after 'in' to a name, nor a formula to the noun after it", async () => {
+    const text = await analyseNotes([
+      shortNote(
+        "Mrs Dashwood and her daughters move to Barton Cottage in Devonshire. Barton Cottage is small but comfortable. " +
+          "Merge sort always takes O(n log n) time but needs O(n) extra memory. Quicksort averages O(n log n) time on random input.",
+      ),
+    ]);
+    expect(answerIn(text, "Mrs Dashwood and her daughters", "barton cottage")).toBe("Barton Cottage");
+    expect(answerIn(text, "Merge sort always takes", "o(n log n)")).toBe("O(n log n)");
+  });
+
   it("joins names across 'of the', and blanks a name without its possessive", async () => {
     const war = await analyseNotes([
       shortNote(
