@@ -59,6 +59,9 @@ export function termOf(text: StudyText, definition: Definition): KeyTerm {
   return text.terms.find((term) => term.key === definition.termKey) as KeyTerm;
 }
 
+/** A defined phrase's head is the term said short ("heart" for "the human heart"): an item on one asks the other. */
+export const definedHead = (term: KeyTerm): string[] => (term.defined && term.words.length > 1 ? [term.words[term.words.length - 1]] : []);
+
 /** A name: a person, place, organization or other name, not a concept or a date. */
 export const isNameTerm = (term: KeyTerm) => term.entity !== null && term.entity !== "date";
 
@@ -182,7 +185,7 @@ export function termToAskAbout(text: StudyText, unitId: number, profile: Difficu
 const globalPattern = (term: KeyTerm) => new RegExp(term.pattern.source, "giu");
 
 /** Words that join capitalised names into one: "Carlill v Carbolic Smoke Ball Co", "Treaty of Versailles". */
-const NAME_JOINS = new Set(["v", "v.", "vs", "vs.", "of", "de", "von", "van", "del"]);
+const NAME_JOINS = new Set(["v", "v.", "vs", "vs.", "of", "on", "de", "von", "van", "del"]);
 const LONGEST_ANSWER_WORDS = 8;
 /** A name may run longer: "Pharmaceutical Society of Great Britain v Boots Cash Chemists". */
 const LONGEST_NAME_WORDS = 10;
@@ -449,8 +452,10 @@ function setPhrase(text: StudyText, tokens: readonly Token[], [from, to]: [numbe
       for (let length = 3; length >= 1; length -= 1) {
         const last = end + length;
         if (
-          last < tokens.length + 1 &&
+          last < tokens.length &&
           tokens.slice(end, last).every((token, offset) => offset === length - 1 || !token.endsPhrase) &&
+          // "notes of the": a set phrase ends on a word of its own, not on "the".
+          !ENGLISH_STOP_WORDS.has(tokens[last].lower) &&
           said(start, last + 1)
         ) {
           end = last + 1;
@@ -501,7 +506,8 @@ export function answerFor(text: StudyText, unitId: number, term: KeyTerm): Answe
     key: tokens
       .slice(from, to)
       .map((token) => token.normal)
-      .join(" "),
+      .join(" ")
+      .replace(/['’]s$/u, ""),
     isTerm: false,
   };
 }
@@ -529,7 +535,8 @@ const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "
 /** The statement with every mention of the answer phrase blanked, and the phrase as the statement writes it. */
 export function blankPhrase(statement: string, answer: Answer): { blanked: string; answer: string } | null {
   const words = answer.text.split(/\s+/).map(escapeForPattern).join("\\s+");
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words}(?![\\p{L}\\p{N}])`, "giu");
+  // Not inside a hyphenated word: "value" is no blank in "p-value".
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}-])${words}(?![\\p{L}\\p{N}]|-\\p{L})`, "giu");
   const match = pattern.exec(statement);
   if (!match) return null;
   return { blanked: statement.replace(pattern, BLANK), answer: match[0] };

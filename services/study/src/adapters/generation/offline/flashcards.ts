@@ -8,6 +8,7 @@ import {
   answerFor,
   blankPhrase,
   candidateScore,
+  definedHead,
   definedName,
   equatedKeys,
   equatedWith,
@@ -59,7 +60,7 @@ function definitionCard(text: StudyText, profile: DifficultyProfile, definition:
     kind: "definition",
     unitId: unit.id,
     termKey: nameKey(text, term),
-    alsoKeys: equatedKeys(text, definition),
+    alsoKeys: [...equatedKeys(text, definition), ...definedHead(term)],
     isName: isNameTerm(term),
     text: card.front,
     score,
@@ -93,6 +94,7 @@ function clozeCards(text: StudyText, profile: DifficultyProfile, unit: TextUnit)
           // A phrase around a defined term that is no key term itself ("a valid contract") asks what its definition card asks.
           alsoKeys: [
             ...equatedWith(text, unit.id, term, answer),
+            ...(answer.isTerm ? definedHead(term) : []),
             ...(answer.isTerm || !term.defined || text.terms.some((other) => other.key === answer.key) ? [] : [term.key]),
           ],
           text: card.front,

@@ -267,7 +267,8 @@ export function termPattern(words: readonly string[]): RegExp {
     const stem = /[^aeiou]y$/.test(word) ? `${escapeRegExp(word.slice(0, -1))}(?:y|ies)` : `${escapeRegExp(word)}(?:e?s)?`;
     return `${stem}(?:['’]s)?`;
   });
-  return new RegExp(`(?<![\\p{L}\\p{N}])${alternatives.join("[\\s\\-–]+")}(?![\\p{L}\\p{N}])`, "iu");
+  // Not inside a hyphenated word ("value" in "p-value").
+  return new RegExp(`(?<![\\p{L}\\p{N}]|\\p{L}-)${alternatives.join("[\\s\\-–]+")}(?![\\p{L}\\p{N}]|-\\p{L})`, "iu");
 }
 
 /** Whether `inner`'s words appear, in a row, among `outer`'s. */

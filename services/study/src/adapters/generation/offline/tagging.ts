@@ -165,6 +165,63 @@ function isMistaggedVerb(tokens: readonly Token[], index: number): boolean {
   return isVerbAfterItsSubject(tokens, index);
 }
 
+/** Words that open a clause of their own: a verb after them belongs to that clause. */
+const CLAUSE_OPENERS = new Set([
+  "when",
+  "whenever",
+  "if",
+  "because",
+  "while",
+  "where",
+  "which",
+  "that",
+  "who",
+  "although",
+  "though",
+  "since",
+  "unless",
+  "until",
+  "so",
+]);
+
+const isFiniteVerb = (token: Token) =>
+  token.tags.has("Verb") &&
+  !token.tags.has("Gerund") &&
+  !token.tags.has("Participle") &&
+  !(token.tags.has("PastTense") && token.tags.has("Adjective"));
+
+/**
+ * A word English uses as noun and verb ("stop", "pumps", "contain"), read as a noun right after a noun, is the
+ * clause's verb when the clause has no other: nothing before it since the clause opened and nothing after it up
+ * to the next comma is a finite verb, and an object follows ("the aortic valve stop blood from flowing …", "when
+ * the data contain outliers, …"). A clause with its verb elsewhere keeps the noun ("The cell cycle has …").
+ */
+function isOnlyVerbOfClause(tokens: readonly Token[], index: number): boolean {
+  const token = tokens[index];
+  const previous = tokens[index - 1];
+  const next = tokens[index + 1];
+  if (!token.tags.has("Noun") || token.tags.has("ProperNoun") || token.tags.has("Pronoun") || /^\p{Lu}/u.test(token.text)) return false;
+  if (
+    !canBeVerb(token) ||
+    token.endsPhrase ||
+    !next ||
+    !previous ||
+    previous.endsPhrase ||
+    !previous.tags.has("Noun") ||
+    previous.tags.has("Pronoun")
+  )
+    return false;
+  if (!["Determiner", "Noun", "Adjective", "Adverb", "Value"].some((tag) => next.tags.has(tag)) || next.tags.has("Pronoun")) return false;
+  for (let before = index - 1; before >= 0 && !tokens[before].endsPhrase && !CLAUSE_OPENERS.has(tokens[before].lower); before -= 1) {
+    if (isFiniteVerb(tokens[before])) return false;
+  }
+  for (let after = index + 1; after < tokens.length; after += 1) {
+    if (isFiniteVerb(tokens[after]) || CLAUSE_OPENERS.has(tokens[after].lower)) return false;
+    if (tokens[after].endsPhrase) break;
+  }
+  return true;
+}
+
 /** Determiners that open a singular subject: "the cell divides", "a good falls", "its price rises". */
 const SUBJECT_DETERMINERS = new Set(["the", "a", "an", "its", "their", "his", "her", "this", "that", "each", "every"]);
 
@@ -208,7 +265,13 @@ const isGuessedVerb = (token: Token) => token.tags.has("Verb") && !SURE_VERB_TAG
 
 function withNounsRepaired(tokens: Token[]): Token[] {
   const mistagged = tokens.map((_, index) =>
-    isNameWordTaggedVerb(tokens, index) ? "name" : isMistaggedNoun(tokens, index) ? "noun" : isMistaggedVerb(tokens, index) ? "verb" : null,
+    isNameWordTaggedVerb(tokens, index)
+      ? "name"
+      : isMistaggedNoun(tokens, index)
+        ? "noun"
+        : isMistaggedVerb(tokens, index) || isOnlyVerbOfClause(tokens, index)
+          ? "verb"
+          : null,
   );
   return tokens.map((token, index) => {
     switch (mistagged[index]) {

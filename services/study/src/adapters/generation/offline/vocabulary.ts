@@ -71,7 +71,8 @@ export function isNominal(token: Token): boolean {
   return (
     hasLetter(token.text) &&
     token.lower.length > 1 &&
-    !ENGLISH_STOP_WORDS.has(token.lower) &&
+    // "right" is a stop word for "Right, so …"; before a noun it names a side ("the right atrium").
+    (!ENGLISH_STOP_WORDS.has(token.lower) || (token.lower === "right" && tags.has("Adjective"))) &&
     !isPrepositionWord(token.lower) &&
     !PLACE_PREPOSITIONS.has(token.lower)
   );

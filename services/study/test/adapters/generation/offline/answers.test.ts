@@ -1,7 +1,7 @@
 // What a cloze asks for and what a true/false swaps: whole phrases, as the eval set of issue #18 showed them cut.
 import { analyseNotes, type StudyText } from "../../../../src/adapters/generation/offline/analysis";
 import { OfflineStudyMaterialGenerator } from "../../../../src/adapters/generation/offline/offline-study-material-generator";
-import { answerFor, equatedKeys, equatedWith, standsAlone } from "../../../../src/adapters/generation/offline/exercises";
+import { answerFor, blankPhrase, equatedKeys, equatedWith, standsAlone } from "../../../../src/adapters/generation/offline/exercises";
 import { selectDiverse } from "../../../../src/adapters/generation/offline/selection";
 import { tagBatch } from "../../../../src/adapters/generation/offline/tagging";
 import type { SourceNote } from "../../../../src/domain/study-material";
@@ -134,6 +134,18 @@ describe("answers", () => {
     expect(answerIn(spoken, "The protein p fifty", "checkpoint")).toBe("g one checkpoint");
   });
 
+  it("keeps the side a noun names, and blanks no part of a hyphenated word", async () => {
+    const heart = await analyseNotes([
+      shortNote(
+        "Blood returns to the right atrium through the vena cava. The right atrium passes blood to the right ventricle. " +
+          "A small p-value means the data would be unlikely if the null hypothesis were true. The value of the test statistic is compared with a critical value.",
+      ),
+    ]);
+    expect(answerIn(heart, "Blood returns", "right atrium")).toBe("right atrium");
+    const unit = heart.units.find((candidate) => candidate.text.startsWith("A small p-value"))!;
+    expect(blankPhrase(unit.statement, { text: "value", key: "value", isTerm: true })).toBeNull();
+  });
+
   it("does not run a name into a noun that is used as a verb", () => {
     expect(answerIn(text, "Stars more than", "sun")).toBe("Sun");
   });
@@ -202,6 +214,14 @@ describe("what the notes do not let a card ask", () => {
   it("reads a causative's bare infinitive, and a lower-case first name, as verbs", () => {
     expect(tagsOf("High blood pressure makes the heart work harder.").work).toContain("Verb");
     expect(tagsOf("Austria-Hungary declared war on Serbia, and the alliance system drew in Russia.").drew).toContain("Verb");
+  });
+
+  it("reads a noun-or-verb word after a noun as the clause's verb when the clause has no other", () => {
+    expect(tagsOf("The pulmonary valve and the aortic valve stop blood from flowing back.").stop).toContain("Verb");
+    expect(tagsOf("The median is more robust than the mean when the data contain outliers, which are rare.").contain).toContain("Verb");
+    // The clause's verb is elsewhere: the word stays the noun it is.
+    expect(tagsOf("The cell cycle has two main parts.").cycle).toContain("Noun");
+    expect(tagsOf("Oxygen is the final electron acceptor of the electron transport chain.").chain).toContain("Noun");
   });
 
   it("reads the verb of a plural whose example stands before it", () => {
