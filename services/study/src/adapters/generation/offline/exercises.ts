@@ -532,11 +532,25 @@ export function standsAlone(text: StudyText, unitId: number, term: KeyTerm): boo
 
 const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** Compiled answer patterns (compiling one with Unicode classes costs more than matching it), a bounded cache. */
+const answerPatterns = new Map<string, RegExp>();
+
+/** The words of an answer as written, any spacing, not inside a hyphenated word ("value" is no blank in "p-value"). */
+function answerPattern(text: string): RegExp {
+  let pattern = answerPatterns.get(text);
+  if (!pattern) {
+    const words = text.split(/\s+/).map(escapeForPattern).join("\\s+");
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}-])${words}(?![\\p{L}\\p{N}]|-\\p{L})`, "giu");
+    if (answerPatterns.size >= 5_000) answerPatterns.clear();
+    answerPatterns.set(text, pattern);
+  }
+  return pattern;
+}
+
 /** The statement with every mention of the answer phrase blanked, and the phrase as the statement writes it. */
 export function blankPhrase(statement: string, answer: Answer): { blanked: string; answer: string } | null {
-  const words = answer.text.split(/\s+/).map(escapeForPattern).join("\\s+");
-  // Not inside a hyphenated word: "value" is no blank in "p-value".
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}-])${words}(?![\\p{L}\\p{N}]|-\\p{L})`, "giu");
+  const pattern = answerPattern(answer.text);
+  pattern.lastIndex = 0;
   const match = pattern.exec(statement);
   if (!match) return null;
   return { blanked: statement.replace(pattern, BLANK), answer: match[0] };

@@ -307,10 +307,11 @@ export function extractKeyTerms(
     const candidate = candidates.get(definition.termKey);
     if (candidate) candidate.defined = true;
   }
+  // Only a phrase said once can be kept for being specialist: only those are checked (a pattern per phrase is costly).
   for (const candidate of candidates.values()) {
-    candidate.explains = definitions.some(
-      (definition) => candidate.unitIds.has(definition.unitId) && termPattern(candidate.words).test(definition.description),
-    );
+    if (candidate.unitIds.size >= MIN_UNITS || !candidate.specialist) continue;
+    const inItsUnit = definitions.filter((definition) => candidate.unitIds.has(definition.unitId));
+    candidate.explains = inItsUnit.length > 0 && inItsUnit.some((definition) => termPattern(candidate.words).test(definition.description));
   }
 
   const kept = [...candidates.values()].filter(
