@@ -1,12 +1,9 @@
 import { formatCents } from "@study/platform/money";
-import type { Server } from "node:http";
 import { billing } from "@study/contracts";
 import { bindUnaryHandlers, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
-import { httpClient } from "@study/testkit";
 import { bodyParsers } from "../../src/app";
-import { startRouteHarness, harnessClients } from "./route-harness";
-import type { ServiceClients } from "../../src/clients";
+import { startStandInGateway, type StandInGateway } from "./route-harness";
 import {
   amountSchema,
   billingRoutes,
@@ -290,34 +287,21 @@ function startBilling(): Promise<RunningGrpcServer> {
   });
 }
 
-/** The routes mounted as the gateway mounts them, with a stand-in session (any Bearer = USER_ID). */
-const startGateway = (clients: ServiceClients) =>
-  startRouteHarness([...referralRoutes(clients), ...billingRoutes(clients), ...storeRoutes(clients)], {
-    userId: USER_ID,
-    logger,
-    bodyParsers: bodyParsers("1mb"),
-  });
-
 describe("the billing routes", () => {
-  let grpc: RunningGrpcServer;
-  let clients: ServiceClients;
-  let gateway: { url: string; server: Server };
-  let api: ReturnType<typeof httpClient>;
+  let gateway: StandInGateway;
+  let api: StandInGateway["api"];
   const token = "secret-session";
 
   beforeAll(async () => {
-    grpc = await startBilling();
-    const address = `127.0.0.1:${grpc.port}`;
-    const harness = harnessClients(address);
-    clients = harness.clients;
-    gateway = await startGateway(clients);
-    api = httpClient(gateway.url);
+    // The routes mounted as the gateway mounts them, with a stand-in session (any Bearer = USER_ID).
+    gateway = await startStandInGateway(
+      await startBilling(),
+      (clients) => [...referralRoutes(clients), ...billingRoutes(clients), ...storeRoutes(clients)],
+      { userId: USER_ID, logger, bodyParsers: bodyParsers("1mb") },
+    );
+    api = gateway.api;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => gateway.server.close(resolve));
-    for (const client of Object.values(clients)) client.close();
-    await grpc.shutdown();
-  });
+  afterAll(() => gateway.stop());
   beforeEach(() => {
     calls.clear();
     failure = undefined;

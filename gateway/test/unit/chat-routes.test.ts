@@ -1,12 +1,9 @@
-import type { Server } from "node:http";
 import { chat } from "@study/contracts";
 import { bindUnaryHandlers, serverStream, startGrpcServer, type RunningGrpcServer, type ServerStreamContext } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
-import { httpClient } from "@study/testkit";
 import { bodyParsers } from "../../src/app";
-import type { ServiceClients } from "../../src/clients";
 import { chatRoutes } from "../../src/routes/chat";
-import { startRouteHarness, harnessClients } from "./route-harness";
+import { startStandInGateway, type StandInGateway } from "./route-harness";
 
 const { CitationType, MessageRole } = chat;
 
@@ -183,33 +180,22 @@ function parseEvents(text: string): ServerSentEvent[] {
 }
 
 describe("the chat routes", () => {
-  let grpc: RunningGrpcServer;
-  let clients: ServiceClients;
-  let gateway: { url: string; server: Server };
-  let api: ReturnType<typeof httpClient>;
+  let gateway: StandInGateway;
+  let api: StandInGateway["api"];
   const token = "secret-session";
   const eventStream = { accept: "text/event-stream" };
   const ask = (body: unknown, headers: Record<string, string> = {}, sessionId = SESSION_ID) =>
     api("POST", `/api/chat/sessions/${sessionId}/messages`, { token, body, headers });
 
   beforeAll(async () => {
-    grpc = await startChat();
-    const address = `127.0.0.1:${grpc.port}`;
-    const harness = harnessClients(address);
-    clients = harness.clients;
-    const config = harness.config;
-    gateway = await startRouteHarness(chatRoutes(clients, logger, { answerDeadlineMs: config.CHAT_ANSWER_DEADLINE_MS }), {
-      userId: USER_ID,
-      logger,
-      bodyParsers: bodyParsers("1mb"),
-    });
-    api = httpClient(gateway.url);
+    gateway = await startStandInGateway(
+      await startChat(),
+      (clients, config) => chatRoutes(clients, logger, { answerDeadlineMs: config.CHAT_ANSWER_DEADLINE_MS }),
+      { userId: USER_ID, logger, bodyParsers: bodyParsers("1mb") },
+    );
+    api = gateway.api;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => gateway.server.close(resolve));
-    for (const client of Object.values(clients)) client.close();
-    await grpc.shutdown();
-  });
+  afterAll(() => gateway.stop());
   beforeEach(() => {
     calls.clear();
     askScript = fullAnswer;

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { courses, documents, study } from "@study/contracts";
 import { bindUnaryHandlers, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
 import { AppError, createLogger, verifyInternalRequest } from "@study/platform";
-import { checkAgainstDocument, httpClient } from "@study/testkit";
-import { startRouteHarness, harnessClients } from "./route-harness";
+import { checkAgainstDocument } from "@study/testkit";
+import { startRouteHarness, startStandInGateway, type StandInGateway } from "./route-harness";
 import type { ServiceClients } from "../../src/clients";
 import { documentJson, documentRoutes, searchPage, searchTypeJson, type DocumentSettings } from "../../src/routes/documents";
 import { sourceJson } from "../../src/routes/study-material";
@@ -161,11 +161,9 @@ const startGateway = (clients: ServiceClients, settings: DocumentSettings) =>
 const close = (server: Server) => new Promise((resolve) => server.close(resolve));
 
 describe("the documents routes", () => {
-  let grpc: RunningGrpcServer;
   let uploadEndpoint: Server;
-  let clients: ServiceClients;
-  let gateway: { url: string; server: Server };
-  let api: ReturnType<typeof httpClient>;
+  let gateway: StandInGateway;
+  let api: StandInGateway["api"];
   const settings = (uploadUrl: string | undefined): DocumentSettings => ({
     DOCUMENTS_UPLOAD_URL: uploadUrl,
     INTERNAL_UPLOAD_SECRET: SECRET,
@@ -186,19 +184,17 @@ describe("the documents routes", () => {
   }
 
   beforeAll(async () => {
-    grpc = await startServices();
     uploadEndpoint = await startUploadEndpoint();
-    const address = `127.0.0.1:${grpc.port}`;
-    const harness = harnessClients(address);
-    clients = harness.clients;
-    gateway = await startGateway(clients, settings(`http://127.0.0.1:${(uploadEndpoint.address() as AddressInfo).port}`));
-    api = httpClient(gateway.url);
+    const uploadUrl = `http://127.0.0.1:${(uploadEndpoint.address() as AddressInfo).port}`;
+    gateway = await startStandInGateway(await startServices(), (clients) => documentRoutes(clients, settings(uploadUrl)), {
+      userId: USER_ID,
+      logger,
+    });
+    api = gateway.api;
   });
   afterAll(async () => {
-    await close(gateway.server);
+    await gateway.stop();
     await close(uploadEndpoint);
-    for (const client of Object.values(clients)) client.close();
-    await grpc.shutdown();
   });
   beforeEach(() => {
     calls.clear();
@@ -280,7 +276,7 @@ describe("the documents routes", () => {
   });
 
   it("answers 503 when the documents upload endpoint is not configured", async () => {
-    const unconfigured = await startGateway(clients, settings(undefined));
+    const unconfigured = await startGateway(gateway.clients, settings(undefined));
     try {
       expect(await upload("/api/documents/upload", { courseId: COURSE_ID }, unconfigured.url)).toMatchObject({
         status: 503,

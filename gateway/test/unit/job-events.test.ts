@@ -1,11 +1,8 @@
-import type { Server } from "node:http";
 import { media } from "@study/contracts";
 import { serverStream, startGrpcServer, type RunningGrpcServer, type ServerStreamContext } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
-import { httpClient } from "@study/testkit";
-import type { ServiceClients } from "../../src/clients";
 import { jobRoutes } from "../../src/routes/jobs";
-import { startRouteHarness, harnessClients } from "./route-harness";
+import { startStandInGateway, type StandInGateway } from "./route-harness";
 
 const { JobStatus, ProgressStage } = media;
 
@@ -60,25 +57,15 @@ const progressEvents = (text: string) =>
 
 /** The SSE endpoint of an import job's progress (the event-stream plumbing chat's answers share). */
 describe("GET /api/jobs/:id/events", () => {
-  let grpc: RunningGrpcServer;
-  let clients: ServiceClients;
-  let gateway: { url: string; server: Server };
-  let api: ReturnType<typeof httpClient>;
+  let gateway: StandInGateway;
+  let api: StandInGateway["api"];
   const token = "secret-session";
 
   beforeAll(async () => {
-    grpc = await startMedia();
-    const address = `127.0.0.1:${grpc.port}`;
-    const harness = harnessClients(address);
-    clients = harness.clients;
-    gateway = await startRouteHarness(jobRoutes(clients, logger), { userId: USER_ID, logger });
-    api = httpClient(gateway.url);
+    gateway = await startStandInGateway(await startMedia(), (clients) => jobRoutes(clients, logger), { userId: USER_ID, logger });
+    api = gateway.api;
   });
-  afterAll(async () => {
-    await new Promise((resolve) => gateway.server.close(resolve));
-    for (const client of Object.values(clients)) client.close();
-    await grpc.shutdown();
-  });
+  afterAll(() => gateway.stop());
   beforeEach(() => {
     watched.length = 0;
   });

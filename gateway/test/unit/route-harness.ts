@@ -1,6 +1,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { RunningGrpcServer } from "@study/grpc";
 import { AppError, loadConfig, type Logger } from "@study/platform";
+import { httpClient } from "@study/testkit";
 import { CATALOGUE } from "@study/platform/catalogue";
 import express, { type RequestHandler } from "express";
 import { z } from "zod";
@@ -72,4 +74,37 @@ export function harnessClients(grpcAddress: string): { config: GatewayConfig; cl
     ...Object.fromEntries(CATALOGUE.map((entry) => [entry.grpcAddressVariable, grpcAddress])),
   });
   return { config, clients: createServiceClients(config) };
+}
+
+/** Routes over an in-process gRPC stand-in: the gateway's clients to it, the routes mounted, an HTTP client to them. */
+export interface StandInGateway {
+  url: string;
+  server: Server;
+  clients: ServiceClients;
+  config: GatewayConfig;
+  api: ReturnType<typeof httpClient>;
+  /** Closes the HTTP server, the clients and the stand-in. */
+  stop(): Promise<void>;
+}
+
+/** `startRouteHarness` for the routes `routesOf` makes from clients to `grpc` (see harnessClients); one `stop` ends it all. */
+export async function startStandInGateway(
+  grpc: RunningGrpcServer,
+  routesOf: (clients: ServiceClients, config: GatewayConfig) => RouteSpec[],
+  options: RouteHarnessOptions,
+): Promise<StandInGateway> {
+  const { config, clients } = harnessClients(`127.0.0.1:${grpc.port}`);
+  const { url, server } = await startRouteHarness(routesOf(clients, config), options);
+  return {
+    url,
+    server,
+    clients,
+    config,
+    api: httpClient(url),
+    async stop() {
+      await new Promise((resolve) => server.close(resolve));
+      for (const client of Object.values(clients)) client.close();
+      await grpc.shutdown();
+    },
+  };
 }

@@ -1,10 +1,7 @@
-import type { Server } from "node:http";
 import { courses, media, study } from "@study/contracts";
 import { bindUnaryHandlers, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
-import { httpClient } from "@study/testkit";
-import { harnessClients, startRouteHarness } from "./route-harness";
-import type { ServiceClients } from "../../src/clients";
+import { startStandInGateway, type StandInGateway } from "./route-harness";
 import { noteRoutes } from "../../src/routes/notes";
 import { studyGuideRoutes } from "../../src/routes/study-guides";
 
@@ -92,29 +89,20 @@ function startServices(): Promise<RunningGrpcServer> {
   });
 }
 
-const close = (server: Server) => new Promise((resolve) => server.close(resolve));
-
 describe("a generation's source segments", () => {
-  let grpc: RunningGrpcServer;
-  let clients: ServiceClients;
-  let gateway: { url: string; server: Server };
-  let api: ReturnType<typeof httpClient>;
+  let gateway: StandInGateway;
+  let api: StandInGateway["api"];
   const token = "secret-session";
 
   beforeAll(async () => {
-    grpc = await startServices();
-    clients = harnessClients(`127.0.0.1:${grpc.port}`).clients;
-    gateway = await startRouteHarness([...studyGuideRoutes(clients, { generationDeadlineMs: 10_000 }), ...noteRoutes(clients)], {
-      userId: USER_ID,
-      logger,
-    });
-    api = httpClient(gateway.url);
+    gateway = await startStandInGateway(
+      await startServices(),
+      (clients) => [...studyGuideRoutes(clients, { generationDeadlineMs: 10_000 }), ...noteRoutes(clients)],
+      { userId: USER_ID, logger },
+    );
+    api = gateway.api;
   });
-  afterAll(async () => {
-    await close(gateway.server);
-    for (const client of Object.values(clients)) client.close();
-    await grpc.shutdown();
-  });
+  afterAll(() => gateway.stop());
   beforeEach(() => {
     generated.length = 0;
   });
