@@ -3,7 +3,7 @@ import { AppError } from "@study/platform/errors";
 import type { SourceDocument, SourceNote } from "../../../domain/study-material";
 import { findDefinitions, type Definition } from "./definitions";
 import { extractKeyTerms, type KeyTerm } from "./key-terms";
-import { tagUnits, type Token } from "./tagging";
+import { ARTICLES, tagUnits, type Token } from "./tagging";
 import { buildTextUnits, type TextUnit } from "./text-units";
 import { DEMONSTRATIVES } from "./vocabulary";
 
@@ -48,8 +48,6 @@ export async function checkpoint(signal?: AbortSignal): Promise<void> {
 }
 
 const SPEAKER_PRONOUNS = new Set(["i", "we", "you", "he", "she", "let's"]);
-
-const ARTICLES = new Set(["a", "an", "the"]);
 
 /**
  * Whether a unit is speech the recogniser got wrong: English never puts an article right before a preposition,

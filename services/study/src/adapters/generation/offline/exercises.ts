@@ -7,7 +7,7 @@ import { compareText } from "./deterministic";
 import { depthFit, rarityFit, type DifficultyProfile } from "./difficulty-profile";
 import { containsTerm, type KeyTerm } from "./key-terms";
 import { capitalize } from "./prose";
-import { canBeVerb, textOfTokens, usedAsVerb, type Token } from "./tagging";
+import { ARTICLES, canBeVerb, isCapitalised, textOfTokens, usedAsVerb, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
 import { canStartTerm, endsCompound, isNominal, SINGULAR_IN_S } from "./vocabulary";
 
@@ -60,7 +60,7 @@ export function termOf(text: StudyText, definition: Definition): KeyTerm {
 }
 
 /** A defined phrase's head is the term said short ("heart" for "the human heart"): an item on one asks the other. */
-export const definedHead = (term: KeyTerm): string[] => (term.defined && term.words.length > 1 ? [term.words[term.words.length - 1]] : []);
+const definedHead = (term: KeyTerm): string[] => (term.defined && term.words.length > 1 ? [term.words[term.words.length - 1]] : []);
 
 /** A name: a person, place, organization or other name, not a concept or a date. */
 export const isNameTerm = (term: KeyTerm) => term.entity !== null && term.entity !== "date";
@@ -85,10 +85,20 @@ export function equatedKeys(text: StudyText, definition: Definition): string[] {
 }
 
 /**
- * What else an item on `term` in this unit asks, when the unit defines one term as another ("The master
- * clock is the suprachiasmatic nucleus …"): the other term's key.
+ * The keys of what an item on `term` in this unit (blanking `answer`, when it is a cloze) asks besides its own
+ * (see selectDiverse's sameAnswer): the term the unit defines it as or by ("The master clock is the
+ * suprachiasmatic nucleus …", "The body's internal clock is the circadian rhythm"), a defined phrase's head
+ * ("heart" for "the human heart"), and a defined term when the blank is a phrase around it that is no key term
+ * ("a valid contract" asks what "What is a contract?" asks).
  */
-export function equatedWith(text: StudyText, unitId: number, term: KeyTerm, answer?: Answer): string[] {
+export function sameAnswerKeys(text: StudyText, unitId: number, term: KeyTerm, answer?: Answer): string[] {
+  const asTerm = answer === undefined || answer.isTerm;
+  const aroundDefined = !asTerm && term.defined && !text.terms.some((other) => other.key === answer.key) ? [term.key] : [];
+  return [...equatedWith(text, unitId, term, answer), ...(asTerm ? definedHead(term) : []), ...aroundDefined];
+}
+
+/** What the unit defines `term` as or by, and who says "A is the B" of it (see sameAnswerKeys). */
+function equatedWith(text: StudyText, unitId: number, term: KeyTerm, answer?: Answer): string[] {
   return text.definitions
     .filter((definition) => definition.unitId === unitId)
     .flatMap((definition) => {
@@ -194,8 +204,6 @@ const PHRASE_LINKS = new Set(["of", "to"]);
 /** How many units must say a longer phrase for it to count as a set phrase of the text. */
 const SET_PHRASE_UNITS = 2;
 
-const capitalised = (token: Token | undefined) => token !== undefined && /^\p{Lu}/u.test(token.text);
-
 /** Adjectives that say how often or what colour, not what kind: "frequent earthquakes", "the green pigment". */
 const DESCRIBING_ADJECTIVES = new Set(
   "frequent infrequent rare occasional usual unusual regular constant green red blue yellow white black brown orange purple grey gray pink".split(
@@ -241,7 +249,7 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     const before = tokens[from - 1];
     if (before.endsPhrase) break;
     const inName =
-      capitalised(tokens[from]) && capitalised(before) && from > 1 && (before.tags.has("ProperNoun") || tokens[from].tags.has("ProperNoun"));
+      isCapitalised(tokens[from]) && isCapitalised(before) && from > 1 && (before.tags.has("ProperNoun") || tokens[from].tags.has("ProperNoun"));
     const twoBefore = tokens[from - 2];
     if (inName) from -= 1;
     else if (to - from >= LONGEST_ANSWER_WORDS) break;
@@ -250,7 +258,7 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     else if (before.lower === "the" && joinsNames(twoBefore, tokens[from - 3], tokens[from]) && twoBefore.lower === "of" && !before.endsPhrase)
       from -= 3;
     // "the dashing John Willoughby", "her half-brother John Dashwood": a lower-case word before a name describes it.
-    else if (isNameWord(tokens[from]) && !capitalised(before) && !before.hyphenatedToNext) break;
+    else if (isNameWord(tokens[from]) && !isCapitalised(before) && !before.hyphenatedToNext) break;
     // "the body's internal clock": the possessive opens the noun phrase.
     else if (/['’]s$/.test(before.text) && before.tags.has("Noun") && !before.tags.has("Pronoun")) from -= 1;
     // "the g one checkpoint", "p fifty three": a letter and a number said as words name one thing.
@@ -276,7 +284,7 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
     const last = tokens[to - 1];
     const next = tokens[to];
     if (last.endsPhrase || (endsCompound(last) && !last.hyphenatedToNext)) break;
-    if (capitalised(last) && capitalised(next) && last.tags.has("ProperNoun") && next.tags.has("Noun")) to += 1;
+    if (isCapitalised(last) && isCapitalised(next) && last.tags.has("ProperNoun") && next.tags.has("Noun")) to += 1;
     else if (joinsNames(next, last, tokens[to + 1])) to += 2;
     // "Battle of the Somme"; a person "of the United States Navy" is described, not named.
     else if (
@@ -303,14 +311,14 @@ function wholePhrase(tokens: readonly Token[], [start, end]: [number, number]): 
 const FIELD_TITLES = new Set(["prize", "award", "medal", "degree", "diploma", "bachelor", "master", "doctorate", "science", "arts", "chair"]);
 
 /** A capitalised proper noun inside the sentence: a name. */
-const isNameWord = (token: Token) => capitalised(token) && token.tags.has("ProperNoun");
+const isNameWord = (token: Token) => isCapitalised(token) && token.tags.has("ProperNoun");
 
 /**
  * A join between two capitalised words that makes them one name: "Carlill v Carbolic …", "Treaty of
  * Versailles"; "in" only after an award or a degree ("Nobel Prize in Chemistry").
  */
 function joinsNames(join: Token, left: Token | undefined, right: Token | undefined): boolean {
-  if (!left || !right || left.endsPhrase || join.endsPhrase || !capitalised(left) || !capitalised(right)) return false;
+  if (!left || !right || left.endsPhrase || join.endsPhrase || !isCapitalised(left) || !isCapitalised(right)) return false;
   // "in" names a field after an award or a degree ("Nobel Prize in Chemistry"); elsewhere it says where ("Barton Cottage in Devonshire").
   if (join.lower === "in") return FIELD_TITLES.has(left.lower);
   return NAME_JOINS.has(join.lower);
@@ -324,14 +332,14 @@ function spokenCode(tokens: readonly Token[], last: number): number | null {
   return letter && /^\p{L}$/u.test(letter.text) && !letter.endsPhrase && !["a", "i"].includes(letter.lower) ? first - 1 : null;
 }
 
-const isArticle = (token: Token) => ["a", "an", "the"].includes(token.lower);
+const isArticle = (token: Token) => ARTICLES.has(token.lower);
 const isLyAdverb = (token: Token) => token.tags.has("Adverb") && /ly$/.test(token.lower);
 const isParticiple = (token: Token) => (token.tags.has("Gerund") || token.tags.has("Participle")) && !token.endsPhrase;
 
 /** Where a noun phrase may start: at the unit's start, after an article, a preposition or punctuation. */
 const startsNounPhrase = (tokens: readonly Token[], index: number) => {
   const before = tokens[index - 1];
-  return before === undefined || before.endsPhrase || ["a", "an", "the"].includes(before.lower) || before.tags.has("Preposition");
+  return before === undefined || before.endsPhrase || isArticle(before) || before.tags.has("Preposition");
 };
 
 /** A bare noun (no article, name or pronoun): "demand" in "the law of demand". */

@@ -1,6 +1,6 @@
 import type { Definition } from "./definitions";
 import { compareText } from "./deterministic";
-import { usedAsVerb, type Token } from "./tagging";
+import { isCapitalised, usedAsVerb, type Token } from "./tagging";
 import type { TextUnit } from "./text-units";
 import { canStartTerm, endsCompound, isDiscourseNoun, isNominal, isTermHead } from "./vocabulary";
 
@@ -164,8 +164,6 @@ function addCandidate(
   if (tokens.slice(start, end).some((token) => token.tags.has("Acronym") || /^[A-Z0-9]{2,}$/.test(token.text))) candidate.isAcronym = true;
   if (tokens.slice(start, end).some((token) => token.tags.has("ProperNoun"))) candidate.isProperNoun = true;
 }
-
-const isCapitalised = (token: Token) => /^\p{Lu}/u.test(token.text);
 
 /** A word of a date: a year, a day's number or a month, as compromise tags them. */
 const isDateWord = (token: Token) => token.tags.has("Date") && /^[\p{L}\p{N}]+$/u.test(token.text);

@@ -22,6 +22,12 @@ export interface Token {
   retagged?: boolean;
 }
 
+/** Written with a capital: a name inside a sentence, or a sentence's first word. */
+export const isCapitalised = (token: Token | undefined): boolean => token !== undefined && /^\p{Lu}/u.test(token.text);
+
+/** The articles: English puts no preposition or conjunction right after one (see isGarbled). */
+export const ARTICLES: ReadonlySet<string> = new Set(["a", "an", "the"]);
+
 /** compromise's dictionary of everyday English (word → tag); words outside it are tagged by guesswork. */
 const lexicon: Readonly<Record<string, unknown>> = (nlp.model() as { one?: { lexicon?: Record<string, unknown> } }).one?.lexicon ?? {};
 
@@ -155,12 +161,12 @@ function isMistaggedVerb(tokens: readonly Token[], index: number): boolean {
   // "makes the heart work harder": a word that may be a verb, after a causative's object, is that object's verb.
   if (!tags.has("Plural") && /Verb/.test(switches[lower] ?? "") && !endsPhrase && followsCausativeObject(tokens, index)) return true;
   // "the alliance system drew in Russia": a lower-case word is no first name; read as a verb where it may be one.
-  if (tags.has("FirstName") && !/^\p{Lu}/u.test(tokens[index].text) && /Verb/.test(switches[lower] ?? "") && previous.tags.has("Noun")) return true;
+  if (tags.has("FirstName") && !isCapitalised(tokens[index]) && /Verb/.test(switches[lower] ?? "") && previous.tags.has("Noun")) return true;
   // "Plants such as maize concentrate carbon dioxide": a base form after an example of a plural is its verb.
   if (!tags.has("Plural") && tags.has("Noun") && /Verb/.test(switches[lower] ?? "") && !endsPhrase && agreesWithExampledPlural(tokens, index - 1))
     return true;
   // A capitalised word inside the sentence is a name ("the Central Powers"), not a verb.
-  if (!tags.has("Plural") || !/[^s'’]s$/.test(lower) || /^\p{Lu}/u.test(tokens[index].text)) return false;
+  if (!tags.has("Plural") || !/[^s'’]s$/.test(lower) || isCapitalised(tokens[index])) return false;
   if (previous.tags.has("Person")) return !endsPhrase && next !== undefined && (next.tags.has("Determiner") || next.tags.has("Possessive"));
   return isVerbAfterItsSubject(tokens, index);
 }
@@ -200,7 +206,7 @@ function isOnlyVerbOfClause(tokens: readonly Token[], index: number): boolean {
   const token = tokens[index];
   const previous = tokens[index - 1];
   const next = tokens[index + 1];
-  if (!token.tags.has("Noun") || token.tags.has("ProperNoun") || token.tags.has("Pronoun") || /^\p{Lu}/u.test(token.text)) return false;
+  if (!token.tags.has("Noun") || token.tags.has("ProperNoun") || token.tags.has("Pronoun") || isCapitalised(token)) return false;
   if (
     !canBeVerb(token) ||
     token.endsPhrase ||
@@ -298,7 +304,7 @@ function isNameWordTaggedVerb(tokens: readonly Token[], index: number): boolean 
     previous !== undefined &&
     !previous.endsPhrase &&
     previous.tags.has("ProperNoun") &&
-    /^\p{Lu}/u.test(previous.text)
+    isCapitalised(previous)
   );
 }
 

@@ -1,7 +1,7 @@
 import { ENGLISH_STOP_WORDS, normalizeTerm, splitSentences } from "@study/ai";
 import type { SourceDocument, SourceNote, SourceSegment } from "../../../domain/study-material";
 import { capitalize } from "./prose";
-import { hasVerb, isPrepositionWord, tagBatch, type Token } from "./tagging";
+import { ARTICLES, hasVerb, isPrepositionWord, tagBatch, type Token } from "./tagging";
 
 /**
  * One sentence-sized piece of the source: a sentence of a punctuated transcript, a few merged phrases of an
@@ -361,7 +361,6 @@ function mergeFragments(pieces: readonly Piece[], unsure: (piece: Piece) => bool
   return merged;
 }
 
-const ARTICLES = new Set(["a", "an", "the"]);
 /** Words English never puts right after an article (see analysis' isGarbled, which reads tags). */
 const NEVER_AFTER_ARTICLE = new Set(["a", "an", "the", "and", "or", "but", "of", "this", "these", "those"]);
 

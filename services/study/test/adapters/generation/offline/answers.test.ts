@@ -1,7 +1,7 @@
 // What a cloze asks for and what a true/false swaps: whole phrases, as the eval set of issue #18 showed them cut.
 import { analyseNotes, type StudyText } from "../../../../src/adapters/generation/offline/analysis";
 import { OfflineStudyMaterialGenerator } from "../../../../src/adapters/generation/offline/offline-study-material-generator";
-import { answerFor, blankPhrase, equatedKeys, equatedWith, standsAlone } from "../../../../src/adapters/generation/offline/exercises";
+import { answerFor, blankPhrase, equatedKeys, sameAnswerKeys, standsAlone } from "../../../../src/adapters/generation/offline/exercises";
 import { selectDiverse } from "../../../../src/adapters/generation/offline/selection";
 import { tagBatch } from "../../../../src/adapters/generation/offline/tagging";
 import type { SourceNote } from "../../../../src/domain/study-material";
@@ -289,7 +289,7 @@ describe("one answer once", () => {
     ]);
     const unit = text.units.find((candidate) => candidate.text.startsWith("The body's internal clock is"))!;
     const clock = text.terms.find((term) => term.key === "circadian rhythm")!;
-    expect(equatedWith(text, unit.id, clock)).toEqual(["internal clock"]);
+    expect(sameAnswerKeys(text, unit.id, clock)).toEqual(["internal clock"]);
     const chosen = selectDiverse(
       [candidate(1, "carlill v carbolic smoke ball co", { isName: true }), candidate(2, "mrs carlill", { isName: true })],
       2,
