@@ -80,10 +80,19 @@ function post(port: number, body: Buffer, options: { contentType?: string; answe
   });
 }
 
-/** Every file below `folder`, as paths relative to it. */
+/**
+ * Every file below `folder`, as paths relative to it. The server may remove a folder while it is being walked
+ * (a cancelled upload's): the walk then fails with ENOENT and is made again.
+ */
 async function filesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(folder.length + 1));
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+      return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath ?? entry.path, entry.name).slice(folder.length + 1));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt === 5) throw error;
+    }
+  }
 }
 
 const diskFull = () => Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
