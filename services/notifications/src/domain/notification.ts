@@ -62,12 +62,17 @@ export function welcomeMessage(name: string): string {
 const MAX_QUOTED_COURSE_NAME_LENGTH = 255;
 
 /**
- * Content of the SYSTEM notification confirming a course deletion: the course's notes and materials are
- * removed by other services in the background, so the user gets a confirmation once it is under way.
+ * Content of the SYSTEM notification confirming a course deletion. It names everything the deletion removes
+ * (other services do it in the background on `courses.course.deleted`): notes (media), documents (documents),
+ * study materials (study) and chat sessions (chat); calendar events are kept without the course (calendar
+ * detaches them), and the message says so, so that the user knows what is gone and what is not.
  */
 export function courseDeletedMessage(courseName: string): string {
   const name = [...courseName.trim()].slice(0, MAX_QUOTED_COURSE_NAME_LENGTH).join("");
-  return `Course “${name || "Untitled"}” was deleted, together with its notes and study materials.`;
+  return (
+    `Course “${name || "Untitled"}” was deleted, together with its notes, documents, study materials and chat sessions. ` +
+    "Its calendar events stay in your calendar without the course."
+  );
 }
 
 /** Longest part of a note title quoted in a message (a note title has at most 255 characters). */

@@ -92,8 +92,16 @@ describe("notification rules", () => {
 
 describe("courseDeletedMessage", () => {
   it("names the course, or says Untitled for a blank name", () => {
-    expect(courseDeletedMessage("  Organic Chemistry ")).toBe("Course “Organic Chemistry” was deleted, together with its notes and study materials.");
+    expect(courseDeletedMessage("  Organic Chemistry ")).toBe(
+      "Course “Organic Chemistry” was deleted, together with its notes, documents, study materials and chat sessions. " +
+        "Its calendar events stay in your calendar without the course.",
+    );
     expect(courseDeletedMessage(" ")).toContain("“Untitled”");
+  });
+
+  it("names everything a course deletion removes (notes, documents, study materials, chat sessions), issue #29", () => {
+    const message = courseDeletedMessage("Microbiology");
+    for (const removed of ["notes", "documents", "study materials", "chat sessions"]) expect(message).toContain(removed);
   });
 });
 
