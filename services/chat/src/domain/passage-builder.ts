@@ -17,7 +17,8 @@ export interface NoteMaterial {
   title: string;
   segments: readonly { start: number; text: string }[];
   summary: string | null;
-  userNotes: readonly { content: string }[];
+  /** The user's typed notes, each at the second of the recording it was written against. */
+  userNotes: readonly { content: string; timestamp: number }[];
   /** The whole transcript: passages come from it only when the note has no segments (e.g. a note without timings). */
   content?: string | null;
 }
@@ -37,7 +38,8 @@ const wordCount = (text: string) => text.split(/\s+/u).filter((word) => word.len
 
 /**
  * A note's passages: its transcript in segments (short ones joined to the next, the passage keeping the first's
- * start time, so that a citation opens the recording where the words begin), its summary and each user note.
+ * start time, so that a citation opens the recording where the words begin), its summary and each user note (at
+ * its own timestamp, so that its citation opens the recording where the user wrote it).
  */
 export function notePassages(note: NoteMaterial): PassageDraft[] {
   const drafts: PassageDraft[] = [];
@@ -59,7 +61,9 @@ export function notePassages(note: NoteMaterial): PassageDraft[] {
   }
   if (note.summary?.trim()) drafts.push({ ...base, kind: "summary", position: drafts.length, startTime: null, text: note.summary.trim() });
   for (const userNote of note.userNotes) {
-    if (userNote.content.trim()) drafts.push({ ...base, kind: "user_note", position: drafts.length, startTime: null, text: userNote.content.trim() });
+    if (!userNote.content.trim()) continue;
+    const startTime = Number.isFinite(userNote.timestamp) && userNote.timestamp >= 0 ? userNote.timestamp : null;
+    drafts.push({ ...base, kind: "user_note", position: drafts.length, startTime, text: userNote.content.trim() });
   }
   return drafts;
 }

@@ -40,11 +40,12 @@ export function timestamp(seconds: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
-/** Where a passage sits, for a reader: "Lecture 3, 12:34" or "Textbook, p. 4". */
+/** Where a passage sits, for a reader: "Lecture 3, 12:34", "Lecture 3, your note at 12:34" or "Textbook, p. 4". */
 export function placeOf(passage: Pick<Passage, "title" | "startTime" | "page" | "kind">): string {
+  if (passage.kind === "user_note")
+    return passage.startTime !== null ? `${passage.title}, your note at ${timestamp(passage.startTime)}` : `${passage.title}, your note`;
   if (passage.startTime !== null) return `${passage.title}, ${timestamp(passage.startTime)}`;
   if (passage.page !== null) return `${passage.title}, p. ${passage.page}`;
   if (passage.kind === "summary") return `${passage.title}, summary`;
-  if (passage.kind === "user_note") return `${passage.title}, your note`;
   return passage.title;
 }

@@ -217,7 +217,7 @@ describe("chat's gRPC adapters to media, documents and courses, and the reindex 
         title: "Lecture 2",
         segments: [{ start: 754, text: "Under ideal conditions E. coli divides every twenty minutes." }],
         summary: "Bacterial growth.",
-        userNotes: [{ content: "Ask about the lag phase." }],
+        userNotes: [{ content: "Ask about the lag phase.", timestamp: 755 }],
         content: "Under ideal conditions E. coli divides every twenty minutes.",
         updatedAt: new Date("2026-11-25T00:00:00Z"),
       });

@@ -50,6 +50,8 @@ describe("words", () => {
     expect(timestamp(3723)).toBe("1:02:03");
     expect(placeOf(growth)).toBe("Lecture 2: Bacterial growth, 12:34");
     expect(placeOf(injection)).toBe("Lab handout, p. 4");
+    expect(placeOf(passage({ kind: "user_note", startTime: 75 }))).toBe("Lecture 2: Bacterial growth, your note at 1:15");
+    expect(placeOf(passage({ kind: "user_note" }))).toBe("Lecture 2: Bacterial growth, your note");
   });
 });
 

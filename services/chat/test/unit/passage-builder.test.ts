@@ -12,17 +12,37 @@ describe("passages of a note and a document", () => {
         { start: 33, text: "The Gram stain was introduced by Hans Christian Gram in 1884 in Berlin." },
       ],
       summary: "The bacterial cell and the Gram stain.",
-      userNotes: [{ content: "Gram stain order: crystal violet, iodine, alcohol, safranin." }, { content: " " }],
+      userNotes: [
+        { content: "Gram stain order: crystal violet, iodine, alcohol, safranin.", timestamp: 41.5 },
+        { content: " ", timestamp: 50 },
+      ],
     });
     expect(drafts.map(({ kind, startTime, position }) => ({ kind, startTime, position }))).toEqual([
       { kind: "segment", startTime: 14.2, position: 0 },
       { kind: "segment", startTime: 33, position: 1 },
       { kind: "summary", startTime: null, position: 2 },
-      { kind: "user_note", startTime: null, position: 3 },
+      { kind: "user_note", startTime: 41.5, position: 3 },
     ]);
     expect(drafts[0].text).toBe(
       "Okay, good morning. Today is all about the bacterial cell, what it is built from and why that matters for antibiotics.",
     );
+  });
+
+  it("gives a typed user note its own timestamp as start time, also in a note without transcript segments (#29)", () => {
+    const drafts = notePassages({
+      noteId: "n4",
+      title: "Typed notes",
+      segments: [],
+      summary: null,
+      userNotes: [
+        { content: "The lag phase comes before exponential growth.", timestamp: 0 },
+        { content: "Stationary phase: nutrients run out.", timestamp: 754 },
+      ],
+    });
+    expect(drafts.map(({ kind, startTime, text }) => ({ kind, startTime, text }))).toEqual([
+      { kind: "user_note", startTime: 0, text: "The lag phase comes before exponential growth." },
+      { kind: "user_note", startTime: 754, text: "Stationary phase: nutrients run out." },
+    ]);
   });
 
   it("cuts a note's transcript like a page when it has no segments, without a start time", () => {

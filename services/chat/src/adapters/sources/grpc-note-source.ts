@@ -18,7 +18,7 @@ export function toCurrentNote(note: media.Note): CurrentNote {
     summary: note.summary ?? null,
     userNotes: note.userNotes
       .filter((entry) => entry.contentType !== media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_FILE)
-      .map((entry) => ({ content: entry.content })),
+      .map((entry) => ({ content: entry.content, timestamp: entry.timestamp })),
     content: note.content ?? null,
     updatedAt: required(note.updatedAt, "note's updatedAt"),
   };

@@ -138,7 +138,8 @@ function contentWords(text: string): Set<string> {
 
 /**
  * Turns the note id and time the model cites into a SourceReference on the real timeline: the time snaps to
- * the start of the note's segment it falls in (the last start at or before it, as shown in the prompt); a cited
+ * the start of the note's segment it falls in (the last start at or before it, as shown in the prompt; in a note
+ * of typed user notes only, to the time of the user note it falls in); a cited
  * document page is taken when the document has that page. When the model cites no time (page), or a note
  * (document) that is not one of the sources, the item's own text is matched against the passages (segments,
  * text user notes, pages) and the one sharing the most words is taken; failing that, the cited source (or the
@@ -156,9 +157,14 @@ export class SourceIndex {
     if (firstNote) this.firstSource = { noteId: firstNote.noteId, startTime: null };
     else if (firstDocument) this.firstSource = { documentId: firstDocument.documentId, page: null };
     for (const note of notes) {
+      // The note's timeline: its segments' starts; for a note without segments (typed notes only), the times of
+      // its text user notes, so that an item made from one keeps that time (#29).
+      const textUserNotes = note.userNotes.filter((userNote) => userNote.contentType === "text");
+      const anchors =
+        note.segments.length > 0 ? note.segments.map((segment) => segment.startTime) : textUserNotes.map((userNote) => userNote.timestamp);
       this.segmentStarts.set(
         note.noteId,
-        note.segments.map((segment) => segment.startTime).sort((a, b) => a - b),
+        anchors.filter((seconds) => Number.isFinite(seconds) && seconds >= 0).sort((a, b) => a - b),
       );
       const passage = (startTime: number | null, text: string): CitablePassage => ({
         sourceId: note.noteId,
@@ -204,7 +210,10 @@ export class SourceIndex {
     return this.firstSource ?? null;
   }
 
-  /** The start of the note's segment that `seconds` falls in; null for a note without timing. */
+  /**
+   * The start of the note's segment that `seconds` falls in (for a note without segments: the latest text user
+   * note's time at or before it); null for a note without timing.
+   */
   private snap(noteId: string, seconds: number): number | null {
     const starts = this.segmentStarts.get(noteId) ?? [];
     if (starts.length === 0) return null;

@@ -115,6 +115,21 @@ describe("SourceIndex", () => {
       expect(lecture.resolve(null, null, "example diagram")).toEqual({ noteId: "lecture", startTime: null });
     });
 
+    it("keeps a typed user note's time in a note without segments, cited or matched (#29)", () => {
+      const typed = new SourceIndex([
+        note("typed", {
+          userNotes: [
+            { timestamp: 42, content: "Elinor Dashwood hides her feelings for Edward Ferrars.", contentType: "text" },
+            { timestamp: 300, content: "Marianne falls ill at Cleveland.", contentType: "text" },
+            { timestamp: 5, content: "https://example.com/cleveland-estate-map", contentType: "url" },
+          ],
+        }),
+      ]);
+      expect(typed.resolve("typed", null, "Whose feelings for Edward Ferrars does Elinor hide?")).toEqual({ noteId: "typed", startTime: 42 });
+      expect(typed.resolve("typed", 300, "Where does Marianne fall ill?")).toEqual({ noteId: "typed", startTime: 300 });
+      expect(typed.resolve("typed", 310.4)).toEqual({ noteId: "typed", startTime: 300 });
+    });
+
     it("keeps a cited note and looks only within it", () => {
       expect(lecture.resolve("reading", null, "Glycolysis splits glucose")).toEqual({ noteId: "reading", startTime: null });
     });
