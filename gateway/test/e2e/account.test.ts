@@ -51,6 +51,8 @@ describe("account endpoints", () => {
       userId: response.body.user.id as string,
       token: response.body.session.token as string,
       sessionId: response.body.session.id as string,
+      /** The session cookie's value as the gateway signed it (`<token>.<signature>`, URL-encoded). */
+      signedToken: cookieFrom(response.headers, "better-auth.session_token")!.split(/=(.*)/s)[1],
     };
   }
 
@@ -200,15 +202,39 @@ describe("account endpoints", () => {
   it("revokes a session for a caller signed in by the spec's session_token cookie", async () => {
     const user = await signUp("Jade");
     const phone = await api("POST", "/api/auth/signin", { body: { email: user.email, password }, headers: { "user-agent": "phone" } });
-    const revoked = await api("POST", "/api/account/revoke-session", {
-      cookie: `session_token=${user.token}`,
-      body: { sessionId: phone.body.session.id },
-    });
+    const cookie = `session_token=${user.signedToken}`;
+    const revoked = await api("POST", "/api/account/revoke-session", { cookie, body: { sessionId: phone.body.session.id } });
     expect(revoked.status).toBe(200);
     expect((await api("GET", "/api/auth/session", { token: phone.body.session.token })).status).toBe(401);
-    const own = await api("POST", "/api/account/revoke-session", { cookie: `session_token=${user.token}`, body: { sessionId: user.sessionId } });
+    const own = await api("POST", "/api/account/revoke-session", { cookie, body: { sessionId: user.sessionId } });
     expect(own.status).toBe(200);
-    expect((await api("GET", "/api/account/details", { cookie: `session_token=${user.token}` })).status).toBe(401);
+    expect((await api("GET", "/api/account/details", { cookie })).status).toBe(401);
+  });
+
+  it("takes a spec-named session cookie only with the value the gateway signed: a planted raw token is no session", async () => {
+    // A page on a sibling subdomain can set cookies for the whole domain; with its own account's raw token (which any
+    // sign-in answer shows) it would sign a visitor into that account.
+    const attacker = await signUp("Mallory");
+    for (const cookie of [
+      `session_token=${attacker.token}`,
+      `study.session-token=${attacker.token}`,
+      `__Secure-study.session-token=${attacker.token}`,
+      `study.session-token=${encodeURIComponent(`${attacker.token}.${attacker.userId}`)}`,
+    ]) {
+      for (const path of ["/api/auth/session", "/api/account/details"]) {
+        const planted = await api("GET", path, { cookie });
+        expect({ cookie, path, status: planted.status, code: planted.body.code }).toEqual({ cookie, path, status: 401, code: "UNAUTHORIZED" });
+      }
+    }
+    // The signed value, and a raw token under a __Host- name (which only the gateway's own host can set), are the session.
+    for (const cookie of [
+      `session_token=${attacker.signedToken}`,
+      `study.session-token=${attacker.signedToken}`,
+      `__Host-study.session-token=${attacker.token}`,
+    ]) {
+      const session = await api("GET", "/api/auth/session", { cookie });
+      expect({ cookie, user: session.body.user?.id }).toEqual({ cookie, user: attacker.userId });
+    }
   });
 
   it("answers 404 for another user's session or an unknown one, leaving it alive", async () => {

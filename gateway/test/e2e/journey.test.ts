@@ -276,10 +276,11 @@ describe("end to end through the gateway", () => {
   it("accepts the spec's session cookie names: session_token and a dotted name ending in .session-token", async () => {
     const { response, token } = await signUp("Jo");
     const signedValue = cookieFrom(response.headers, "better-auth.session_token")!.split(/=(.*)/s)[1];
-    // The value is what the Bearer header takes: the raw token, or better-auth's signed value (URL-encoded or not).
+    // The value is better-auth's signed value (URL-encoded or not); a __Host- name (which no sibling subdomain can set)
+    // may carry the raw token, as the Bearer header does.
     for (const cookie of [
-      `session_token=${token}`,
-      `__Secure-study.session-token=${token}`,
+      `session_token=${signedValue}`,
+      `__Host-study.session-token=${token}`,
       `study.session-token=${signedValue}`,
       `theme=dark; session_token=${decodeURIComponent(signedValue)}`,
     ]) {
@@ -288,9 +289,17 @@ describe("end to end through the gateway", () => {
       expect(session.body.session.token).toBe(token);
       expect((await api("GET", "/api/courses", { cookie })).status).toBe(200);
     }
-    // A value with a dot must carry a valid signature; names that merely look alike are not session cookies.
+    // A value with a dot must carry a valid signature, a raw token needs a __Host- name; names that merely look alike
+    // are not session cookies.
     const forged = `${token}.${"A".repeat(43)}=`;
-    for (const cookie of [`session_token=${forged}`, `study.session-token=${forged}`, `session-token=${token}`, `study.session_token=${token}`]) {
+    for (const cookie of [
+      `session_token=${forged}`,
+      `study.session-token=${forged}`,
+      `session_token=${token}`,
+      `__Secure-study.session-token=${token}`,
+      `session-token=${signedValue}`,
+      `study.session_token=${signedValue}`,
+    ]) {
       const refused = await api("GET", "/api/courses", { cookie });
       expect(refused.status).toBe(401);
       expect(refused.body.code).toBe("UNAUTHORIZED");
@@ -304,14 +313,14 @@ describe("end to end through the gateway", () => {
         ((await db.query(`SELECT "expiresAt" FROM "session" WHERE token = $1`, [token])).rows[0].expiresAt as Date).getTime();
       await db.query(`UPDATE "session" SET "expiresAt" = now() + interval '30 days' - interval '25 hours' WHERE token = $1`, [token]);
       const before = await expiry();
-      expect((await api("GET", "/api/courses", { cookie: `session_token=${token}` })).status).toBe(200);
+      expect((await api("GET", "/api/courses", { cookie: `session_token=${signedValue}` })).status).toBe(200);
       expect((await expiry()) - before).toBeGreaterThan(24 * 3600 * 1000);
     } finally {
       await db.end();
     }
-    const signOut = await api("POST", "/api/auth/signout", { cookie: `__Secure-study.session-token=${token}` });
+    const signOut = await api("POST", "/api/auth/signout", { cookie: `__Host-study.session-token=${token}` });
     expect(signOut.status).toBe(200);
-    expect((await api("GET", "/api/auth/session", { cookie: `session_token=${token}` })).status).toBe(401);
+    expect((await api("GET", "/api/auth/session", { cookie: `session_token=${signedValue}` })).status).toBe(401);
     expect((await api("GET", "/api/auth/session", { token })).status).toBe(401);
 
     const expiring = await signUp("Kim");
@@ -323,7 +332,7 @@ describe("end to end through the gateway", () => {
       await expiredDb.end();
     }
     for (let i = 0; i < 2; i++) {
-      const expired = await api("GET", "/api/courses", { cookie: `study.session-token=${expiring.token}` });
+      const expired = await api("GET", "/api/courses", { cookie: `__Host-study.session-token=${expiring.token}` });
       expect(expired.status).toBe(401);
       expect(expired.body.code).toBe("SESSION_EXPIRED");
     }

@@ -3,6 +3,7 @@ import { createClient } from "@study/grpc";
 import {
   Browser,
   httpClient,
+  signCallsAs,
   startOidcProvider,
   startTestStack,
   uniqueSuffix,
@@ -45,6 +46,8 @@ describe("identity-provider sign-in (Google, against a local OpenID Connect prov
     api = httpClient(stack.gatewayUrl);
     db = new Client({ connectionString: stack.databaseUrl("gateway") });
     await db.connect();
+    // IdentityService answers the calendar service only: the test asks as it.
+    signCallsAs(stack.internalAuth, "calendar");
     identity = identityClient(stack.gatewayGrpcAddress);
   }, 120_000);
 
@@ -179,6 +182,41 @@ describe("identity-provider sign-in (Google, against a local OpenID Connect prov
       expect(sessionCookie(browser)).toBeUndefined();
     },
   );
+
+  it("POST sign-in/social with only {provider}, as the apps send it, ends in the app; flow web or a callbackURL ends on the web", async () => {
+    const ola = person("Ola");
+    provider.signInAs(ola);
+    const started = await api("POST", "/api/auth/sign-in/social", { body: { provider: "google" } });
+    expect(started.status).toBe(200);
+    expect(new URL(started.body.url).searchParams.get("flow")).toBe("desktop");
+    const appBrowser = newBrowser();
+    const landing = new URL((await appBrowser.open(started.body.url)).url);
+    expect(`${landing.protocol}//${landing.host}${landing.pathname}`).toBe("studyapp://auth/callback");
+    const value = landing.searchParams.get("session_token")!;
+    const session = await api("GET", "/api/auth/session", { token: value.slice(0, value.indexOf(".")) });
+    expect(session.status).toBe(200);
+    expect(session.body.user).toMatchObject({ id: value.slice(value.indexOf(".") + 1), email: ola.email });
+    expect(sessionCookie(appBrowser)).toBeUndefined();
+
+    for (const [body, destination] of [
+      [{ provider: "google", flow: "web" }, CLIENT_URL],
+      [{ provider: "google", callbackURL: `${ADMIN_ORIGIN}/welcome` }, `${ADMIN_ORIGIN}/welcome`],
+    ] as const) {
+      provider.signInAs(person("Pia"));
+      const web = await api("POST", "/api/auth/sign-in/social", { body });
+      expect(web.status).toBe(200);
+      expect(new URL(web.body.url).searchParams.get("flow")).toBe("web");
+      const webBrowser = newBrowser();
+      expect((await webBrowser.open(web.body.url)).url.replace(/\/$/, "")).toBe(destination);
+      expect(sessionCookie(webBrowser)).toBeDefined();
+    }
+
+    const mixed = await api("POST", "/api/auth/sign-in/social", {
+      body: { provider: "google", flow: "mobile", callbackURL: `${ADMIN_ORIGIN}/welcome` },
+    });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "callbackURL", message: "is only used by the web flow" }] });
+  });
 
   it("hands a session to the app only at the end of an app flow started in that browser", async () => {
     const { browser } = await signInWithGoogle(person("Kim"));

@@ -29,6 +29,14 @@ const callbackURL = z
   .describe("Web flow only: where the browser goes once signed in (a trusted origin; default CLIENT_URL)");
 const flow = z.enum(SIGN_IN_FLOWS).default("web").describe("web (default), desktop or mobile: how the sign-in ends");
 /**
+ * The POST's flow: the spec's desktop and mobile apps send only `{provider}`, so without a flow the sign-in ends in
+ * the app (desktop and mobile share the target), unless a `callbackURL` (a web destination) is given.
+ */
+const appFlowByDefault = z
+  .enum(SIGN_IN_FLOWS)
+  .optional()
+  .describe("web, desktop or mobile: how the sign-in ends; default desktop (the app's scheme), or web when callbackURL is given");
+/**
  * The flow of an error report: any value (or none, or several) reads as web, so that the browser always lands on a
  * page; documented as taking anything, which it does.
  */
@@ -37,7 +45,7 @@ const errorFlow = z
   .optional()
   .transform((value): SignInFlow => SIGN_IN_FLOWS.find((name) => name === value) ?? "web")
   .describe("web, desktop or mobile; any other value reads as web");
-const webOnlyCallback = (input: { flow: SignInFlow; callbackURL?: string }) => input.flow === "web" || !input.callbackURL;
+const webOnlyCallback = (input: { flow?: SignInFlow; callbackURL?: string }) => !input.flow || input.flow === "web" || !input.callbackURL;
 const webOnlyCallbackIssue = { path: ["callbackURL"], message: "is only used by the web flow" };
 
 /**
@@ -153,10 +161,15 @@ export function oauthRoutes(deps: {
       description:
         "Desktop and mobile apps open the URL in the system browser or a browser tab; the sign-in ends at " +
         "`<APP_SCHEME>://auth/callback?session_token=<URL-encoded <token>.<userId>>`, where the part before the first " +
-        "dot is the Bearer token. The URL leads through the gateway, so the state cookie lands in that browser.",
+        "dot is the Bearer token. The URL leads through the gateway, so the state cookie lands in that browser. " +
+        '`{provider}` alone (as the apps send it) gives this app flow; `flow: "web"` or a `callbackURL` gives the web ' +
+        "flow, which ends back at `callbackURL` (default CLIENT_URL) with the session cookie.",
       auth: false,
       before: [deps.limit],
-      body: z.object({ provider: z.string().min(1).max(64), flow, callbackURL }).refine(webOnlyCallback, webOnlyCallbackIssue),
+      body: z
+        .object({ provider: z.string().min(1).max(64), flow: appFlowByDefault, callbackURL })
+        .refine(webOnlyCallback, webOnlyCallbackIssue)
+        .transform(({ flow: requested, ...rest }) => ({ ...rest, flow: requested ?? (rest.callbackURL ? "web" : "desktop") })),
       responses: {
         200: { description: "The URL to open", schema: z.object({ url: z.url() }).meta({ id: "SocialSignInUrl" }) },
         400: { description: "Unknown or disabled provider (OAUTH_ERROR), or invalid input (VALIDATION_ERROR)", schema: errorEnvelope },

@@ -12,11 +12,20 @@ const LIBRARY_SESSION_COOKIES = ["better-auth.session_token", "__Secure-better-a
 /** The spec's names for the session cookie: `session_token`, and a dotted name ending in `.session-token`. */
 const SPEC_SESSION_COOKIE = "session_token";
 const DOTTED_SESSION_COOKIE = /^[\w-]+(\.[\w-]+)*\.session-token$/;
+/**
+ * Browsers take a cookie named `__Host-…` only from the host itself (Secure, Path=/, no Domain), so no sibling
+ * subdomain can plant one: only such a name may carry the raw token.
+ */
+const HOST_ONLY_PREFIX = "__Host-";
 
 /**
- * The session cookie a request carries, first found of: better-auth's own (which the gateway sets), then the
- * spec's `session_token`, then a dotted name ending in `.session-token` (e.g. `__Secure-study.session-token`).
- * `signedOnly`: the library's cookie must be signed; a spec-named one holds what the Bearer header takes.
+ * The session cookie a request carries, first found of: better-auth's own (which the gateway sets), then a
+ * dotted name ending in `.session-token` with the `__Host-` prefix, then the spec's `session_token`, then any other
+ * dotted name ending in `.session-token` (e.g. `study.session-token`).
+ * `signedOnly`: the value must be the library's signed value `token.signature`. A cookie without the `__Host-`
+ * prefix may have been set by a sibling subdomain (Domain=the parent): a raw token in it is refused, so that a page
+ * elsewhere on the domain cannot sign a visitor into an account of its choosing with a token it learned outside a
+ * cookie (the app callback, a Bearer header); only the value the gateway itself signed is accepted there.
  */
 function sessionCookie(req: Request): { value: string; signedOnly: boolean } | null {
   const header = req.header("cookie");
@@ -24,8 +33,11 @@ function sessionCookie(req: Request): { value: string; signedOnly: boolean } | n
   const jar = parseCookies(header);
   const library = LIBRARY_SESSION_COOKIES.map((name) => jar[name]).find(Boolean);
   if (library) return { value: library, signedOnly: true };
-  const named = jar[SPEC_SESSION_COOKIE] || Object.entries(jar).find(([name, value]) => value && DOTTED_SESSION_COOKIE.test(name))?.[1];
-  return named ? { value: named, signedOnly: false } : null;
+  const dotted = Object.entries(jar).filter((entry): entry is [string, string] => Boolean(entry[1]) && DOTTED_SESSION_COOKIE.test(entry[0]));
+  const hostOnly = dotted.find(([name]) => name.startsWith(HOST_ONLY_PREFIX));
+  if (hostOnly) return { value: hostOnly[1], signedOnly: false };
+  const named = jar[SPEC_SESSION_COOKIE] || dotted[0]?.[1];
+  return named ? { value: named, signedOnly: true } : null;
 }
 
 /** The credential as presented: the Bearer header's value, otherwise the session cookie's. */
@@ -38,9 +50,14 @@ function presentedCredential(req: Request): { value: string; signedOnly: boolean
   return sessionCookie(req);
 }
 
-/** The session token a request presents, before any signature check (the part before a signature's dot). */
+/**
+ * The session token a request presents, before any signature check (the part before a signature's dot); none for
+ * an unsigned value where only a signed one is taken.
+ */
 export function presentedToken(req: Request): string | undefined {
-  return presentedCredential(req)?.value.split(".")[0] || undefined;
+  const credential = presentedCredential(req);
+  if (!credential || (credential.signedOnly && !safeDecode(credential.value)?.includes("."))) return undefined;
+  return credential.value.split(".")[0] || undefined;
 }
 
 export function currentAuth(res: { locals: Record<string, unknown> }): AuthState {
@@ -76,9 +93,9 @@ function safeDecode(value: string): string | null {
 }
 
 /**
- * The session token the request proves, null when it presents none. A Bearer header or a spec-named cookie
- * holds the raw token or the library's signed value `token.signature` (URL-encoded or not); a value with a dot
- * must carry a valid signature. better-auth's own cookie must be signed.
+ * The session token the request proves, null when it presents none. A Bearer header or a `__Host-` cookie holds
+ * the raw token or the library's signed value `token.signature` (URL-encoded or not); a value with a dot must
+ * carry a valid signature. better-auth's own cookie and the other spec-named cookies must be signed.
  */
 function provenToken(req: Request, secret: string): string | typeof REFUSED | null {
   const credential = presentedCredential(req);
