@@ -123,6 +123,81 @@ describe("search service over gRPC, kept current from RabbitMQ events (embedded 
     expect(await titlesFound(userId, "respiration")).toEqual([]);
   });
 
+  it("takes a study material's updated event: the new date and record (a source note was deleted, #29)", async () => {
+    const userId = user();
+    const kinds = [
+      { type: SearchableType.SEARCHABLE_TYPE_FLASHCARD_SET, title: "Kinetics flashcards" },
+      { type: SearchableType.SEARCHABLE_TYPE_QUIZ, title: "Kinetics quiz" },
+      { type: SearchableType.SEARCHABLE_TYPE_STUDY_GUIDE, title: "Kinetics study guide" },
+    ].map((kind) => searchable(userId, { ...kind, id: id("material"), content: "reaction rates", updatedAt: at(1) }));
+    const [set, quiz, guide] = kinds;
+    await publishAndWait(
+      createEvent("study", userId, {
+        $case: "flashcardSetCreated",
+        value: {
+          flashcardSetId: set.id,
+          courseId: "",
+          noteIds: [],
+          title: set.title,
+          description: "",
+          difficulty: "",
+          cardCount: 1,
+          cardTexts: [],
+          searchable: set,
+        },
+      }),
+      createEvent("study", userId, {
+        $case: "quizCreated",
+        value: {
+          quizId: quiz.id,
+          courseId: "",
+          noteIds: [],
+          title: quiz.title,
+          description: "",
+          difficulty: "",
+          questionCount: 1,
+          questionTexts: [],
+          searchable: quiz,
+        },
+      }),
+      createEvent("study", userId, {
+        $case: "studyGuideCreated",
+        value: {
+          studyGuideId: guide.id,
+          courseId: "",
+          noteIds: [],
+          title: guide.title,
+          description: "",
+          difficulty: "",
+          sectionCount: 1,
+          content: "",
+          searchable: guide,
+        },
+      }),
+    );
+    const dates = async () =>
+      Object.fromEntries(
+        (await client.search({ userId, query: "kinetics", minRelevance: "0" })).results.map((result) => [result.title, result.updatedAt]),
+      );
+    expect(await dates()).toEqual({ [set.title]: at(1), [quiz.title]: at(1), [guide.title]: at(1) });
+
+    await publishAndWait(
+      createEvent("study", userId, {
+        $case: "flashcardSetUpdated",
+        value: { flashcardSetId: set.id, courseId: "", noteIds: [], searchable: { ...set, updatedAt: at(7) } },
+      }),
+      createEvent("study", userId, {
+        $case: "quizUpdated",
+        value: { quizId: quiz.id, courseId: "", noteIds: [], searchable: { ...quiz, updatedAt: at(8) } },
+      }),
+      createEvent("study", userId, {
+        $case: "studyGuideUpdated",
+        value: { studyGuideId: guide.id, courseId: "", noteIds: [], searchable: { ...guide, updatedAt: at(9) } },
+      }),
+    );
+    expect(await dates()).toEqual({ [set.title]: at(7), [quiz.title]: at(8), [guide.title]: at(9) });
+  });
+
   it("applies a redelivered event once, keeps a delete that overtook its create, and ignores an older update after a newer one", async () => {
     const userId = user();
     const quizId = id("quiz");

@@ -62,3 +62,26 @@ export const studyGuideCreated = (guide: StudyGuide): EventEnvelope =>
 
 export const studyGuideDeleted = (guide: StudyGuide): EventEnvelope =>
   createEvent(SOURCE, guide.userId, { $case: "studyGuideDeleted", value: { studyGuideId: guide.id, courseId: guide.courseId } });
+
+/*
+ * Updated events: the material changed without being made again (a source note or document was deleted, so it lost
+ * its link to it and its updatedAt moved). They carry the record as search indexes it now, so search keeps the
+ * material's date and text current.
+ */
+export const flashcardSetUpdated = (set: FlashcardSet): EventEnvelope =>
+  createEvent(SOURCE, set.userId, {
+    $case: "flashcardSetUpdated",
+    value: { flashcardSetId: set.id, courseId: set.courseId, noteIds: set.noteIds, searchable: flashcardSetToSearchable(set) },
+  });
+
+export const quizUpdated = (quiz: Quiz): EventEnvelope =>
+  createEvent(SOURCE, quiz.userId, {
+    $case: "quizUpdated",
+    value: { quizId: quiz.id, courseId: quiz.courseId, noteIds: quiz.noteIds, searchable: quizToSearchable(quiz) },
+  });
+
+export const studyGuideUpdated = (guide: StudyGuide): EventEnvelope =>
+  createEvent(SOURCE, guide.userId, {
+    $case: "studyGuideUpdated",
+    value: { studyGuideId: guide.id, courseId: guide.courseId, noteIds: guide.noteIds, searchable: studyGuideToSearchable(guide) },
+  });

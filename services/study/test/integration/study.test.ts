@@ -231,6 +231,66 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect((await client.listFlashcardSets({ userId, noteId: otherNoteId })).flashcardSets.map((set) => set.id)).toEqual([flashcardSet!.id]);
   });
 
+  it("announces each material a deleted note leaves (its updatedAt moved) as updated, with the record search indexes (#29)", async () => {
+    const userId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const noteId = randomUUID();
+    const otherNoteId = randomUUID();
+    const request = generation(userId, courseId, [sourceNote(noteId), sourceNote(otherNoteId, LECTURE.slice(0, 6))]);
+    const { flashcardSet } = await client.generateFlashcards({ generation: request, cardCount: 3 });
+    const { quiz } = await client.generateQuiz({ generation: request, questionCount: 3 });
+    const { studyGuide } = await client.generateStudyGuide({ generation: request });
+    const { quiz: untouched } = await client.generateQuiz({ generation: generation(userId, courseId, [sourceNote(otherNoteId)]), questionCount: 3 });
+
+    await publisher.publish([createEvent("media", userId, { $case: "noteDeleted", value: { noteId, courseId, title: "Week 3", storageKeys: [] } })]);
+    const updated = () =>
+      capture.events.flatMap((event) => {
+        const payload = event.payload;
+        if (event.userId !== userId || !payload) return [];
+        if (payload.$case === "flashcardSetUpdated") return [{ id: payload.value.flashcardSetId, type: event.type, ...payload.value }];
+        if (payload.$case === "quizUpdated") return [{ id: payload.value.quizId, type: event.type, ...payload.value }];
+        if (payload.$case === "studyGuideUpdated") return [{ id: payload.value.studyGuideId, type: event.type, ...payload.value }];
+        return [];
+      });
+    await eventually(async () => updated().length === 3, 10_000);
+    expect(
+      updated()
+        .map((event) => event.id)
+        .sort(),
+    ).toEqual([flashcardSet!.id, quiz!.id, studyGuide!.id].sort());
+    expect(
+      updated()
+        .map((event) => event.type)
+        .sort(),
+    ).toEqual(["study.flashcard_set.updated.v1", "study.quiz.updated.v1", "study.study_guide.updated.v1"]);
+
+    // Each event carries the material as it now is: search takes its new updatedAt (and the note list without the note).
+    const now = {
+      [flashcardSet!.id]: (await client.getFlashcardSet({ userId, flashcardSetId: flashcardSet!.id })).flashcardSet!,
+      [quiz!.id]: (await client.getQuiz({ userId, quizId: quiz!.id })).quiz!,
+      [studyGuide!.id]: (await client.getStudyGuide({ userId, studyGuideId: studyGuide!.id })).studyGuide!,
+    };
+    const before = { [flashcardSet!.id]: flashcardSet!, [quiz!.id]: quiz!, [studyGuide!.id]: studyGuide! };
+    for (const event of updated()) {
+      expect(event).toMatchObject({ courseId, noteIds: [otherNoteId], searchable: { id: event.id, userId, courseId } });
+      expect(event.searchable!.updatedAt).toEqual(now[event.id].updatedAt);
+      expect(event.searchable!.updatedAt!.getTime()).toBeGreaterThan(before[event.id].updatedAt!.getTime());
+    }
+
+    expect(updated().some((event) => event.id === untouched!.id)).toBe(false);
+
+    // The same deletion again changes nothing, so it announces nothing. Then the other note's deletion touches all
+    // four: its events, relayed after anything the repeat could have written, mark the end of what to wait for.
+    await publisher.publish([createEvent("media", userId, { $case: "noteDeleted", value: { noteId, courseId, title: "Week 3", storageKeys: [] } })]);
+    await publisher.publish([
+      createEvent("media", userId, { $case: "noteDeleted", value: { noteId: otherNoteId, courseId, title: "Week 4", storageKeys: [] } }),
+    ]);
+    await eventually(async () => updated().some((event) => event.id === untouched!.id), 10_000);
+    await eventually(async () => updated().length === 7, 10_000);
+    const perMaterial = updated().reduce<Record<string, number>>((counts, event) => ({ ...counts, [event.id]: (counts[event.id] ?? 0) + 1 }), {});
+    expect(perMaterial).toEqual({ [flashcardSet!.id]: 2, [quiz!.id]: 2, [studyGuide!.id]: 2, [untouched!.id]: 1 });
+  });
+
   it("deletes a deleted course's material and announces each deletion", async () => {
     const userId = `user-${randomUUID()}`;
     const courseId = randomUUID();

@@ -1,5 +1,6 @@
 import { FollowSourceNotes } from "../../src/application/follow-source-notes";
-import type { MaterialRepository, SourceNoteLinks } from "../../src/application/ports/study-repositories.port";
+import type { EventEnvelope } from "@study/events/envelope";
+import type { MaterialChangeEvents, MaterialRepository, SourceNoteLinks } from "../../src/application/ports/study-repositories.port";
 import { newCardSchedule } from "../../src/domain/card-scheduler";
 import type { FlashcardSet, MaterialOrigin } from "../../src/domain/flashcard-set";
 import type { Quiz } from "../../src/domain/quiz";
@@ -22,6 +23,17 @@ class MemoryMaterial implements SourceNoteLinks {
   readonly sets: FlashcardSet[] = [];
   readonly quizzes: Quiz[] = [];
   readonly guides: StudyGuide[] = [];
+  /** The events the adapter would have written to the outbox with each change. */
+  readonly announced: EventEnvelope[] = [];
+
+  private announce(material: MaterialOrigin, events: MaterialChangeEvents): void {
+    const set = this.sets.find((candidate) => candidate === material);
+    const quiz = this.quizzes.find((candidate) => candidate === material);
+    const guide = this.guides.find((candidate) => candidate === material);
+    if (set) this.announced.push(...events.flashcardSet(set));
+    if (quiz) this.announced.push(...events.quiz(quiz));
+    if (guide) this.announced.push(...events.studyGuide(guide));
+  }
 
   private owned(userId: string): { material: MaterialOrigin; items: { source: SourceReference | null }[] }[] {
     return [
@@ -31,12 +43,13 @@ class MemoryMaterial implements SourceNoteLinks {
     ].filter(({ material }) => material.userId === userId);
   }
 
-  detachNote(userId: string, noteId: string): Promise<void> {
+  detachNote(userId: string, noteId: string, events: MaterialChangeEvents): Promise<void> {
     for (const { material, items } of this.owned(userId).filter(({ material }) => material.noteIds.includes(noteId))) {
       for (const item of items) if (item.source?.noteId === noteId) item.source = null;
       material.noteIds = material.noteIds.filter((id) => id !== noteId);
       if (material.noteId === noteId) Object.assign(material, { noteId: null, noteTitle: null });
       material.updatedAt = new Date();
+      this.announce(material, events);
     }
     return Promise.resolve();
   }
@@ -46,11 +59,12 @@ class MemoryMaterial implements SourceNoteLinks {
     return Promise.resolve();
   }
 
-  detachDocument(userId: string, documentId: string): Promise<void> {
+  detachDocument(userId: string, documentId: string, events: MaterialChangeEvents): Promise<void> {
     for (const { material, items } of this.owned(userId).filter(({ material }) => material.documentIds.includes(documentId))) {
       for (const item of items) if (item.source?.documentId === documentId) item.source = null;
       material.documentIds = material.documentIds.filter((id) => id !== documentId);
       material.updatedAt = new Date();
+      this.announce(material, events);
     }
     return Promise.resolve();
   }
@@ -187,14 +201,37 @@ describe("FollowSourceNotes: a deleted document", () => {
     expect(sourcesOf(others?.flashcards ?? [])).toEqual([page(DELETED, 3)]);
   });
 
+  it("announces each of the owner's changed materials as updated, with its new date for search (#29)", async () => {
+    const { memory, follow } = setUp();
+
+    await follow.documentDeleted(OWNER, DELETED);
+
+    const updated = memory.announced.map((event) => ({
+      type: event.type,
+      userId: event.userId,
+      searchable: event.payload && "searchable" in event.payload.value ? event.payload.value.searchable : undefined,
+    }));
+    expect(updated.map(({ type, userId, searchable }) => [type, userId, searchable?.id])).toEqual([
+      ["study.flashcard_set.updated.v1", OWNER, "set"],
+      ["study.quiz.updated.v1", OWNER, "quiz"],
+      ["study.study_guide.updated.v1", OWNER, "guide"],
+    ]);
+    for (const { searchable } of updated) expect(searchable?.updatedAt?.getTime()).toBeGreaterThan(CREATED.getTime());
+
+    await follow.noteDeleted(OWNER, NOTE);
+    expect(memory.announced.map((event) => event.type).slice(3)).toEqual(["study.study_guide.updated.v1"]);
+  });
+
   it("changes nothing more when the event comes again", async () => {
     const { memory, follow } = setUp();
     await follow.documentDeleted(OWNER, DELETED);
     const afterFirst = structuredClone({ sets: memory.sets, quizzes: memory.quizzes, guides: memory.guides });
 
+    const announcedBefore = memory.announced.length;
     await follow.documentDeleted(OWNER, DELETED);
 
     expect({ sets: memory.sets, quizzes: memory.quizzes, guides: memory.guides }).toEqual(afterFirst);
+    expect(memory.announced.length).toBe(announcedBefore);
   });
 
   it("is a different source from a note: a deleted note leaves the document's links", async () => {

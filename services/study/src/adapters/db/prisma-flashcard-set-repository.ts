@@ -7,7 +7,7 @@ import type { Flashcard, FlashcardSet } from "../../domain/flashcard-set";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { materialWhere, NEWEST_FIRST, pageAfterWhere, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
 
-const withCards = { flashcards: { orderBy: { order: "asc" as const } } };
+export const withCards = { flashcards: { orderBy: { order: "asc" as const } } };
 type SetRow = Prisma.FlashcardSetGetPayload<{ include: typeof withCards }>;
 type CardRow = SetRow["flashcards"][number];
 
@@ -36,7 +36,7 @@ const cardFromRow = (row: CardRow): Flashcard => ({
   schedule: scheduleFromRow(row),
 });
 
-const setFromRow = ({ flashcards, ...row }: SetRow): FlashcardSet => ({ ...row, flashcards: flashcards.map(cardFromRow) });
+export const setFromRow = ({ flashcards, ...row }: SetRow): FlashcardSet => ({ ...row, flashcards: flashcards.map(cardFromRow) });
 
 const scheduleColumns = (schedule: CardSchedule) => ({ ...schedule });
 

@@ -18,10 +18,10 @@ const storedResults = z.array(
   }),
 );
 
-const withQuestions = { questions: { orderBy: { order: "asc" as const } } };
+export const withQuestions = { questions: { orderBy: { order: "asc" as const } } };
 type QuizRow = Prisma.QuizGetPayload<{ include: typeof withQuestions }>;
 
-const quizFromRow = ({ questions, ...row }: QuizRow): Quiz => ({
+export const quizFromRow = ({ questions, ...row }: QuizRow): Quiz => ({
   ...row,
   questions: questions.map((question): Question => ({
     id: question.id,

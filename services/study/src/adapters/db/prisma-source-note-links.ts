@@ -1,5 +1,9 @@
-import type { SourceNoteLinks } from "../../application/ports/study-repositories.port";
+import { enqueueEvents } from "@study/events";
+import type { MaterialChangeEvents, SourceNoteLinks } from "../../application/ports/study-repositories.port";
 import type { PrismaClient } from "../../generated/prisma/client";
+import { setFromRow, withCards } from "./prisma-flashcard-set-repository";
+import { quizFromRow, withQuestions } from "./prisma-quiz-repository";
+import { guideFromRow, withSections } from "./prisma-study-guide-repository";
 
 const MATERIAL_TABLES = ["flashcard_set", "quiz", "study_guide"] as const;
 const PART_TABLES = [
@@ -41,16 +45,19 @@ const DOCUMENT_SOURCE: SourceColumns = {
 export class PrismaSourceNoteLinks implements SourceNoteLinks {
   constructor(private readonly prisma: PrismaClient) {}
 
-  detachNote(userId: string, noteId: string): Promise<void> {
-    return this.detach(userId, noteId, NOTE_SOURCE);
+  detachNote(userId: string, noteId: string, events: MaterialChangeEvents): Promise<void> {
+    return this.detach(userId, noteId, NOTE_SOURCE, events);
   }
 
-  detachDocument(userId: string, documentId: string): Promise<void> {
-    return this.detach(userId, documentId, DOCUMENT_SOURCE);
+  detachDocument(userId: string, documentId: string, events: MaterialChangeEvents): Promise<void> {
+    return this.detach(userId, documentId, DOCUMENT_SOURCE, events);
   }
 
-  /** Items first: they are found through their material still naming the source. */
-  private async detach(userId: string, sourceId: string, source: SourceColumns): Promise<void> {
+  /**
+   * Items first: they are found through their material still naming the source. Then each material naming it is
+   * updated (its updatedAt moves), read back as it now is, and announced by `events` in the same transaction.
+   */
+  private async detach(userId: string, sourceId: string, source: SourceColumns, events: MaterialChangeEvents): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       for (const { table, parent, key } of PART_TABLES) {
         await tx.$executeRawUnsafe(
@@ -60,17 +67,31 @@ export class PrismaSourceNoteLinks implements SourceNoteLinks {
           sourceId,
         );
       }
+      const changed: Record<(typeof MATERIAL_TABLES)[number], string[]> = { flashcard_set: [], quiz: [], study_guide: [] };
       for (const table of MATERIAL_TABLES) {
-        await tx.$executeRawUnsafe(
+        const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
           `UPDATE ${table}
               SET ${source.ids} = array_remove(${source.ids}, $2),
                   ${source.clearMaterial}
                   updated_at = now()
-            WHERE user_id = $1 AND $2 = ANY(${source.ids})`,
+            WHERE user_id = $1 AND $2 = ANY(${source.ids})
+        RETURNING id::text AS id`,
           userId,
           sourceId,
         );
+        changed[table] = rows.map((row) => row.id);
       }
+      // One after the other: an interactive transaction's queries share its one connection.
+      const sets =
+        changed.flashcard_set.length > 0 ? await tx.flashcardSet.findMany({ where: { id: { in: changed.flashcard_set } }, include: withCards }) : [];
+      const quizzes = changed.quiz.length > 0 ? await tx.quiz.findMany({ where: { id: { in: changed.quiz } }, include: withQuestions }) : [];
+      const guides =
+        changed.study_guide.length > 0 ? await tx.studyGuide.findMany({ where: { id: { in: changed.study_guide } }, include: withSections }) : [];
+      await enqueueEvents(tx, [
+        ...sets.map(setFromRow).flatMap((set) => events.flashcardSet(set)),
+        ...quizzes.map(quizFromRow).flatMap((quiz) => events.quiz(quiz)),
+        ...guides.map(guideFromRow).flatMap((guide) => events.studyGuide(guide)),
+      ]);
     });
   }
 

@@ -6,13 +6,13 @@ import { z } from "zod";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
 import { materialWhere, NEWEST_FIRST, pageAfterWhere, originColumns, sourceColumns, sourceFromColumns } from "./material-rows";
 
-const withSections = { sections: { orderBy: { order: "asc" as const } } };
+export const withSections = { sections: { orderBy: { order: "asc" as const } } };
 /** The JSON column `study_section.subsections`, checked when read back. */
 const storedSubsections = z.array(z.object({ title: z.string(), content: z.string() }));
 
 type GuideRow = Prisma.StudyGuideGetPayload<{ include: typeof withSections }>;
 
-const guideFromRow = ({ sections, ...row }: GuideRow): StudyGuide => ({
+export const guideFromRow = ({ sections, ...row }: GuideRow): StudyGuide => ({
   ...row,
   sections: sections.map((section) => ({
     id: section.id,

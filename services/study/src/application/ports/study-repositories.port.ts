@@ -52,16 +52,27 @@ export interface QuizAttemptRepository {
   listForQuiz(userId: string, quizId: string): Promise<QuizAttempt[]>;
 }
 
+/** The events announcing a material that changed, per kind (written in the change's transaction, to the outbox). */
+export interface MaterialChangeEvents {
+  flashcardSet(set: FlashcardSet): EventEnvelope[];
+  quiz(quiz: Quiz): EventEnvelope[];
+  studyGuide(guide: StudyGuide): EventEnvelope[];
+}
+
 /**
  * Keeps the material's links to its sources current as notes change in the media service and documents are
  * deleted in the documents service. Every method touches the given user's material only and is idempotent.
  */
 export interface SourceNoteLinks {
-  /** The note is gone: drop it from note lists and source links (the material stays). */
-  detachNote(userId: string, noteId: string): Promise<void>;
+  /**
+   * The note is gone: drop it from note lists and source links (the material stays). Each material that changed
+   * (its updatedAt moves) is announced by `events`, in the same transaction; one that no longer named the note (a
+   * redelivery) is not.
+   */
+  detachNote(userId: string, noteId: string, events: MaterialChangeEvents): Promise<void>;
   renameNote(userId: string, noteId: string, title: string): Promise<void>;
-  /** The document is gone: drop it from document lists and source links, page included (the material stays). */
-  detachDocument(userId: string, documentId: string): Promise<void>;
+  /** The document is gone: drop it from document lists and source links, page included (the material stays); as detachNote. */
+  detachDocument(userId: string, documentId: string, events: MaterialChangeEvents): Promise<void>;
 }
 
 export type FlashcardSetRepository = MaterialRepository<FlashcardSet> & CardRepository;
