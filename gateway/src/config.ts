@@ -55,9 +55,16 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   SESSION_EXPIRES_IN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How often (at most) a used session's expiry is pushed forward. */
   SESSION_RENEW_AFTER_HOURS: z.coerce.number().int().min(1).default(24),
-  /** Failed sign-ins in a row that lock an account, and for how long. */
+  /** Failed sign-ins in a row of one account from one client address that lock that pair, and for how long. */
   LOCKOUT_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
   LOCKOUT_MINUTES: z.coerce.number().int().min(1).default(15),
+  /** The wait after a pair's first failed sign-in, doubled by each further one until the lock (0: none). */
+  LOCKOUT_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(1),
+  /**
+   * Failed sign-ins of one account from all addresses within LOCKOUT_MINUTES after which only addresses the account
+   * signed in from before may try (the bound on many addresses guessing one password).
+   */
+  LOCKOUT_ACCOUNT_MAX_FAILURES: z.coerce.number().int().min(1).default(20),
   /** Deadline of every gRPC call made by the gateway. */
   GRPC_DEADLINE_MS: z.coerce.number().int().min(50).default(5_000),
   /** Deadline of study-material generation calls (an AI model may take a while on a long lecture). */

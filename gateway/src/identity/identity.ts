@@ -51,7 +51,12 @@ export function createIdentity(deps: IdentityDependencies) {
   const clock = deps.clock ?? systemClock;
   const lockout = new SignInLockout(
     new PgSignInFailureRepository(db),
-    { maxFailures: config.LOCKOUT_MAX_FAILURES, lockMinutes: config.LOCKOUT_MINUTES },
+    {
+      maxFailures: config.LOCKOUT_MAX_FAILURES,
+      lockMinutes: config.LOCKOUT_MINUTES,
+      delaySeconds: config.LOCKOUT_DELAY_SECONDS,
+      accountMaxFailures: config.LOCKOUT_ACCOUNT_MAX_FAILURES,
+    },
     clock,
   );
   const auth = createAuth(pool, config, {

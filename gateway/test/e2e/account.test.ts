@@ -27,6 +27,8 @@ describe("account endpoints", () => {
         GOOGLE_CLIENT_ID: provider.clientId,
         GOOGLE_CLIENT_SECRET: provider.clientSecret,
         AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+        // Long enough that no answer outruns it on a loaded machine: the tests read the wait, they do not sit it out.
+        LOCKOUT_DELAY_SECONDS: "60",
       },
     });
     api = httpClient(stack.gatewayUrl);
@@ -235,6 +237,57 @@ describe("account endpoints", () => {
       const session = await api("GET", "/api/auth/session", { cookie });
       expect({ cookie, user: session.body.user?.id }).toEqual({ cookie, user: attacker.userId });
     }
+  });
+
+  describe("failed sign-ins count per account and client address", () => {
+    // The stack trusts X-Forwarded-For from loopback (TRUST_PROXY=loopback): these stand for two clients.
+    const ATTACKER = { "x-forwarded-for": "203.0.113.7" };
+    const OWNER = { "x-forwarded-for": "198.51.100.20" };
+    const signIn = (email: string, from: Record<string, string>, secret = password) =>
+      api("POST", "/api/auth/signin", { body: { email, password: secret }, headers: from });
+    /** As if the wait after the address's last failure had passed. */
+    const waitOut = (email: string) =>
+      db.query(`UPDATE sign_in_attempt SET last_failure_at = last_failure_at - interval '1 hour' WHERE email = $1`, [email]);
+
+    it("an attacker's 10 wrong passwords from one address do not stop the owner signing in from another", async () => {
+      const owner = await signUp("Olga");
+      const first = await signIn(owner.email, ATTACKER, "wrong password!");
+      expect(first.status).toBe(401);
+      expect(first.body.code).toBe("INVALID_CREDENTIALS");
+      // The next try from that address must wait, and the answer says how long; the password is not even checked.
+      const early = await signIn(owner.email, ATTACKER);
+      expect(early.status).toBe(429);
+      expect(early.body).toMatchObject({ success: false, code: "RATE_LIMITED", action: "RETRY_LATER" });
+      expect(Number(early.headers.get("retry-after"))).toBeGreaterThan(50);
+      expect(Number(early.headers.get("retry-after"))).toBeLessThanOrEqual(60);
+      const statuses: number[] = [];
+      for (let attempt = 3; attempt <= 10; attempt++) {
+        await waitOut(owner.email);
+        const wrong = await signIn(owner.email, ATTACKER, "wrong password!");
+        statuses.push(wrong.status);
+        if (wrong.status === 403) expect(wrong.body).toMatchObject({ code: "ACCOUNT_LOCKED", action: "RETRY_LATER" });
+      }
+      // Failures 2 to 4 are refused as such, the 5th locks the pair for LOCKOUT_MINUTES, whatever comes next.
+      expect(statuses).toEqual([401, 401, 401, 403, 403, 403, 403, 403]);
+      expect((await signIn(owner.email, ATTACKER)).body.code).toBe("ACCOUNT_LOCKED");
+
+      const fromHome = await signIn(owner.email, OWNER);
+      expect(fromHome.status).toBe(200);
+      expect(fromHome.body.session.ipAddress).toBe("198.51.100.20");
+    });
+
+    it("bounds many addresses: past LOCKOUT_ACCOUNT_MAX_FAILURES only addresses the account signed in from may try", async () => {
+      const owner = await signUp("Pete");
+      expect((await signIn(owner.email, OWNER)).status).toBe(200);
+      // One wrong password each from 20 addresses (the default account-wide limit per LOCKOUT_MINUTES).
+      for (let bot = 1; bot <= 20; bot++) {
+        expect((await signIn(owner.email, { "x-forwarded-for": `192.0.2.${bot}` }, "wrong password!")).status).toBe(401);
+      }
+      const newcomer = await signIn(owner.email, { "x-forwarded-for": "192.0.2.200" });
+      expect(newcomer.status).toBe(403);
+      expect(newcomer.body).toMatchObject({ code: "ACCOUNT_LOCKED", action: "RETRY_LATER" });
+      expect((await signIn(owner.email, OWNER)).status).toBe(200);
+    });
   });
 
   it("answers 404 for another user's session or an unknown one, leaving it alive", async () => {

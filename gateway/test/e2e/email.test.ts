@@ -73,7 +73,11 @@ describe("e-mail verification and password reset", () => {
 
   it("resets a password with the mailed single-use token, signs out every session and lifts a lock", async () => {
     const { email, token: oldSession } = await signUp("Xena");
-    for (let i = 0; i < 5; i++) await api("POST", "/api/auth/signin", { body: { email, password: "wrong guess!" } });
+    for (let i = 0; i < 5; i++) {
+      // As if the wait after each failure (LOCKOUT_DELAY_SECONDS, doubling) had passed.
+      await sql(`UPDATE sign_in_attempt SET last_failure_at = last_failure_at - interval '1 hour' WHERE email = $1`, [email]);
+      expect((await api("POST", "/api/auth/signin", { body: { email, password: "wrong guess!" } })).status).toBe(i < 4 ? 401 : 403);
+    }
     expect((await api("POST", "/api/auth/signin", { body: { email, password: "first password 1" } })).body.code).toBe("ACCOUNT_LOCKED");
 
     const request = await api("POST", "/api/auth/password-reset/request", { body: { email } });
@@ -90,7 +94,9 @@ describe("e-mail verification and password reset", () => {
     const reset = await api("POST", "/api/auth/password-reset/confirm", { body: { token: resetToken, newPassword: "second password 2" } });
     expect(reset.status).toBe(200);
     expect((await api("GET", "/api/courses", { token: oldSession })).status).toBe(401);
+    // The lock is lifted: the old password is merely wrong now (and makes the next try wait).
     expect((await api("POST", "/api/auth/signin", { body: { email, password: "first password 1" } })).body.code).toBe("INVALID_CREDENTIALS");
+    await sql(`UPDATE sign_in_attempt SET last_failure_at = last_failure_at - interval '1 hour' WHERE email = $1`, [email]);
     expect((await api("POST", "/api/auth/signin", { body: { email, password: "second password 2" } })).status).toBe(200);
 
     const reused = await api("POST", "/api/auth/password-reset/confirm", { body: { token: resetToken, newPassword: "third password 3" } });

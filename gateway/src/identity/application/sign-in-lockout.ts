@@ -1,8 +1,23 @@
-import { accountLocked, activeLock, afterFailure, isInvalidCredentials, type LockoutPolicy } from "../domain/lockout";
+import {
+  accountLocked,
+  afterAccountFailure,
+  afterFailure,
+  afterSuccess,
+  clientKey,
+  isInvalidCredentials,
+  refusalOf,
+  type FailureState,
+  type LockoutPolicy,
+} from "../domain/lockout";
 import type { Clock } from "@study/platform/clock";
+import type { AppError } from "@study/platform/errors";
 import type { SignInFailureRepository } from "./ports/sign-in-failures.port";
 
-/** Locks an e-mail address after repeated failed sign-ins (per address, whatever the client). */
+/**
+ * Slows down and then stops password guessing per account AND client address (an attacker's failures from one
+ * address never lock the owner signing in from another), with an account-wide bound over all addresses that
+ * spares the addresses the account signed in from before.
+ */
 export class SignInLockout {
   constructor(
     private readonly failures: SignInFailureRepository,
@@ -11,37 +26,58 @@ export class SignInLockout {
   ) {}
 
   /**
-   * Runs a password sign-in for `email` unless the address is locked (ACCOUNT_LOCKED, even with the right
-   * password). A sign-in that fails with INVALID_CREDENTIALS counts as a failure, and the one that reaches the
-   * limit answers ACCOUNT_LOCKED; a successful one clears the count.
+   * Runs a password sign-in for `email` from `clientAddress` (req.ip) unless it is refused first: the pair is locked
+   * (ACCOUNT_LOCKED, even with the right password), must still wait after its last failure (RATE_LIMITED with
+   * Retry-After), or the account is throttled and this address never signed in to it (ACCOUNT_LOCKED).
+   *
+   * The attempt counts as a failure before the password is checked, under the pair's lock, so parallel attempts
+   * from one address see each other's and cannot outrun the delay. A success clears the pair's count (and marks
+   * the address as one the account signs in from); an error other than INVALID_CREDENTIALS puts the count back; a
+   * wrong password leaves it counted, adds to the account-wide count, and the attempt that reaches the limit
+   * answers ACCOUNT_LOCKED.
    */
-  async attempt<T>(email: string, signIn: () => Promise<T>): Promise<T> {
-    const now = this.clock.now();
-    const lock = activeLock(await this.failures.find(email), now);
-    if (lock) throw accountLocked(lock, now);
+  async attempt<T>(email: string, clientAddress: string | undefined, signIn: () => Promise<T>): Promise<T> {
+    const address = clientKey(clientAddress);
+    const account = await this.failures.accountFailures(email);
+    type Reservation = { refusal: AppError } | { before: FailureState; counted: FailureState };
+    const reserved = await this.failures.updatePair(email, address, (state): { next: FailureState; result: Reservation } => {
+      const now = this.clock.now();
+      const refusal = refusalOf(state, account, this.policy, now);
+      if (refusal) return { next: state, result: { refusal } };
+      const counted = afterFailure(state, this.policy, now);
+      return { next: counted, result: { before: state, counted } };
+    });
+    if ("refusal" in reserved) throw reserved.refusal;
     let result: T;
     try {
       result = await signIn();
     } catch (error) {
-      if (isInvalidCredentials(error)) {
-        const lockedUntil = await this.recordFailure(email);
-        if (lockedUntil) throw accountLocked(lockedUntil, this.clock.now());
+      if (!isInvalidCredentials(error)) {
+        await this.restore(email, address, reserved);
+        throw error;
       }
+      const now = this.clock.now();
+      await this.failures.updateAccount(email, (state) => afterAccountFailure(state, this.policy, now));
+      if (reserved.counted.lockedUntil) throw accountLocked(reserved.counted.lockedUntil, now);
       throw error;
     }
-    await this.failures.remove(email);
+    await this.failures.updatePair(email, address, () => ({ next: afterSuccess(), result: undefined }));
     return result;
   }
 
-  /** Lifts a lock and forgets the failures, e.g. after a password reset (which proves control of the mailbox). */
+  /** Lifts every lock of the account, e.g. after a password reset (which proves control of the mailbox). */
   async lift(email: string): Promise<void> {
-    await this.failures.remove(email);
+    await this.failures.resetAccount(email);
   }
 
-  private async recordFailure(email: string): Promise<Date | null> {
-    const now = this.clock.now();
-    const next = afterFailure((await this.failures.find(email)) ?? { failures: 0, lockedUntil: null }, this.policy, now);
-    await this.failures.save(email, next, now);
-    return next.lockedUntil;
+  /**
+   * Puts back the pair's count as it was before an attempt that failed for another reason than the password, unless
+   * another attempt counted since (then this one stays counted: one too many rather than one too few).
+   */
+  private async restore(email: string, address: string, attempt: { before: FailureState; counted: FailureState }): Promise<void> {
+    await this.failures.updatePair(email, address, (state) => {
+      const untouched = state.failures === attempt.counted.failures && state.lastFailureAt?.getTime() === attempt.counted.lastFailureAt?.getTime();
+      return { next: untouched ? { ...attempt.before, known: state.known } : state, result: undefined };
+    });
   }
 }

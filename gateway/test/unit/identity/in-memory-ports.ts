@@ -1,6 +1,6 @@
 import type { ActiveSession, LinkedAccount } from "../../../src/identity/domain/account";
 import type { VerificationRefusal } from "../../../src/identity/domain/email-verification";
-import type { FailureState } from "../../../src/identity/domain/lockout";
+import { afterReset, NO_FAILURES, type AccountFailures, type FailureState } from "../../../src/identity/domain/lockout";
 import type { ProviderAccessToken } from "../../../src/identity/domain/provider-token";
 import type { AuthState } from "../../../src/identity/domain/session";
 import type { AccountDirectory, AccountRepository, LockedAccounts } from "../../../src/identity/application/ports/accounts.port";
@@ -74,17 +74,49 @@ export class RecordingRevoker implements SessionRevoker<string[]> {
   }
 }
 
+/** Failure states per "email address" pair and account-wide counts; changes of one pair run one after the other. */
 export class InMemorySignInFailures implements SignInFailureRepository {
-  readonly rows = new Map<string, FailureState & { lastFailureAt: Date }>();
-  async find(email: string) {
-    const row = this.rows.get(email);
-    return row ? { failures: row.failures, lockedUntil: row.lockedUntil } : null;
+  readonly pairs = new Map<string, FailureState>();
+  readonly accounts = new Map<string, AccountFailures>();
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  pair(email: string, clientAddress: string): FailureState | undefined {
+    return this.pairs.get(`${email} ${clientAddress}`);
   }
-  async save(email: string, state: FailureState, at: Date) {
-    this.rows.set(email, { ...state, lastFailureAt: at });
+
+  updatePair<R>(email: string, clientAddress: string, change: (state: FailureState) => { next: FailureState; result: R }): Promise<R> {
+    const key = `${email} ${clientAddress}`;
+    const run = (this.locks.get(key) ?? Promise.resolve()).then(() => {
+      const { next, result } = change(this.pairs.get(key) ?? NO_FAILURES);
+      if (next.failures === 0 && !next.known) this.pairs.delete(key);
+      else this.pairs.set(key, next);
+      return result;
+    });
+    this.locks.set(
+      key,
+      run.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return run;
   }
-  async remove(email: string) {
-    this.rows.delete(email);
+
+  async accountFailures(email: string) {
+    return this.accounts.get(email) ?? null;
+  }
+
+  async updateAccount(email: string, change: (state: AccountFailures | null) => AccountFailures) {
+    this.accounts.set(email, change(this.accounts.get(email) ?? null));
+  }
+
+  async resetAccount(email: string) {
+    for (const [key, state] of this.pairs) {
+      if (!key.startsWith(`${email} `)) continue;
+      if (state.known) this.pairs.set(key, afterReset(state));
+      else this.pairs.delete(key);
+    }
+    this.accounts.delete(email);
   }
 }
 

@@ -129,7 +129,7 @@ describe("RevokeSession", () => {
 });
 
 describe("SignInLockout", () => {
-  const policy = { maxFailures: 3, lockMinutes: 15 };
+  const policy = { maxFailures: 3, lockMinutes: 15, delaySeconds: 2, accountMaxFailures: 6 };
   let failures: InMemorySignInFailures;
   let clock: FixedClock;
   let lockout: SignInLockout;
@@ -140,45 +140,103 @@ describe("SignInLockout", () => {
   });
   const wrongPassword = () => Promise.reject(invalidCredentials());
   const rightPassword = () => Promise.resolve("signed in");
+  const ATTACKER = "203.0.113.7";
+  const OWNER = "198.51.100.20";
+  const delayed = (seconds: number) => ({
+    kind: "rate_limited",
+    code: "RATE_LIMITED",
+    details: [{ field: "retryAfterSeconds", message: String(seconds) }],
+  });
+  const locked = (seconds: number) => ({
+    kind: "forbidden",
+    code: "ACCOUNT_LOCKED",
+    details: [{ field: "retryAfterSeconds", message: String(seconds) }],
+  });
 
-  it("locks after the configured failures in a row: ACCOUNT_LOCKED on the last one and even with the right password", async () => {
-    for (let i = 0; i < 2; i++)
-      expect(await refusal(() => lockout.attempt("ada@example.com", wrongPassword))).toMatchObject({ code: "INVALID_CREDENTIALS" });
-    expect(await refusal(() => lockout.attempt("ada@example.com", wrongPassword))).toEqual({
-      kind: "forbidden",
-      code: "ACCOUNT_LOCKED",
-      details: [{ field: "retryAfterSeconds", message: "900" }],
-    });
-    clock.advance(5 * 60_000);
+  it("delays, then locks, one address's attempts at an account; the owner signs in from another address all along", async () => {
     const signIn = jest.fn(rightPassword);
-    expect(await refusal(() => lockout.attempt("ada@example.com", signIn))).toEqual({
-      kind: "forbidden",
-      code: "ACCOUNT_LOCKED",
-      details: [{ field: "retryAfterSeconds", message: "600" }],
-    });
+    expect(await refusal(() => lockout.attempt("ada@example.com", ATTACKER, wrongPassword))).toMatchObject({ code: "INVALID_CREDENTIALS" });
+    // The next try must wait (the answer says how long), with the right password too: it is not even checked.
+    expect(await refusal(() => lockout.attempt("ada@example.com", ATTACKER, signIn))).toMatchObject(delayed(2));
+    clock.advance(1000);
+    expect(await refusal(() => lockout.attempt("ada@example.com", ATTACKER, wrongPassword))).toMatchObject(delayed(1));
+    clock.advance(1000);
+    expect(await refusal(() => lockout.attempt("ada@example.com", ATTACKER, wrongPassword))).toMatchObject({ code: "INVALID_CREDENTIALS" });
+    expect(await refusal(() => lockout.attempt("ada@example.com", ATTACKER, wrongPassword))).toMatchObject(delayed(4));
+    clock.advance(4000);
+    expect(await refusal(() => lockout.attempt("ada@example.com", ATTACKER, wrongPassword))).toMatchObject(locked(900));
+    clock.advance(5 * 60_000);
+    expect(await refusal(() => lockout.attempt("ada@example.com", ATTACKER, signIn))).toMatchObject(locked(600));
     expect(signIn).not.toHaveBeenCalled();
-    expect(await lockout.attempt("bo@example.com", rightPassword)).toBe("signed in");
+
+    expect(await lockout.attempt("ada@example.com", OWNER, rightPassword)).toBe("signed in");
+    expect(await lockout.attempt("bo@example.com", ATTACKER, rightPassword)).toBe("signed in");
   });
 
-  it("lets the user in once the lock ran out, and a success clears the count", async () => {
-    for (let i = 0; i < 3; i++) await refusal(() => lockout.attempt("ada@example.com", wrongPassword));
-    clock.advance(15 * 60_000);
-    expect(await lockout.attempt("ada@example.com", rightPassword)).toBe("signed in");
-    expect(await failures.find("ada@example.com")).toBeNull();
+  it("lets the address in once the lock ran out, and a success clears its count", async () => {
+    for (let i = 0; i < 3; i++) {
+      await refusal(() => lockout.attempt("ada@example.com", OWNER, wrongPassword));
+      clock.advance(10_000);
+    }
+    expect(failures.pair("ada@example.com", OWNER)).toMatchObject({ failures: 3, lockedUntil: new Date(at(0).getTime() + 20_000 + minutes(15)) });
+    clock.advance(minutes(15));
+    expect(await lockout.attempt("ada@example.com", OWNER, rightPassword)).toBe("signed in");
+    expect(failures.pair("ada@example.com", OWNER)).toEqual({ failures: 0, lockedUntil: null, lastFailureAt: null, known: true });
   });
 
-  it("counts only wrong credentials as failures: other errors pass through uncounted", async () => {
+  it("counts only wrong credentials as failures: other errors put the count back", async () => {
     const outage = new AppError("unavailable", "SERVICE_UNAVAILABLE", "database down");
-    expect(await refusal(() => lockout.attempt("ada@example.com", () => Promise.reject(outage)))).toMatchObject({ kind: "unavailable" });
-    expect(await failures.find("ada@example.com")).toBeNull();
-    await refusal(() => lockout.attempt("ada@example.com", wrongPassword));
-    expect(failures.rows.get("ada@example.com")).toEqual({ failures: 1, lockedUntil: null, lastFailureAt: at(0) });
+    expect(await refusal(() => lockout.attempt("ada@example.com", OWNER, () => Promise.reject(outage)))).toMatchObject({ kind: "unavailable" });
+    expect(failures.pair("ada@example.com", OWNER)).toBeUndefined();
+    expect(await refusal(() => lockout.attempt("ada@example.com", OWNER, () => Promise.reject(outage)))).toMatchObject({ kind: "unavailable" });
+    await refusal(() => lockout.attempt("ada@example.com", OWNER, wrongPassword));
+    expect(failures.pair("ada@example.com", OWNER)).toEqual({ failures: 1, lockedUntil: null, lastFailureAt: at(0), known: false });
+    expect(failures.accounts.get("ada@example.com")).toEqual({ windowStartedAt: at(0), failures: 1 });
   });
 
-  it("lifts a lock (after a password reset)", async () => {
-    for (let i = 0; i < 3; i++) await refusal(() => lockout.attempt("ada@example.com", wrongPassword));
+  it("counts an attempt before its password is checked: parallel attempts from one address cannot outrun the delay", async () => {
+    const checks: (() => void)[] = [];
+    const slowWrongPassword = () => new Promise<never>((_resolve, reject) => checks.push(() => reject(invalidCredentials())));
+    const attempts = Array.from({ length: 5 }, () => refusal(() => lockout.attempt("ada@example.com", ATTACKER, slowWrongPassword)));
+    // Every attempt has been answered or has reached its password check.
+    await new Promise((resolve) => setImmediate(resolve));
+    checks.forEach((check) => check());
+    const codes = (await Promise.all(attempts)).map((error) => (error as AppError).code).sort();
+    expect(codes).toEqual(["INVALID_CREDENTIALS", "RATE_LIMITED", "RATE_LIMITED", "RATE_LIMITED", "RATE_LIMITED"]);
+  });
+
+  it("bounds many addresses: past the account-wide limit only addresses the account signed in from may try, until the window ends", async () => {
+    expect(await lockout.attempt("ada@example.com", OWNER, rightPassword)).toBe("signed in");
+    for (let bot = 1; bot <= 6; bot++) {
+      expect(await refusal(() => lockout.attempt("ada@example.com", `192.0.2.${bot}`, wrongPassword))).toMatchObject({ code: "INVALID_CREDENTIALS" });
+    }
+    const signIn = jest.fn(rightPassword);
+    expect(await refusal(() => lockout.attempt("ada@example.com", "192.0.2.99", signIn))).toMatchObject(locked(900));
+    expect(signIn).not.toHaveBeenCalled();
+    // The owner's usual address still gets in; another account is not touched.
+    expect(await lockout.attempt("ada@example.com", OWNER, rightPassword)).toBe("signed in");
+    expect(await lockout.attempt("bo@example.com", "192.0.2.99", rightPassword)).toBe("signed in");
+    clock.advance(minutes(15));
+    expect(await lockout.attempt("ada@example.com", "192.0.2.99", rightPassword)).toBe("signed in");
+  });
+
+  it("counts an IPv6 client by its /64 network (one subscriber's addresses are one client)", async () => {
+    await refusal(() => lockout.attempt("ada@example.com", "2001:db8:1:2::1", wrongPassword));
+    expect(await refusal(() => lockout.attempt("ada@example.com", "2001:db8:1:2:ffff::9", rightPassword))).toMatchObject(delayed(2));
+    expect(await lockout.attempt("ada@example.com", "2001:db8:1:3::1", rightPassword)).toBe("signed in");
+  });
+
+  it("lifts every lock and the account-wide count (after a password reset); known addresses stay known", async () => {
+    await lockout.attempt("ada@example.com", OWNER, rightPassword);
+    for (let i = 0; i < 3; i++) {
+      await refusal(() => lockout.attempt("ada@example.com", ATTACKER, wrongPassword));
+      clock.advance(10_000);
+    }
+    for (let bot = 1; bot <= 6; bot++) await refusal(() => lockout.attempt("ada@example.com", `192.0.2.${bot}`, wrongPassword));
     await lockout.lift("ada@example.com");
-    expect(await lockout.attempt("ada@example.com", rightPassword)).toBe("signed in");
+    expect(await lockout.attempt("ada@example.com", ATTACKER, rightPassword)).toBe("signed in");
+    expect(await lockout.attempt("ada@example.com", "192.0.2.99", rightPassword)).toBe("signed in");
+    expect(failures.pair("ada@example.com", OWNER)?.known).toBe(true);
   });
 });
 

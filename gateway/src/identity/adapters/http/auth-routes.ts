@@ -112,11 +112,19 @@ export function authRoutes(deps: {
       responses: {
         200: { description: "Signed in; sets the session cookie", schema: authResponseSchema },
         401: { description: "Wrong e-mail or password (INVALID_CREDENTIALS)", schema: errorEnvelope },
-        403: { description: "Locked after repeated failures (ACCOUNT_LOCKED, action RETRY_LATER)", schema: errorEnvelope },
-        429: { description: "Too many attempts (RATE_LIMITED)", schema: errorEnvelope },
+        403: {
+          description:
+            "Locked after repeated failures from this client address, or the account is under attack from many addresses and this one " +
+            "never signed in to it (ACCOUNT_LOCKED, action RETRY_LATER, details retryAfterSeconds); a password reset lifts it",
+          schema: errorEnvelope,
+        },
+        429: {
+          description: "Too many attempts from this address (RATE_LIMITED), or a wait after a failed sign-in (Retry-After says how long)",
+          schema: errorEnvelope,
+        },
       },
       async handler({ body, req, res }) {
-        const { state, setCookies } = await lockout.attempt(body.email, () => credentials.signIn(body, authHeaders(req)));
+        const { state, setCookies } = await lockout.attempt(body.email, req.ip, () => credentials.signIn(body, authHeaders(req)));
         sendCookies(res, setCookies);
         res.status(200).json(authResponse(state));
       },
