@@ -125,6 +125,11 @@ export function createUploadForwarder(options: UploadForwarderOptions): UploadFo
     const answer = await new Promise<ForwardedUpload>((resolve, reject) => {
       const waiting: Pending = { path, resolve, reject };
       pending.set(req, waiting);
+      // A client that sent `Expect: 100-continue` (curl, for any body over 1 MB) was already told to send the body:
+      // Node's server answers 100 Continue itself before the route runs. The hop to the service must not ask again:
+      // http-proxy skips its `proxyReq` event for a request with an Expect header, so the signed user id would never
+      // be added (the service answered 401) and the client's credentials would go through.
+      delete req.headers.expect;
       // The spec's upload timeouts: the client goes quiet for too long while sending, or the whole upload takes
       // too long. The service sees its request stop, as for a client that went away, and keeps nothing.
       const timedOut = (message: string) => () => {
