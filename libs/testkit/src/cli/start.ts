@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     // With STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET) set, billing uses Stripe itself.
     const stripe = process.env.STRIPE_SECRET_KEY
       ? null
-      : await startStripeStandIn({ port: 0, webhookUrl: `http://127.0.0.1:${port}/api/billing/webhook` });
+      : await startStripeStandIn({ port: 0, webhookUrl: `http://127.0.0.1:${port}/api/billing/webhook`, stateFile: join(dataDir, "stripe.json") });
     if (stripe) {
       stops.push(() => stripe.stop());
       say(`Stripe: a local stand-in (test mode; checkout pages pay when opened, payouts settle after 3 s) at ${stripe.server.url}`);

@@ -14,12 +14,18 @@ export interface StripeStandInSettings {
   publicUrl?: string;
   /** Payouts reach the bank this long after creation (default STRIPE_STANDIN_PAYOUT_SETTLE_MS, else 3000 ms). */
   payoutSettleDelayMs?: number;
+  /**
+   * A file keeping customers, subscriptions, payouts… across restarts (default STRIPE_STANDIN_STATE_FILE, else
+   * none: in memory). `npm start` puts it in its data directory.
+   */
+  stateFile?: string;
 }
 
 /**
  * Stripe for `npm start` on a machine without Stripe keys: the test kit's Stripe stand-in, with a webhook endpoint,
  * payouts that settle (paid) a few seconds after creation, and hosted checkout/portal pages that a person can click
- * through (visiting the checkout URL pays). `serviceEnv` is what the billing service needs to use it.
+ * through (visiting the checkout URL pays). `serviceEnv` is what the billing service needs to use it. With a
+ * `stateFile` its objects survive a restart (a customer made before it can still check out after it).
  */
 export async function startStripeStandIn(settings: StripeStandInSettings = {}, env: NodeJS.ProcessEnv = process.env) {
   const envKey = env.STRIPE_SECRET_KEY?.startsWith("sk_test_") ? env.STRIPE_SECRET_KEY : undefined;
@@ -32,6 +38,7 @@ export async function startStripeStandIn(settings: StripeStandInSettings = {}, e
     webhook: webhookUrl ? { url: webhookUrl, secret: webhookSecret } : undefined,
     publicUrl: settings.publicUrl ?? env.STRIPE_STANDIN_PUBLIC_URL,
     payoutSettleDelayMs: settings.payoutSettleDelayMs ?? Number(env.STRIPE_STANDIN_PAYOUT_SETTLE_MS ?? 3000),
+    stateFile: settings.stateFile ?? (env.STRIPE_STANDIN_STATE_FILE || undefined),
   });
   return {
     server,

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { dirname } from "node:path";
 import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import type Stripe from "stripe";
@@ -10,7 +12,15 @@ import type Stripe from "stripe";
  * `new Stripe(server.secretKey, { ...server.clientConfig })` (host 127.0.0.1, its port, protocol http).
  *
  * API: `POST /v1/customers`, `GET /v1/customers/:id`, `POST /v1/checkout/sessions` (mode=subscription),
- * `POST /v1/billing_portal/sessions`, `GET|POST /v1/subscriptions/:id`, `POST /v1/payouts`, `GET /v1/payouts/:id`.
+ * `POST /v1/billing_portal/sessions`, `GET|POST /v1/subscriptions/:id`, `GET /v1/payment_methods/:id`,
+ * `POST /v1/payouts`, `GET /v1/payouts/:id`. The card a customer pays with on the hosted checkout page (Stripe's
+ * test card 4242 4242 4242 4242 unless another number is given) becomes a PaymentMethod attached to the customer
+ * and the subscription's `default_payment_method`, with the `card.fingerprint` Stripe reports: one card number has
+ * one fingerprint across all customers of the account (16 characters, as Stripe writes them).
+ *
+ * With `stateFile`, the objects (customers, sessions, subscriptions, invoices, charges, payment methods, payouts,
+ * saved idempotent results) are written to that file after every change and read back at start: a restarted
+ * stand-in still knows them. Request, event and delivery logs are not kept.
  * Objects have the shapes of the API version the SDK pins (`Stripe.API_VERSION`, 2026-10-28 at stripe 23.1; e.g.
  * current_period_start/end on the subscription items, an invoice's subscription under
  * `parent.subscription_details`, no `invoice` on charges), taken from stripe/openapi's fixtures and the SDK's types.
@@ -78,7 +88,21 @@ export interface StripeServerOptions {
   apiVersion?: string;
   /** The clock, in ms since the epoch (default Date.now): timestamps, periods, trial_end checks. */
   now?: () => number;
+  /** A JSON file keeping the stand-in's objects across restarts (read at start, written after each change). */
+  stateFile?: string;
 }
+
+/** Stripe's test card numbers the checkout page knows by brand and funding; any other number is a Visa credit card. */
+const TEST_CARDS: Record<string, { brand: string; funding: string }> = {
+  "4242424242424242": { brand: "visa", funding: "credit" },
+  "4000056655665556": { brand: "visa", funding: "debit" },
+  "5555555555554444": { brand: "mastercard", funding: "credit" },
+  "2223003122003222": { brand: "mastercard", funding: "credit" },
+  "5200828282828210": { brand: "mastercard", funding: "debit" },
+  "378282246310005": { brand: "amex", funding: "credit" },
+  "6011111111111117": { brand: "discover", funding: "credit" },
+};
+export const DEFAULT_TEST_CARD = "4242424242424242";
 
 export type StripeFailureKind = "api_error" | "connection";
 
@@ -165,13 +189,20 @@ export interface StripeServer {
   invoices(subscriptionId: string): Stripe.Invoice[];
   /** The charges of a customer, oldest first. */
   charges(customerId: string): Stripe.Charge[];
+  paymentMethod(id: string): Stripe.PaymentMethod | undefined;
+  /** The fingerprint Stripe reports for a card number (the same for every customer paying with it). */
+  cardFingerprint(cardNumber: string): string;
   payout(id: string): Stripe.Payout | undefined;
   /**
-   * The customer pays on the hosted page: the subscription starts (trialing with subscription_data.trial_period_days,
+   * The customer pays on the hosted page with `card` (a card number, default DEFAULT_TEST_CARD): the card becomes the
+   * subscription's default payment method, the subscription starts (trialing with subscription_data.trial_period_days,
    * else active for one interval, its first invoice paid), the session completes. Events:
    * checkout.session.completed, customer.subscription.created, invoice.paid.
    */
-  completeCheckout(sessionId: string): { session: Stripe.Checkout.Session; subscription: Stripe.Subscription; invoice: Stripe.Invoice };
+  completeCheckout(
+    sessionId: string,
+    card?: string,
+  ): { session: Stripe.Checkout.Session; subscription: Stripe.Subscription; invoice: Stripe.Invoice };
   /**
    * The current period ends: a subscription set to cancel at period end is canceled (customer.subscription.deleted);
    * a past_due one pays its open invoice; otherwise the next period is invoiced and paid. Events: invoice.paid,
@@ -462,7 +493,7 @@ const ENDPOINTS = {
     required: ["customer"],
     notModelled: words("after_expiration configuration customer_account flow_data locale on_behalf_of"),
   },
-  retrieveSubscription: { fields: {}, expandable: ["customer", "latest_invoice"] },
+  retrieveSubscription: { fields: {}, expandable: ["customer", "latest_invoice", "default_payment_method"] },
   updateSubscription: {
     fields: {
       trial_end: { type: "timestamp_or_now" },
@@ -584,6 +615,7 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
   const invoices = new Map<string, Stripe.Invoice>();
   const charges = new Map<string, Stripe.Charge>();
   const payouts = new Map<string, Stripe.Payout>();
+  const paymentMethods = new Map<string, Stripe.PaymentMethod>();
   const payoutsToFail = new Map<string, StripePayoutFailureCode>();
   const pendingPayoutFailures: StripePayoutFailureCode[] = [];
   const payoutTimers = new Set<NodeJS.Timeout>();
@@ -601,6 +633,53 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
   let deliveryChain: Promise<void> = Promise.resolve();
   const deliveryAborts = new Set<AbortController>();
   let baseUrl = "";
+
+  // ---- state kept across restarts (options.stateFile) --------------------------------------------------------
+
+  const kept = {
+    customers,
+    sessions,
+    portalSessions,
+    subscriptions,
+    invoices,
+    charges,
+    payouts,
+    paymentMethods,
+    payoutsToFail,
+    subscriptionDataOf,
+    idempotency,
+  };
+  const STATE_VERSION = 1;
+  if (options.stateFile && existsSync(options.stateFile)) {
+    const saved = JSON.parse(readFileSync(options.stateFile, "utf8")) as {
+      version?: number;
+      maps?: Partial<Record<keyof typeof kept, [string, unknown][]>>;
+      pendingPayoutFailures?: StripePayoutFailureCode[];
+    };
+    if (saved.version !== STATE_VERSION) throw new Error(`${options.stateFile} is not a Stripe stand-in state of version ${STATE_VERSION}`);
+    for (const [name, map] of Object.entries(kept) as [keyof typeof kept, Map<string, unknown>][]) {
+      for (const [key, value] of saved.maps?.[name] ?? []) map.set(key, value);
+    }
+    pendingPayoutFailures.push(...(saved.pendingPayoutFailures ?? []));
+  }
+  let saveQueued = false;
+  /** Writes the objects to the state file (once per tick however many changes it had; atomically, by rename). */
+  function persist() {
+    const file = options.stateFile;
+    if (!file || saveQueued) return;
+    saveQueued = true;
+    queueMicrotask(() => {
+      saveQueued = false;
+      const maps = Object.fromEntries(Object.entries(kept).map(([name, map]) => [name, [...(map as Map<string, unknown>).entries()]]));
+      try {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(`${file}.tmp`, JSON.stringify({ version: STATE_VERSION, maps, pendingPayoutFailures }));
+        renameSync(`${file}.tmp`, file);
+      } catch (error) {
+        process.stderr.write(`The Stripe stand-in could not save its state to ${file}: ${String(error)}\n`);
+      }
+    });
+  }
 
   // ---- objects ------------------------------------------------------------------------------------------------
 
@@ -643,12 +722,63 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
     return customer;
   }
 
+  /** The fingerprint of a card number: stable for the number, whoever pays with it (Stripe: per account). */
+  function cardFingerprint(cardNumber: string): string {
+    const digest = createHmac("sha256", "stripe-standin-card-fingerprint").update(cardNumber).digest();
+    return Array.from(digest.subarray(0, 16), (byte) => ALPHANUMERIC[byte % 62]).join("");
+  }
+
+  /** A card PaymentMethod, as Checkout makes it when the customer pays, attached to the customer. */
+  function newCardPaymentMethod(customer: Stripe.Customer, cardNumber: string) {
+    const digits = cardNumber.replace(/[\s-]/g, "");
+    if (!/^\d{12,19}$/.test(digits)) throw new Error(`not a card number: ${cardNumber}`);
+    const known = TEST_CARDS[digits] ?? { brand: "visa", funding: "credit" };
+    const at = now();
+    const paymentMethod = {
+      id: `pm_${randomId(24)}`,
+      object: "payment_method",
+      allow_redisplay: "limited",
+      billing_details: {
+        address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+        email: customer.email ?? null,
+        name: customer.name ?? null,
+        phone: null,
+        tax_id: null,
+      },
+      card: {
+        brand: known.brand,
+        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
+        country: "US",
+        display_brand: known.brand,
+        exp_month: 12,
+        exp_year: new Date(at * 1000).getUTCFullYear() + 3,
+        fingerprint: cardFingerprint(digits),
+        funding: known.funding,
+        generated_from: null,
+        last4: digits.slice(-4),
+        networks: { available: [known.brand], preferred: null },
+        regulated_status: "unregulated",
+        three_d_secure_usage: { supported: true },
+        wallet: null,
+      },
+      created: at,
+      customer: customer.id,
+      customer_account: null,
+      livemode: false,
+      metadata: {},
+      type: "card",
+    } as Stripe.PaymentMethod;
+    paymentMethods.set(paymentMethod.id, paymentMethod);
+    return paymentMethod;
+  }
+
   function newSubscription(
     session: Stripe.Checkout.Session,
     customerId: string,
     price: Stripe.Price,
     quantity: number,
     trialDays: number | undefined,
+    paymentMethodId: string,
   ) {
     const start = now();
     const id = `sub_${randomId(24)}`;
@@ -713,7 +843,7 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
       customer: customerId,
       customer_account: null,
       days_until_due: null,
-      default_payment_method: `pm_${randomId(24)}`,
+      default_payment_method: paymentMethodId,
       default_source: null,
       default_tax_rates: [],
       description: subscriptionData?.description ?? null,
@@ -885,9 +1015,13 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
     return invoice;
   }
 
-  /** The invoice is paid: by a new card charge when something is due. */
+  /** The invoice is paid: by a new charge of the subscription's card when something is due. */
   function payInvoice(invoice: Stripe.Invoice) {
     const at = now();
+    const subscriptionId = invoice.parent?.subscription_details?.subscription;
+    const method = subscriptionId ? subscriptions.get(refId(subscriptionId))?.default_payment_method : undefined;
+    const paymentMethod = method ? paymentMethods.get(refId(method)) : undefined;
+    const card = paymentMethod?.card;
     if (invoice.amount_due > 0) {
       const charge = {
         id: `ch_${randomId(24)}`,
@@ -926,17 +1060,24 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
         },
         paid: true,
         payment_intent: `pi_${randomId(24)}`,
-        payment_method: `pm_${randomId(24)}`,
+        payment_method: paymentMethod?.id ?? `pm_${randomId(24)}`,
         payment_method_details: {
           type: "card",
           card: {
-            brand: "visa",
+            amount_authorized: invoice.amount_due,
+            brand: card?.brand ?? "visa",
+            checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
             country: "US",
-            exp_month: 12,
-            exp_year: new Date(at * 1000).getUTCFullYear() + 3,
-            funding: "credit",
-            last4: "4242",
-            network: "visa",
+            exp_month: card?.exp_month ?? 12,
+            exp_year: card?.exp_year ?? new Date(at * 1000).getUTCFullYear() + 3,
+            fingerprint: card?.fingerprint ?? cardFingerprint(DEFAULT_TEST_CARD),
+            funding: card?.funding ?? "credit",
+            installments: null,
+            last4: card?.last4 ?? DEFAULT_TEST_CARD.slice(-4),
+            mandate: null,
+            network: card?.brand ?? "visa",
+            three_d_secure: null,
+            wallet: null,
           },
         },
         receipt_email: invoice.customer_email,
@@ -983,6 +1124,7 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
       type,
     };
     events.push(event);
+    persist();
     if (!webhook || closed) return event;
     const endpoint = webhook;
     const delivery: StripeDelivery = { event, payload: JSON.stringify(event, null, 2), attempts: [], outcome: "pending" };
@@ -1064,7 +1206,7 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
     for (const path of paths) {
       const id = copy[path];
       if (typeof id !== "string") continue;
-      copy[path] = customers.get(id) ?? subscriptions.get(id) ?? invoices.get(id) ?? id;
+      copy[path] = customers.get(id) ?? subscriptions.get(id) ?? invoices.get(id) ?? paymentMethods.get(id) ?? id;
     }
     return copy;
   }
@@ -1292,16 +1434,22 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
     payouts.set(payout.id, payout);
     const failure = pendingPayoutFailures.shift();
     if (failure) payoutsToFail.set(payout.id, failure);
-    if (options.payoutSettleDelayMs !== undefined) {
-      const timer = setTimeout(() => {
-        payoutTimers.delete(timer);
-        if (!closed && payout.status === "pending") settlePayout(payout.id);
-      }, options.payoutSettleDelayMs);
-      timer.unref();
-      payoutTimers.add(timer);
-    }
+    scheduleSettlement(payout.id);
     return payout;
   }
+
+  /** With payoutSettleDelayMs, a pending payout reaches the bank by itself that long from now. */
+  function scheduleSettlement(payoutId: string) {
+    if (options.payoutSettleDelayMs === undefined) return;
+    const timer = setTimeout(() => {
+      payoutTimers.delete(timer);
+      if (!closed && payouts.get(payoutId)?.status === "pending") settlePayout(payoutId);
+    }, options.payoutSettleDelayMs);
+    timer.unref();
+    payoutTimers.add(timer);
+  }
+  // Payouts left pending by a previous run (state file) settle as theirs would have.
+  for (const payout of payouts.values()) if (payout.status === "pending") scheduleSettlement(payout.id);
 
   function settlePayout(id: string, failureCode?: StripePayoutFailureCode) {
     const payout = payouts.get(id);
@@ -1334,14 +1482,15 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
     return subscription;
   };
 
-  function completeCheckout(sessionId: string) {
+  function completeCheckout(sessionId: string, card = DEFAULT_TEST_CARD) {
     const session = sessions.get(sessionId);
     if (!session) throw new Error(`no checkout session ${sessionId}`);
     if (session.status !== "open") throw new Error(`checkout session ${sessionId} is ${session.status}, not open`);
     const data = subscriptionDataOf.get(sessionId);
     if (!data) throw new Error(`checkout session ${sessionId} has no line items`);
     const customer = session.customer ? customerOf(session.customer, "customer", 400) : newCustomer({ email: session.customer_email });
-    const subscription = newSubscription(session, customer.id, data.price, data.quantity, data.trial_period_days);
+    const paymentMethod = newCardPaymentMethod(customer, card);
+    const subscription = newSubscription(session, customer.id, data.price, data.quantity, data.trial_period_days, paymentMethod.id);
     const item = itemOf(subscription);
     const amount = subscription.status === "trialing" ? 0 : (data.price.unit_amount ?? 0) * data.quantity;
     const invoice = newInvoice(subscription, "subscription_create", amount, item.current_period_start, item.current_period_end);
@@ -1441,6 +1590,11 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
 
   const publicBase = () => (options.publicUrl ?? baseUrl).replace(/\/$/, "");
   const app = express();
+  // Every request may have changed an object (a customer made, a session opened, a result saved for its key).
+  app.use((_req, res, next) => {
+    res.on("finish", persist);
+    next();
+  });
   app.disable("x-powered-by");
   app.disable("etag");
   // Stripe's bracket notation (`metadata[userId]`, `line_items[0][price]`) in bodies and queries: qs, as Stripe's
@@ -1625,6 +1779,13 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
     "/subscriptions/:id",
     endpoint((req, call) => updateSubscription(idOf(req), call)),
   );
+  api.get(
+    "/payment_methods/:id",
+    endpoint((req, call) => {
+      retrieveParams(call);
+      return paymentMethods.get(idOf(req)) ?? noSuch("PaymentMethod", idOf(req), "id", 404);
+    }),
+  );
   api.post(
     "/payouts",
     endpoint((_req, call) => createPayout(call)),
@@ -1679,7 +1840,19 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
       else res.type("text/plain").send("Checkout canceled.");
       return;
     }
-    if (session.status === "open") completeCheckout(session.id);
+    // `?card=<number>`: the card the customer types (Stripe's test card 4242… when absent).
+    const card = typeof req.query.card === "string" && req.query.card !== "" ? req.query.card : undefined;
+    if (session.status === "open") {
+      try {
+        completeCheckout(session.id, card);
+      } catch (error) {
+        res
+          .status(400)
+          .type("text/plain")
+          .send(error instanceof Error ? error.message : String(error));
+        return;
+      }
+    }
     if (session.success_url) res.redirect(303, session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", session.id));
     else res.type("text/plain").send("Payment complete (Stripe stand-in).");
   });
@@ -1721,7 +1894,10 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
   });
   control.post(
     "/checkout/:id/complete",
-    act((req) => completeCheckout(idOf(req))),
+    act((req) => {
+      const card = bodyOf(req).card;
+      return completeCheckout(idOf(req), typeof card === "string" ? card : undefined);
+    }),
   );
   control.post(
     "/subscriptions/:id/renew",
@@ -1854,6 +2030,8 @@ export async function startStripeServer(options: StripeServerOptions = {}): Prom
         .filter((invoice) => invoice.parent?.subscription_details?.subscription === subscriptionId)
         .map((invoice) => clone(invoice)),
     charges: (customerId) => [...charges.values()].filter((charge) => charge.customer === customerId).map((charge) => clone(charge)),
+    paymentMethod: (id) => (paymentMethods.has(id) ? clone(paymentMethods.get(id)) : undefined),
+    cardFingerprint,
     payout: (id) => (payouts.has(id) ? clone(payouts.get(id)) : undefined),
     completeCheckout,
     renewSubscription,
