@@ -155,6 +155,10 @@ const checkoutBody = z.strictObject({
   plan: z.string().trim().min(1, "is required").max(100).describe("A configured plan: pro_monthly or pro_yearly"),
   successUrl: httpUrl("Where the processor's checkout page sends the user after paying"),
   cancelUrl: httpUrl("Where it sends the user who gives up"),
+  trial: z
+    .boolean()
+    .optional()
+    .describe("Start with the free trial (the first charge when it ends) instead of paying now; only for a user who never subscribed"),
 });
 const portalBody = z.strictObject({ returnUrl: httpUrl("Where the customer portal's back link goes") });
 
@@ -204,6 +208,7 @@ export function billingRoutes(clients: ServiceClients): RouteSpec[] {
           plan: body.plan,
           successUrl: body.successUrl,
           cancelUrl: body.cancelUrl,
+          trial: body.trial ?? false,
         });
         sendData(res, 200, { sessionId: session.sessionId, url: session.url }, "Checkout session created");
       },

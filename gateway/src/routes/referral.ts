@@ -25,6 +25,13 @@ import {
 
 const money = (what: string) => z.number().describe(`${what}, in currency units (two decimals at most)`);
 const nullableDate = z.iso.datetime().nullable();
+const pendingReason = z
+  .string()
+  .nullable()
+  .describe(
+    "Why a PENDING reward cannot be processed yet: `AWAITING_FIRST_PAYMENT` (a cash reward becomes payable once the referred friend's " +
+      "first payment succeeds); null when it can be processed",
+  );
 
 const rewardSchema = z
   .object({
@@ -41,6 +48,7 @@ const rewardSchema = z
       .string()
       .nullable()
       .describe("What a processed FREE_MONTH extended, e.g. `stripe:sub_123 until 2026-12-24T10:00:00.000Z`"),
+    pendingReason,
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "ReferralReward" });
@@ -57,6 +65,7 @@ export function rewardJson(reward: api.Reward) {
     claimedAt: isoOrNull(reward.claimedAt),
     expiresAt: isoOrNull(reward.expiresAt),
     subscriptionExtension: reward.subscriptionExtension ?? null,
+    pendingReason: reward.pendingReason ?? null,
     createdAt: iso(reward.createdAt, "Reward.createdAt"),
   };
 }
@@ -106,6 +115,7 @@ const dashboardSchema = z
           date: z.iso.datetime().describe("Sign-up date"),
           amount: money("The caller's cash reward for it (0 before the trial starts)"),
           pending: z.boolean().describe("That reward is not processed yet"),
+          pendingReason,
         }),
       ),
     }),
@@ -134,6 +144,7 @@ export function dashboardJson(dashboard: api.GetReferralDashboardResponse) {
         date: iso(referral.date, "RecentReferral.date"),
         amount: centsToAmount(referral.amountCents),
         pending: referral.pending,
+        pendingReason: referral.pendingReason ?? null,
       })),
     },
     referralCode: dashboard.referralCode,
@@ -205,12 +216,15 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
         400: {
           description:
             "Invalid input (VALIDATION_ERROR), an unknown, inactive or exhausted code (INVALID_CODE), the caller's own code " +
-            "(SELF_REFERRAL), or the caller already has a referral (DUPLICATE_REFERRAL)",
+            "(SELF_REFERRAL), the caller already has a referral (DUPLICATE_REFERRAL), the caller's e-mail is not verified " +
+            "(EMAIL_NOT_VERIFIED, action VERIFY_EMAIL), or the code's owner reached the sign-ups allowed per period " +
+            "(REFERRAL_LIMIT_REACHED, action RETRY_LATER)",
           schema: errorEnvelope,
         },
       },
       async handler({ body, res }) {
-        const referral = await clients.billing.signUpWithCode({ userId: currentAuth(res).user.id, code: body.code });
+        const { user } = currentAuth(res);
+        const referral = await clients.billing.signUpWithCode({ userId: user.id, code: body.code, emailVerified: user.emailVerified });
         sendData(
           res,
           200,
@@ -230,16 +244,27 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
       path: "/api/referral/trial-start",
       tag,
       summary: "The caller (a referred user) starts a trial: a CASH reward for the referrer and a FREE_MONTH for the caller, both PENDING",
+      description:
+        "The trial must be real: billing's own records (Stripe's webhooks, verified App Store purchases) show a trialing or paid " +
+        "subscription of the caller — start it with POST /api/billing/checkout or the App Store first. The referrer's CASH reward " +
+        "stays PENDING with `pendingReason: AWAITING_FIRST_PAYMENT` until the caller's first payment succeeds.",
       auth: true,
       responses: {
         200: {
           description: "The referral and its two rewards",
           schema: dataEnvelope(z.object({ referralId: z.string(), rewards: z.array(rewardSchema) })),
         },
-        400: { description: "The caller has no PENDING referral (NO_REFERRAL)", schema: errorEnvelope },
+        400: {
+          description:
+            "The caller has no PENDING referral (NO_REFERRAL), no trialing or paid subscription (NO_SUBSCRIPTION, action SUBSCRIBE), " +
+            "an unverified e-mail (EMAIL_NOT_VERIFIED), pays with the referrer's card or payment account (SELF_REFERRAL), or the " +
+            "referrer reached the rewards allowed per period (REFERRAL_LIMIT_REACHED)",
+          schema: errorEnvelope,
+        },
       },
       async handler({ res }) {
-        const trial = await clients.billing.startTrial({ userId: currentAuth(res).user.id });
+        const { user } = currentAuth(res);
+        const trial = await clients.billing.startTrial({ userId: user.id, emailVerified: user.emailVerified });
         sendData(res, 200, { referralId: trial.referralId, rewards: trial.rewards.map(rewardJson) }, "Trial started");
       },
     }),
@@ -259,7 +284,8 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
         400: {
           description:
             "Invalid input or a type that is not the reward's (VALIDATION_ERROR), no such reward of the caller (NOT_FOUND, 400 as " +
-            "the spec says), the reward is not PENDING (NOT_PENDING), a FREE_MONTH without an active subscription (NO_SUBSCRIPTION)",
+            "the spec says), the reward is not PENDING (NOT_PENDING), a FREE_MONTH without an active subscription (NO_SUBSCRIPTION), " +
+            "a CASH reward whose referred friend has not paid yet (AWAITING_FIRST_PAYMENT)",
           schema: errorEnvelope,
         },
         502: stripeError,
@@ -336,7 +362,7 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
             z.object({
               accountCredit: money("Credit available to withdraw"),
               withdrawals: z.array(withdrawalSchema),
-              pendingRewards: z.array(z.object({ id: z.string(), amount: money("The cash"), createdAt: z.iso.datetime() })),
+              pendingRewards: z.array(z.object({ id: z.string(), amount: money("The cash"), createdAt: z.iso.datetime(), pendingReason })),
             }),
           ),
         },
@@ -353,6 +379,7 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
               id: reward.id,
               amount: centsToAmount(reward.amountCents),
               createdAt: iso(reward.createdAt, "PendingReward.createdAt"),
+              pendingReason: reward.pendingReason ?? null,
             })),
           },
           "Account credits retrieved",

@@ -174,7 +174,15 @@ function startBilling(): Promise<RunningGrpcServer> {
               activeTrials: 2,
               pending: 1,
               recentReferrals: [
-                { initials: "GH", name: "Grace H.", status: ReferralStatus.REFERRAL_STATUS_TRIAL_STARTED, date: at, amountCents: 500, pending: true },
+                {
+                  initials: "GH",
+                  name: "Grace H.",
+                  status: ReferralStatus.REFERRAL_STATUS_TRIAL_STARTED,
+                  date: at,
+                  amountCents: 500,
+                  pending: true,
+                  pendingReason: "AWAITING_FIRST_PAYMENT",
+                },
                 { initials: "KJ", name: "Katherine J.", status: ReferralStatus.REFERRAL_STATUS_PENDING, date: at, amountCents: 0, pending: false },
               ],
               referralCode: "K7M2QX9P",
@@ -198,7 +206,7 @@ function startBilling(): Promise<RunningGrpcServer> {
           async startTrial(request) {
             record("startTrial", request);
             failIfAsked();
-            return { referralId: "referral-1", rewards: [cashReward, monthReward] };
+            return { referralId: "referral-1", rewards: [{ ...cashReward, pendingReason: "AWAITING_FIRST_PAYMENT" }, monthReward] };
           },
           async processReward(request) {
             record("processReward", request);
@@ -222,7 +230,7 @@ function startBilling(): Promise<RunningGrpcServer> {
                 { ...withdrawal, status: WithdrawalStatus.WITHDRAWAL_STATUS_COMPLETED, completedAt: at, processorPaymentId: "po_123" },
                 { ...withdrawal, id: "withdrawal-2", status: WithdrawalStatus.WITHDRAWAL_STATUS_FAILED, failureReason: "account closed" },
               ],
-              pendingRewards: [{ id: "reward-cash", amountCents: 500, createdAt: at }],
+              pendingRewards: [{ id: "reward-cash", amountCents: 500, createdAt: at, pendingReason: "AWAITING_FIRST_PAYMENT" }],
               processorCustomerId: "cus_123",
             };
           },
@@ -343,8 +351,24 @@ describe("the billing routes", () => {
           activeTrials: 2,
           pending: 1,
           recentReferrals: [
-            { initials: "GH", name: "Grace H.", status: "TRIAL_STARTED", date: "2026-11-20T10:00:00.000Z", amount: 5, pending: true },
-            { initials: "KJ", name: "Katherine J.", status: "PENDING", date: "2026-11-20T10:00:00.000Z", amount: 0, pending: false },
+            {
+              initials: "GH",
+              name: "Grace H.",
+              status: "TRIAL_STARTED",
+              date: "2026-11-20T10:00:00.000Z",
+              amount: 5,
+              pending: true,
+              pendingReason: "AWAITING_FIRST_PAYMENT",
+            },
+            {
+              initials: "KJ",
+              name: "Katherine J.",
+              status: "PENDING",
+              date: "2026-11-20T10:00:00.000Z",
+              amount: 0,
+              pending: false,
+              pendingReason: null,
+            },
           ],
         },
         referralCode: "K7M2QX9P",
@@ -366,8 +390,9 @@ describe("the billing routes", () => {
       status: "PENDING",
       signupDate: "2026-11-20T10:00:00.000Z",
     });
-    expect(callsOf("signUpWithCode")).toEqual([{ userId: USER_ID, code: "K7M2QX9P" }]);
-    for (const code of ["INVALID_CODE", "SELF_REFERRAL", "DUPLICATE_REFERRAL"]) {
+    // The session's e-mail verification goes to billing, which decides.
+    expect(callsOf("signUpWithCode")).toEqual([{ userId: USER_ID, code: "K7M2QX9P", emailVerified: true }]);
+    for (const code of ["INVALID_CODE", "SELF_REFERRAL", "DUPLICATE_REFERRAL", "EMAIL_NOT_VERIFIED", "REFERRAL_LIMIT_REACHED"]) {
       failure = new AppError("precondition", code, `refused: ${code}`);
       expect(await api("POST", "/api/referral/signup", { token, body: { code: "ANYCODE1" } })).toMatchObject({
         status: 400,
@@ -394,6 +419,7 @@ describe("the billing routes", () => {
           claimedAt: null,
           expiresAt: "2027-02-18T10:00:00.000Z",
           subscriptionExtension: null,
+          pendingReason: "AWAITING_FIRST_PAYMENT",
           createdAt: "2026-11-20T10:00:00.000Z",
         },
         {
@@ -406,12 +432,16 @@ describe("the billing routes", () => {
           claimedAt: null,
           expiresAt: null,
           subscriptionExtension: null,
+          pendingReason: null,
           createdAt: "2026-11-20T10:00:00.000Z",
         },
       ],
     });
-    failure = new AppError("precondition", "NO_REFERRAL", "No pending referral");
-    expect(await api("POST", "/api/referral/trial-start", { token })).toMatchObject({ status: 400, body: { code: "NO_REFERRAL" } });
+    expect(callsOf("startTrial")).toEqual([{ userId: USER_ID, emailVerified: true }]);
+    for (const code of ["NO_REFERRAL", "NO_SUBSCRIPTION", "EMAIL_NOT_VERIFIED", "SELF_REFERRAL", "REFERRAL_LIMIT_REACHED"]) {
+      failure = new AppError("precondition", code, `refused: ${code}`);
+      expect(await api("POST", "/api/referral/trial-start", { token })).toMatchObject({ status: 400, body: { code } });
+    }
   });
 
   it("processes a reward with the proto reward type and answers the service's message", async () => {
@@ -520,7 +550,7 @@ describe("the billing routes", () => {
           processorPaymentId: null,
         },
       ],
-      pendingRewards: [{ id: "reward-cash", amount: 5, createdAt: "2026-11-20T10:00:00.000Z" }],
+      pendingRewards: [{ id: "reward-cash", amount: 5, createdAt: "2026-11-20T10:00:00.000Z", pendingReason: "AWAITING_FIRST_PAYMENT" }],
     });
   });
 
@@ -551,7 +581,9 @@ describe("the billing routes", () => {
       message: "Checkout session created",
       data: { sessionId: "cs_test_1", url: "https://checkout.stripe.com/c/pay/cs_test_1" },
     });
-    expect(callsOf("createCheckoutSession")).toEqual([{ userId: USER_ID, ...urls }]);
+    expect(callsOf("createCheckoutSession")).toEqual([{ userId: USER_ID, ...urls, trial: false }]);
+    await api("POST", "/api/billing/checkout", { token, body: { ...urls, trial: true } });
+    expect(callsOf("createCheckoutSession")[1]).toEqual({ userId: USER_ID, ...urls, trial: true });
     expect(await api("POST", "/api/billing/checkout", { token, body: { ...urls, successUrl: "javascript:alert(1)" } })).toMatchObject({
       status: 400,
       body: { code: "VALIDATION_ERROR", details: [{ field: "successUrl" }] },

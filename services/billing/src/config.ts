@@ -1,9 +1,20 @@
 import { port } from "@study/platform";
 import { serviceConfigSchema } from "@study/runtime";
+import { Cron } from "croner";
 import { z } from "zod";
 
 const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 const count = (min: number, max: number, fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
+
+/** A pattern croner accepts; checked at start-up so a typo fails fast instead of never running. */
+function isCronPattern(pattern: string): boolean {
+  try {
+    new Cron(pattern).stop();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Settings of the billing service. Stripe is required: locally `npm start` points it at the test kit's Stripe
@@ -33,8 +44,19 @@ export const billingConfigSchema = serviceConfigSchema
     REFERRAL_GOAL: count(1, 1_000, 10),
     REFERRAL_LEADERBOARD_SIZE: count(1, 100, 10),
     REFERRAL_RECENT_SIZE: count(1, 50, 5),
+    /** Days of the free trial a checkout with `trial` starts with (0: no trials). */
+    STRIPE_TRIAL_DAYS: count(0, 730, 7),
     /** Days a PENDING reward may be claimed before it expires. */
     REWARD_VALIDITY_DAYS: count(1, 3_650, 90),
+    /** When PENDING rewards past their validity are stored as EXPIRED (cron, 5 fields or 6 with seconds; server time). */
+    REWARD_EXPIRY_CRON: z.preprocess(emptyAsUnset, z.string().default("7 * * * *").refine(isCronPattern, "must be a cron pattern, e.g. 7 * * * *")),
+    /**
+     * Abuse limits per referrer over a rolling period of REFERRAL_LIMIT_PERIOD_DAYS: at most REFERRAL_SIGNUP_LIMIT
+     * sign-ups with their code and REFERRAL_REWARD_LIMIT CASH rewards (REFERRAL_LIMIT_REACHED beyond).
+     */
+    REFERRAL_LIMIT_PERIOD_DAYS: count(1, 365, 30),
+    REFERRAL_SIGNUP_LIMIT: count(1, 10_000, 20),
+    REFERRAL_REWARD_LIMIT: count(1, 10_000, 10),
     /** App Store: the app's bundle id, its Apple id (required for Production data) and the environments accepted. */
     APP_STORE_BUNDLE_ID: z.preprocess(emptyAsUnset, z.string().min(1).default("com.studyservice.app")),
     APP_STORE_APP_APPLE_ID: z.preprocess(emptyAsUnset, z.coerce.number().int().positive().optional()),
@@ -60,6 +82,13 @@ export const billingConfigSchema = serviceConfigSchema
     }
   });
 export type BillingConfig = z.infer<typeof billingConfigSchema>;
+
+/** The referral abuse limits of the settings. */
+export const referralLimits = (config: Pick<BillingConfig, "REFERRAL_LIMIT_PERIOD_DAYS" | "REFERRAL_SIGNUP_LIMIT" | "REFERRAL_REWARD_LIMIT">) => ({
+  periodDays: config.REFERRAL_LIMIT_PERIOD_DAYS,
+  signupsPerPeriod: config.REFERRAL_SIGNUP_LIMIT,
+  rewardsPerPeriod: config.REFERRAL_REWARD_LIMIT,
+});
 
 /** STRIPE_PLANS as a map plan → price id. */
 export function stripePlans(config: Pick<BillingConfig, "STRIPE_PLANS">): Map<string, string> {

@@ -7,9 +7,11 @@ import { PrismaBillingQueries } from "./adapters/db/prisma-billing-queries";
 import { PrismaBillingStore } from "./adapters/db/prisma-billing-store";
 import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
 import { billingGrpcService } from "./adapters/grpc/billing-grpc-service";
+import { scheduleRewardExpiry } from "./adapters/scheduler/reward-expiry-scheduler";
 import { StripePaymentProcessor, createStripeClient } from "./adapters/stripe/stripe-payment-processor";
 import { StripeSubscriptionProcessor } from "./adapters/stripe/stripe-subscriptions";
 import { StripeEventInterpreter, StripeWebhookVerifier } from "./adapters/stripe/stripe-webhooks";
+import { ExpireRewards } from "./application/expire-rewards";
 import { GetAccountCredits } from "./application/get-account-credits";
 import { GetEntitlement } from "./application/get-entitlement";
 import { GetReferralDashboard } from "./application/get-referral-dashboard";
@@ -22,7 +24,7 @@ import { SignUpWithCode } from "./application/sign-up-with-code";
 import { StartTrial } from "./application/start-trial";
 import { ConfirmStorePurchase, HandleStoreNotification } from "./application/store-purchases";
 import { CreateCheckoutSession, CreatePortalSession, GetSubscription } from "./application/subscriptions";
-import { billingConfigSchema, listSetting, stripePlans, type BillingConfig } from "./config";
+import { billingConfigSchema, listSetting, referralLimits, stripePlans, type BillingConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { billingMigrations } from "./migrations";
 
@@ -31,7 +33,7 @@ export const billingService: ServiceDefinition<PrismaClient, BillingConfig> = {
   ...billingMigrations,
   configSchema: billingConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger }) {
+  async compose({ config, db, amqp, logger, lifecycle }) {
     const clock = systemClock;
     const store = new PrismaBillingStore(db);
     const queries = new PrismaBillingQueries(db);
@@ -83,12 +85,12 @@ export const billingService: ServiceDefinition<PrismaClient, BillingConfig> = {
           leaderboardSize: config.REFERRAL_LEADERBOARD_SIZE,
           recentReferrals: config.REFERRAL_RECENT_SIZE,
         }),
-        signUpWithCode: new SignUpWithCode(store, clock),
-        startTrial: new StartTrial(store, clock, config.REWARD_VALIDITY_DAYS),
+        signUpWithCode: new SignUpWithCode(store, clock, referralLimits(config)),
+        startTrial: new StartTrial(store, clock, config.REWARD_VALIDITY_DAYS, referralLimits(config)),
         processReward: new ProcessReward(store, processor, clock),
         requestWithdrawal: new RequestWithdrawal(store, sendPayout, clock, logger),
         getAccountCredits: new GetAccountCredits(store, queries, clock),
-        createCheckoutSession: new CreateCheckoutSession(store, subscriptions, (plan) => plans.get(plan)),
+        createCheckoutSession: new CreateCheckoutSession(store, subscriptions, (plan) => plans.get(plan), config.STRIPE_TRIAL_DAYS),
         createPortalSession: new CreatePortalSession(store, subscriptions),
         getSubscription: new GetSubscription(store),
         getEntitlement: new GetEntitlement(store, clock),
@@ -98,6 +100,8 @@ export const billingService: ServiceDefinition<PrismaClient, BillingConfig> = {
       },
       logger,
     );
+    const expiry = scheduleRewardExpiry(config.REWARD_EXPIRY_CRON, new ExpireRewards(store, clock), logger);
+    lifecycle.onStop("reward expiry", () => expiry.stop());
     return [{ definition: api.BillingServiceService, implementation }];
   },
 };

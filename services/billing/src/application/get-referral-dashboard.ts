@@ -2,7 +2,7 @@ import type { Clock } from "@study/platform/clock";
 import { requireUserId } from "@study/platform/ids";
 import { initials, shortName } from "../domain/names";
 import { HOW_IT_WORKS, REWARDS_BREAKDOWN, weekStart } from "../domain/referral-program";
-import type { ReferralStatus } from "../domain/referral";
+import type { PendingReason, ReferralStatus } from "../domain/referral";
 import type { BillingQueries } from "./ports/billing-queries.port";
 import type { BillingStore } from "./ports/billing-store.port";
 
@@ -15,7 +15,16 @@ export interface ReferralDashboard {
   goal: number;
   activeTrials: number;
   pending: number;
-  recentReferrals: { initials: string; name: string; status: ReferralStatus; date: Date; amountCents: number; pending: boolean }[];
+  recentReferrals: {
+    initials: string;
+    name: string;
+    status: ReferralStatus;
+    date: Date;
+    amountCents: number;
+    pending: boolean;
+    /** Why the pending reward cannot be processed yet (the referee has not paid). */
+    pendingReason: PendingReason | null;
+  }[];
   referralCode: string;
   accountCreditCents: number;
   rewardsBreakdown: { user: string; friend: string };
@@ -64,6 +73,7 @@ export class GetReferralDashboard {
         date: row.signupDate,
         amountCents: row.reward?.cashAmountCents ?? 0,
         pending: row.reward?.status === "PENDING",
+        pendingReason: row.reward?.status === "PENDING" ? row.reward.pendingReason : null,
       })),
       referralCode: code?.code ?? "",
       accountCreditCents: account?.creditCents ?? 0,

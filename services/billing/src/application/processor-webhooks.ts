@@ -4,6 +4,7 @@ import { createEvent } from "@study/events/envelope";
 import { SOURCE } from "./billing-events";
 import type { BillingStore } from "./ports/billing-store.port";
 import type { ProcessorEventInterpreter, ProcessorSubscriptionSnapshot, WebhookVerifier } from "./ports/processor-events.port";
+import { recordPayment } from "./first-payment";
 import { refreshEntitlement } from "./refresh-entitlement";
 import type { CompleteWithdrawal, ReturnWithdrawal } from "./send-payout";
 
@@ -69,7 +70,7 @@ export class ApplyProcessorEvent {
         break;
       }
       case "subscription_changed":
-        await this.applySubscription(eventId, facts.subscription, event.createdAt);
+        await this.applySubscription(eventId, facts.subscription, event.createdAt, facts.paidAt ?? null);
         break;
       case "customer_changed": {
         const account = await store.findAccountByCustomerId(facts.customerId);
@@ -87,7 +88,13 @@ export class ApplyProcessorEvent {
     await store.markProcessorEventProcessed(eventId, clock.now());
   }
 
-  private async applySubscription(eventId: string, snapshot: ProcessorSubscriptionSnapshot, eventAt: Date): Promise<void> {
+  /** Writes the subscription's state (unless a newer event did) and, for a payment with money, the user's payment. */
+  private async applySubscription(
+    eventId: string,
+    snapshot: ProcessorSubscriptionSnapshot,
+    eventAt: Date,
+    paidAt: Date | null = null,
+  ): Promise<void> {
     const { store, clock, logger } = this.deps;
     const account = await store.findAccountByCustomerId(snapshot.processorCustomerId);
     const userId = account?.userId ?? snapshot.userId;
@@ -99,6 +106,7 @@ export class ApplyProcessorEvent {
       if (await tx.upsertSubscription(userId, this.deps.planOfPrice(snapshot.priceId), snapshot, eventAt)) {
         await refreshEntitlement(tx, userId, clock.now());
       }
+      if (paidAt) await recordPayment(tx, userId, paidAt);
     });
   }
 }

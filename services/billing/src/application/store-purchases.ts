@@ -7,7 +7,11 @@ import type { Entitlement } from "../domain/entitlement";
 import { statusOfTransaction, storeStatusAfter, type StoreStatus } from "../domain/store-status";
 import type { BillingStore, StoreSubscription } from "./ports/billing-store.port";
 import type { StoreVerifier, VerifiedStoreTransaction } from "./ports/store-verifier.port";
+import { recordPayment } from "./first-payment";
 import { refreshEntitlement } from "./refresh-entitlement";
+
+/** A verified store transaction that charged money: not a free trial, not refunded or revoked. */
+const isPayment = (transaction: VerifiedStoreTransaction) => !transaction.freeTrial && !transaction.revoked;
 
 /** Namespace of the App Store account tokens (a fixed, random UUID). */
 const ACCOUNT_TOKEN_NAMESPACE = "5f0c6d3e-8a41-4b7e-9d2c-1e6f3a9b7c40";
@@ -49,6 +53,7 @@ export class ConfirmStorePurchase {
           subscriptionOf(userId, transaction, statusOfTransaction(transaction, now), existing?.gracePeriodExpiresAt ?? null),
         );
       }
+      if (isPayment(transaction)) await recordPayment(tx, userId, transaction.purchasedAt ?? transaction.signedAt);
       return refreshEntitlement(tx, userId, now);
     });
   }
@@ -96,6 +101,7 @@ export class HandleStoreNotification {
         signedAt: notification.signedAt,
       });
       await refreshEntitlement(tx, existing.userId, now);
+      if (isPayment(transaction)) await recordPayment(tx, existing.userId, transaction.purchasedAt ?? transaction.signedAt);
       return { ...answer, duplicate: false, status };
     });
   }

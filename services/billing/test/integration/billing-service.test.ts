@@ -101,6 +101,29 @@ describe("billing service with Stripe (stand-in), PostgreSQL and RabbitMQ", () =
     return { userId, customerId: credits.processorCustomerId ?? "" };
   }
 
+  /**
+   * The user subscribes on Stripe's checkout page (with the free trial or paying at once, with `card`): answers the
+   * subscription once billing wrote it from the webhooks.
+   */
+  async function subscribed(userId: string, options: { trial?: boolean; card?: string } = {}) {
+    const checkout = await client.createCheckoutSession({
+      userId,
+      plan: "pro_monthly",
+      successUrl: "https://app.example/ok",
+      cancelUrl: "https://app.example/no",
+      trial: options.trial ?? false,
+    });
+    const { subscription } = stripe.completeCheckout(checkout.sessionId, options.card);
+    await eventually(async () => ((await client.getSubscription({ userId })).subscription?.status === subscription.status ? true : undefined));
+    return subscription;
+  }
+
+  /** The referrer's cash reward once billing has seen the referee's first payment (no pending reason left). */
+  const payable = (referrerId: string, rewardId: string) =>
+    eventually(async () =>
+      (await client.getAccountCredits({ userId: referrerId })).pendingRewards.find((r) => r.id === rewardId && !r.pendingReason),
+    );
+
   it("makes one Stripe customer per user, with an idempotency key, however often registration arrives", async () => {
     const { userId, customerId } = await registered("Ada Lovelace");
     expect(stripe.customer(customerId)).toMatchObject({ email: `${userId}@example.com`, name: "Ada Lovelace", metadata: { userId } });
@@ -120,9 +143,12 @@ describe("billing service with Stripe (stand-in), PostgreSQL and RabbitMQ", () =
     for (const name of ["Ada Lovelace", "Alan Turing", "Edsger Dijkstra", "John Backus"]) friends.push(await registered(name));
     const { referralCode } = await client.getReferralDashboard({ userId: referrer.userId });
     for (const friend of friends) {
-      await client.signUpWithCode({ userId: friend.userId, code: referralCode });
-      const { rewards } = await client.startTrial({ userId: friend.userId });
+      // Each friend subscribes and pays (a real trial, a first payment): their referral pays out.
+      await subscribed(friend.userId);
+      await client.signUpWithCode({ userId: friend.userId, code: referralCode, emailVerified: true });
+      const { rewards } = await client.startTrial({ userId: friend.userId, emailVerified: true });
       const cash = rewards.find((reward) => reward.rewardType === api.RewardType.REWARD_TYPE_CASH);
+      await payable(referrer.userId, cash?.id ?? "");
       await client.processReward({ userId: referrer.userId, rewardId: cash?.id ?? "", rewardType: api.RewardType.REWARD_TYPE_CASH });
     }
     expect((await capture.next("billing.referral.code_used.v1")).userId).toBe(referrer.userId);
@@ -162,9 +188,11 @@ describe("billing service with Stripe (stand-in), PostgreSQL and RabbitMQ", () =
     const { referralCode } = await client.getReferralDashboard({ userId: referrer.userId });
     for (const name of ["Ken Thompson", "Dennis Ritchie"]) {
       const friend = await registered(name);
-      await client.signUpWithCode({ userId: friend.userId, code: referralCode });
-      const { rewards } = await client.startTrial({ userId: friend.userId });
+      await subscribed(friend.userId);
+      await client.signUpWithCode({ userId: friend.userId, code: referralCode, emailVerified: true });
+      const { rewards } = await client.startTrial({ userId: friend.userId, emailVerified: true });
       const cash = rewards.find((reward) => reward.rewardType === api.RewardType.REWARD_TYPE_CASH);
+      await payable(referrer.userId, cash?.id ?? "");
       await client.processReward({ userId: referrer.userId, rewardId: cash?.id ?? "", rewardType: api.RewardType.REWARD_TYPE_CASH });
     }
     // The next request fails with a 500: an outage, not a refusal.
@@ -187,7 +215,15 @@ describe("billing service with Stripe (stand-in), PostgreSQL and RabbitMQ", () =
     const referrer = await registered("Frances Allen");
     const { userId, customerId } = await registered("Radia Perlman");
     await expect(
-      refusal(client.createCheckoutSession({ userId, plan: "gold", successUrl: "https://app.example/ok", cancelUrl: "https://app.example/no" })),
+      refusal(
+        client.createCheckoutSession({
+          userId,
+          plan: "gold",
+          successUrl: "https://app.example/ok",
+          cancelUrl: "https://app.example/no",
+          trial: false,
+        }),
+      ),
     ).resolves.toEqual({
       kind: "validation",
       code: "VALIDATION_ERROR",
@@ -197,6 +233,7 @@ describe("billing service with Stripe (stand-in), PostgreSQL and RabbitMQ", () =
       plan: "pro_monthly",
       successUrl: "https://app.example/ok",
       cancelUrl: "https://app.example/no",
+      trial: false,
     });
     expect(checkout.url).toContain(stripe.url);
     expect((await client.getEntitlement({ userId })).entitlement).toMatchObject({ isPro: false, source: "none" });
@@ -225,8 +262,8 @@ describe("billing service with Stripe (stand-in), PostgreSQL and RabbitMQ", () =
     });
 
     // The referee's free month moves the next charge 30 days later, without an invoice now.
-    await client.signUpWithCode({ userId, code: (await client.getReferralDashboard({ userId: referrer.userId })).referralCode });
-    const { rewards } = await client.startTrial({ userId });
+    await client.signUpWithCode({ userId, code: (await client.getReferralDashboard({ userId: referrer.userId })).referralCode, emailVerified: true });
+    const { rewards } = await client.startTrial({ userId, emailVerified: true });
     const freeMonth = rewards.find((reward) => reward.rewardType === api.RewardType.REWARD_TYPE_FREE_MONTH);
     const periodEnd = (await client.getSubscription({ userId })).subscription?.periodEnd ?? new Date();
     const invoicesBefore = stripe.invoices(subscription.id).length;
@@ -247,6 +284,51 @@ describe("billing service with Stripe (stand-in), PostgreSQL and RabbitMQ", () =
     await stripe.waitForDelivery("customer.subscription.deleted");
     await eventually(async () => ((await client.getEntitlement({ userId })).entitlement?.isPro === false ? true : undefined));
     expect((await client.getSubscription({ userId })).subscription?.status).toBe("canceled");
+  });
+
+  it("waits for the referee's first Stripe payment after a trial, and refuses a referee paying with the referrer's card (#29)", async () => {
+    const referrer = await registered("Grace Hopper");
+    const { referralCode: code } = await client.getReferralDashboard({ userId: referrer.userId });
+    // The referrer pays with a Mastercard; the stand-in reports its fingerprint the way Stripe does.
+    const own = await subscribed(referrer.userId, { card: "5555555555554444" });
+    const method = stripe.paymentMethod(String(own.default_payment_method));
+    expect(method).toMatchObject({ object: "payment_method", type: "card", customer: referrer.customerId });
+    expect(method?.card).toMatchObject({ brand: "mastercard", last4: "4444", fingerprint: stripe.cardFingerprint("5555555555554444") });
+    expect(method?.card?.fingerprint).toMatch(/^[A-Za-z0-9]{16}$/);
+
+    // A second account of the referrer, trialing with the referrer's card: SELF_REFERRAL, no reward.
+    const second = await registered("Grace Second");
+    await client.signUpWithCode({ userId: second.userId, code, emailVerified: true });
+    await subscribed(second.userId, { trial: true, card: "5555 5555 5555 4444" });
+    await expect(refusal(client.startTrial({ userId: second.userId, emailVerified: true }))).resolves.toEqual({
+      kind: "precondition",
+      code: "SELF_REFERRAL",
+    });
+
+    // An honest friend: a trial through Stripe Checkout (nothing charged), then the first charge when it ends.
+    const friend = await registered("Ada Lovelace");
+    await client.signUpWithCode({ userId: friend.userId, code, emailVerified: true });
+    await expect(refusal(client.startTrial({ userId: friend.userId, emailVerified: true }))).resolves.toEqual({
+      kind: "precondition",
+      code: "NO_SUBSCRIPTION",
+    });
+    const trial = await subscribed(friend.userId, { trial: true });
+    expect(trial).toMatchObject({ status: "trialing" });
+    const { rewards } = await client.startTrial({ userId: friend.userId, emailVerified: true });
+    const cash = rewards.find((reward) => reward.rewardType === api.RewardType.REWARD_TYPE_CASH);
+    expect(cash).toMatchObject({ status: api.RewardStatus.REWARD_STATUS_PENDING, pendingReason: "AWAITING_FIRST_PAYMENT" });
+    await expect(
+      refusal(client.processReward({ userId: referrer.userId, rewardId: cash?.id ?? "", rewardType: api.RewardType.REWARD_TYPE_CASH })),
+    ).resolves.toEqual({ kind: "precondition", code: "AWAITING_FIRST_PAYMENT" });
+    expect((await client.getReferralDashboard({ userId: referrer.userId })).recentReferrals).toContainEqual(
+      expect.objectContaining({ name: "Ada L.", pending: true, pendingReason: "AWAITING_FIRST_PAYMENT" }),
+    );
+
+    // The trial ends and the first invoice is charged: invoice.paid with money reaches billing.
+    expect(stripe.renewSubscription(trial.id).invoice).toMatchObject({ status: "paid", amount_paid: 999 });
+    await payable(referrer.userId, cash?.id ?? "");
+    const processed = await client.processReward({ userId: referrer.userId, rewardId: cash?.id ?? "", rewardType: api.RewardType.REWARD_TYPE_CASH });
+    expect(processed.accountCreditCents).toBe(500);
   });
 
   it("refuses webhooks that are unsigned, signed with another secret, tampered or stale, and applies each event once", async () => {

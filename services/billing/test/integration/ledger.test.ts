@@ -14,6 +14,7 @@ import { RegisterBillingUser } from "../../src/application/register-billing-user
 import { RequestWithdrawal } from "../../src/application/request-withdrawal";
 import { CompleteWithdrawal, ReturnWithdrawal, SendPayout } from "../../src/application/send-payout";
 import { SignUpWithCode } from "../../src/application/sign-up-with-code";
+import { recordPayment } from "../../src/application/first-payment";
 import { StartTrial } from "../../src/application/start-trial";
 import { rewardCredited } from "../../src/domain/ledger";
 import { PrismaClient } from "../../src/generated/prisma/client";
@@ -54,6 +55,7 @@ class RecordingProcessor implements PaymentProcessor {
 }
 
 const silent = { info: () => undefined, warn: () => undefined };
+const limits = { periodDays: 30, signupsPerPeriod: 20, rewardsPerPeriod: 10 };
 
 describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
   let db: PrismaClient;
@@ -96,6 +98,32 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
       reservedCents: account?.reservedCents,
     });
     return account;
+  }
+
+  /** A Stripe subscription of the user as its webhooks write it (status as Stripe names it). */
+  async function subscribe(userId: string, status: string, at = clock.now()) {
+    const customer = (await store.findAccount(userId))?.processorCustomerId ?? "";
+    await store.transaction((tx) =>
+      tx.upsertSubscription(
+        userId,
+        "pro_monthly",
+        {
+          processorSubscriptionId: `sub_${userId}`,
+          processorCustomerId: customer,
+          userId,
+          status,
+          priceId: "price_pro_monthly",
+          periodStart: clock.now(),
+          periodEnd: new Date(clock.now().getTime() + 30 * 86_400_000),
+          cancelAtPeriodEnd: false,
+          seats: 1,
+          trialStart: null,
+          trialEnd: null,
+          cardFingerprint: `fp-${userId}`.slice(0, 64),
+        },
+        at,
+      ),
+    );
   }
 
   const sendPayout = () => new SendPayout(store, processor, clock);
@@ -192,8 +220,9 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
   it("no longer counts or offers a reward past its expiry", async () => {
     const referrer = await newUser("Grace Hopper");
     const referee = await newUser("Ada Lovelace");
-    await new SignUpWithCode(store, clock).execute(referee, (await store.findActiveCode(referrer))?.code ?? "");
-    const { rewards } = await new StartTrial(store, clock, 90).execute(referee);
+    await new SignUpWithCode(store, clock, limits).execute(referee, (await store.findActiveCode(referrer))?.code ?? "", true);
+    await subscribe(referee, "trialing");
+    const { rewards } = await new StartTrial(store, clock, 90, limits).execute(referee, true);
     const queries = new PrismaBillingQueries(db);
     const dashboard = new GetReferralDashboard(store, queries, clock, { goal: 10, leaderboardSize: 10, recentReferrals: 5 });
     expect((await dashboard.execute(referrer)).pendingAmountCents).toBe(500);
@@ -239,26 +268,35 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
     const referee = await newUser("Ada Lovelace");
     const stranger = await newUser("Alan Turing");
     const code = (await store.findActiveCode(referrer))?.code ?? "";
-    const signUp = new SignUpWithCode(store, clock);
+    const signUp = new SignUpWithCode(store, clock, limits);
 
-    await expect(signUp.execute(referrer, code)).rejects.toMatchObject({ code: "SELF_REFERRAL" });
-    await expect(signUp.execute(referee, "NOPE2345")).rejects.toMatchObject({ code: "INVALID_CODE" });
-    const referral = await signUp.execute(referee, ` ${code.toLowerCase().slice(0, 4)}-${code.slice(4)} `);
+    await expect(signUp.execute(referrer, code, true)).rejects.toMatchObject({ code: "SELF_REFERRAL" });
+    await expect(signUp.execute(referee, "NOPE2345", true)).rejects.toMatchObject({ code: "INVALID_CODE" });
+    await expect(signUp.execute(referee, code, false)).rejects.toMatchObject({ code: "EMAIL_NOT_VERIFIED" });
+    const referral = await signUp.execute(referee, ` ${code.toLowerCase().slice(0, 4)}-${code.slice(4)} `, true);
     expect(referral).toMatchObject({ referrerId: referrer, refereeId: referee, status: "PENDING" });
-    await expect(signUp.execute(referee, code)).rejects.toMatchObject({ code: "DUPLICATE_REFERRAL" });
+    await expect(signUp.execute(referee, code, true)).rejects.toMatchObject({ code: "DUPLICATE_REFERRAL" });
     expect((await store.findActiveCode(referrer))?.usageCount).toBe(1);
 
-    const startTrial = new StartTrial(store, clock, 90);
-    await expect(startTrial.execute(stranger)).rejects.toMatchObject({ code: "NO_REFERRAL" });
-    const { rewards } = await startTrial.execute(referee);
-    await expect(startTrial.execute(referee)).rejects.toMatchObject({ code: "NO_REFERRAL" });
+    const startTrial = new StartTrial(store, clock, 90, limits);
+    await expect(startTrial.execute(stranger, true)).rejects.toMatchObject({ code: "NO_REFERRAL" });
+    // A trial start is a real one: the referee's trialing subscription, as Stripe's webhooks wrote it.
+    await expect(startTrial.execute(referee, true)).rejects.toMatchObject({ code: "NO_SUBSCRIPTION" });
+    await subscribe(referee, "trialing");
+    const { rewards } = await startTrial.execute(referee, true);
+    await expect(startTrial.execute(referee, true)).rejects.toMatchObject({ code: "NO_REFERRAL" });
     const cash = rewards.find((reward) => reward.rewardType === "CASH");
     const freeMonth = rewards.find((reward) => reward.rewardType === "FREE_MONTH");
-    expect(cash).toMatchObject({ userId: referrer, cashAmountCents: 500, status: "PENDING" });
-    expect(freeMonth).toMatchObject({ userId: referee, freeMonths: 1, status: "PENDING" });
+    expect(cash).toMatchObject({ userId: referrer, cashAmountCents: 500, status: "PENDING", pendingReason: "AWAITING_FIRST_PAYMENT" });
+    expect(freeMonth).toMatchObject({ userId: referee, freeMonths: 1, status: "PENDING", pendingReason: null });
 
     const processReward = new ProcessReward(store, processor, clock);
     await expect(processReward.execute(stranger, cash?.id ?? "", "CASH")).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(processReward.execute(referrer, cash?.id ?? "", "CASH")).rejects.toMatchObject({ code: "AWAITING_FIRST_PAYMENT" });
+    // The referee's first payment (what invoice.paid records) makes the cash payable.
+    await store.transaction((tx) => recordPayment(tx, referee, clock.now()));
+    // Canceled since: a free month has no subscription to extend.
+    await subscribe(referee, "canceled", new Date(clock.now().getTime() + 1_000));
     await expect(processReward.execute(referee, freeMonth?.id ?? "", "FREE_MONTH")).rejects.toMatchObject({ code: "NO_SUBSCRIPTION" });
     const processed = await processReward.execute(referrer, cash?.id ?? "", "CASH");
     expect(processed).toMatchObject({ accountCreditCents: 500, reward: { status: "COMPLETED" } });
@@ -280,7 +318,7 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
       pending: 0,
       referralCode: code,
       accountCreditCents: 500,
-      recentReferrals: [{ initials: "AL", name: "Ada L.", status: "TRIAL_STARTED", amountCents: 500, pending: false }],
+      recentReferrals: [{ initials: "AL", name: "Ada L.", status: "TRIAL_STARTED", amountCents: 500, pending: false, pendingReason: null }],
     });
     expect(dashboard.leaderboard).toContainEqual({ name: "Grace H.", amountCents: 500 });
     expect(dashboard.howItWorks.length).toBeGreaterThan(2);
@@ -294,8 +332,8 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
   it("lets one of two racing signups of the same user through and answers the other DUPLICATE_REFERRAL", async () => {
     const [first, second, referee] = [await newUser("Grace Hopper"), await newUser("Alan Turing"), await newUser("Ada Lovelace")];
     const codes = [(await store.findActiveCode(first))?.code ?? "", (await store.findActiveCode(second))?.code ?? ""];
-    const signUp = new SignUpWithCode(store, clock);
-    const outcomes = await Promise.allSettled(codes.flatMap((code) => [signUp.execute(referee, code), signUp.execute(referee, code)]));
+    const signUp = new SignUpWithCode(store, clock, limits);
+    const outcomes = await Promise.allSettled(codes.flatMap((code) => [signUp.execute(referee, code, true), signUp.execute(referee, code, true)]));
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     const refused = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
     expect(refused.map((outcome) => (outcome.reason as { code?: string }).code)).toEqual([
@@ -309,10 +347,9 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
   it("gives a store subscriber's free month as a local extension the entitlement honours after the store's expiry", async () => {
     const referrer = await newUser("Grace Hopper");
     const referee = await newUser("Ada Lovelace");
-    await new SignUpWithCode(store, clock).execute(referee, (await store.findActiveCode(referrer))?.code ?? "");
-    const { rewards } = await new StartTrial(store, clock, 90).execute(referee);
-    const freeMonth = rewards.find((reward) => reward.rewardType === "FREE_MONTH");
+    await new SignUpWithCode(store, clock, limits).execute(referee, (await store.findActiveCode(referrer))?.code ?? "", true);
     const expiresAt = new Date(clock.now().getTime() + 5 * 86_400_000);
+    // The store subscription is confirmed first: it is the real trial the referral needs.
     await store.transaction((tx) =>
       tx.saveStoreSubscription({
         originalTransactionId: `otx-${referee}`,
@@ -327,6 +364,8 @@ describe("billing ledger, referrals and withdrawals on PostgreSQL", () => {
         signedAt: clock.now(),
       }),
     );
+    const { rewards } = await new StartTrial(store, clock, 90, limits).execute(referee, true);
+    const freeMonth = rewards.find((reward) => reward.rewardType === "FREE_MONTH");
     const processed = await new ProcessReward(store, processor, clock).execute(referee, freeMonth?.id ?? "", "FREE_MONTH");
     const until = new Date(expiresAt.getTime() + 30 * 86_400_000);
     expect(processed.reward.subscriptionExtension).toBe(`store:otx-${referee} until ${until.toISOString()}`);

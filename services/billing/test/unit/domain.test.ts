@@ -32,6 +32,9 @@ const refusal = (action: () => unknown) => {
 const now = new Date("2026-11-24T12:00:00Z");
 const days = (n: number) => new Date(now.getTime() + n * 86_400_000);
 
+/** A verified referee, the referrer far from their limit. */
+const allowed = { emailVerified: true, referrerSignups: 0, signupLimit: 20 };
+
 const code = (overrides: Partial<ReferralCode> = {}): ReferralCode => ({
   id: "code-1",
   code: "ABCD2345",
@@ -128,13 +131,13 @@ describe("referral rules", () => {
   });
 
   it("refuses unknown, inactive and exhausted codes (INVALID_CODE), the own code (SELF_REFERRAL) and a second referral (DUPLICATE_REFERRAL)", () => {
-    expect(refusal(() => assertCanSignUp(null, "referee", null))).toEqual({ kind: "precondition", code: "INVALID_CODE" });
-    expect(refusal(() => assertCanSignUp(code({ isActive: false }), "referee", null))).toMatchObject({ code: "INVALID_CODE" });
-    expect(refusal(() => assertCanSignUp(code({ maxUsage: 2, usageCount: 2 }), "referee", null))).toMatchObject({ code: "INVALID_CODE" });
-    expect(refusal(() => assertCanSignUp(code(), "referrer", null))).toMatchObject({ code: "SELF_REFERRAL" });
+    expect(refusal(() => assertCanSignUp(null, "referee", null, allowed))).toEqual({ kind: "precondition", code: "INVALID_CODE" });
+    expect(refusal(() => assertCanSignUp(code({ isActive: false }), "referee", null, allowed))).toMatchObject({ code: "INVALID_CODE" });
+    expect(refusal(() => assertCanSignUp(code({ maxUsage: 2, usageCount: 2 }), "referee", null, allowed))).toMatchObject({ code: "INVALID_CODE" });
+    expect(refusal(() => assertCanSignUp(code(), "referrer", null, allowed))).toMatchObject({ code: "SELF_REFERRAL" });
     const existing = newReferral("r0", code({ userId: "someone" }), "referee", now);
-    expect(refusal(() => assertCanSignUp(code(), "referee", existing))).toMatchObject({ code: "DUPLICATE_REFERRAL" });
-    expect(assertCanSignUp(code({ maxUsage: 2, usageCount: 1 }), "referee", null).id).toBe("code-1");
+    expect(refusal(() => assertCanSignUp(code(), "referee", existing, allowed))).toMatchObject({ code: "DUPLICATE_REFERRAL" });
+    expect(assertCanSignUp(code({ maxUsage: 2, usageCount: 1 }), "referee", null, allowed).id).toBe("code-1");
   });
 
   it("starts a trial once: CASH 5.00 for the referrer, FREE_MONTH for the referee, both PENDING", () => {
@@ -150,7 +153,8 @@ describe("referral rules", () => {
   });
 
   it("processes only the caller's own pending rewards of the named type", () => {
-    const { rewards } = startTrial(newReferral("r1", code(), "referee", now), { cash: "w1", freeMonth: "w2" }, now, 90);
+    // The referee has paid already: the cash reward is payable at once.
+    const { rewards } = startTrial(newReferral("r1", code(), "referee", now), { cash: "w1", freeMonth: "w2" }, now, 90, true);
     const [cash] = rewards;
     expect(refusal(() => assertProcessable(cash, "referee", "CASH", now))).toEqual({ kind: "precondition", code: "NOT_FOUND" });
     expect(refusal(() => assertProcessable(null, "referrer", "CASH", now))).toMatchObject({ code: "NOT_FOUND" });

@@ -104,6 +104,9 @@ function toTransaction(payload: JWSTransactionDecodedPayload): VerifiedStoreTran
     expiresAt: payload.expiresDate ? new Date(payload.expiresDate) : null,
     revoked: payload.revocationDate !== undefined && payload.revocationDate !== null,
     appAccountToken: payload.appAccountToken ?? null,
+    // An introductory free trial is no payment (App Store: offerDiscountType FREE_TRIAL).
+    freeTrial: payload.offerDiscountType === "FREE_TRIAL",
+    purchasedAt: payload.purchaseDate ? new Date(payload.purchaseDate) : null,
     signedAt: new Date(payload.signedDate ?? Date.now()),
   };
 }

@@ -1,5 +1,5 @@
 import type { BillingQueries, LeaderboardRow, RecentReferralRow, ReferralCounts, ReferralTotals } from "../../application/ports/billing-queries.port";
-import type { ReferralStatus, Reward, RewardStatus } from "../../domain/referral";
+import type { PendingReason, ReferralStatus, Reward, RewardStatus } from "../../domain/referral";
 import type { Withdrawal } from "../../domain/withdrawal";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { toReward, toWithdrawal } from "./prisma-billing-store";
@@ -28,10 +28,17 @@ export class PrismaBillingQueries implements BillingQueries {
 
   async recentReferrals(userId: string, limit: number): Promise<RecentReferralRow[]> {
     const rows = await this.prisma.$queryRaw<
-      { refereeName: string | null; status: string; signupDate: Date; cashAmountCents: number | null; rewardStatus: string | null }[]
+      {
+        refereeName: string | null;
+        status: string;
+        signupDate: Date;
+        cashAmountCents: number | null;
+        rewardStatus: string | null;
+        pendingReason: string | null;
+      }[]
     >`
       SELECT a.name AS "refereeName", r.status, r.signup_date AS "signupDate",
-             w.cash_amount_cents AS "cashAmountCents", w.status AS "rewardStatus"
+             w.cash_amount_cents AS "cashAmountCents", w.status AS "rewardStatus", w.pending_reason AS "pendingReason"
       FROM referral r
       LEFT JOIN billing_account a ON a.user_id = r.referee_id
       LEFT JOIN referral_reward w ON w.referral_id = r.id AND w.reward_type = 'CASH'
@@ -42,7 +49,14 @@ export class PrismaBillingQueries implements BillingQueries {
       refereeName: row.refereeName ?? "",
       status: row.status as ReferralStatus,
       signupDate: row.signupDate,
-      reward: row.rewardStatus === null ? null : { cashAmountCents: row.cashAmountCents, status: row.rewardStatus as RewardStatus },
+      reward:
+        row.rewardStatus === null
+          ? null
+          : {
+              cashAmountCents: row.cashAmountCents,
+              status: row.rewardStatus as RewardStatus,
+              pendingReason: row.pendingReason as PendingReason | null,
+            },
     }));
   }
 

@@ -14,7 +14,8 @@ import type {
 import type { ProcessorSubscriptionSnapshot, VerifiedProcessorEvent } from "../../application/ports/processor-events.port";
 import type { AccessExtensionState, Entitlement, EntitlementSource } from "../../domain/entitlement";
 import type { Balances, LedgerMovement } from "../../domain/ledger";
-import type { Referral, ReferralCode, ReferralStatus, Reward, RewardStatus, RewardType } from "../../domain/referral";
+import type { PendingReason, Referral, ReferralCode, ReferralStatus, Reward, RewardStatus, RewardType } from "../../domain/referral";
+import type { PayerIdentity } from "../../domain/referral-eligibility";
 import type { StoreStatus } from "../../domain/store-status";
 import type { Withdrawal, WithdrawalStatus } from "../../domain/withdrawal";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client";
@@ -111,8 +112,16 @@ export class PrismaBillingStore implements BillingStore {
   async findNewestSubscription(userId: string): Promise<Subscription | null> {
     const row = await this.prisma.subscription.findFirst({ where: { userId }, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
     if (!row) return null;
-    const { lastEventAt: _lastEventAt, ...subscription } = row;
+    const { lastEventAt: _lastEventAt, cardFingerprint: _cardFingerprint, ...subscription } = row;
     return subscription;
+  }
+
+  async hasEverSubscribed(userId: string): Promise<boolean> {
+    const [processor, store] = await Promise.all([
+      this.prisma.subscription.count({ where: { userId }, take: 1 }),
+      this.prisma.storeSubscription.count({ where: { userId }, take: 1 }),
+    ]);
+    return processor + store > 0;
   }
 
   findAccountByCustomerId(processorCustomerId: string): Promise<BillingAccount | null> {
@@ -139,7 +148,7 @@ class PrismaBillingTransaction implements BillingTransaction {
   async lockAccount(userId: string): Promise<BillingAccount | null> {
     const [row] = await this.tx.$queryRaw<BillingAccount[]>`
       SELECT user_id AS "userId", name, email, processor_customer_id AS "processorCustomerId",
-             credit_cents AS "creditCents", reserved_cents AS "reservedCents"
+             credit_cents AS "creditCents", reserved_cents AS "reservedCents", first_payment_at AS "firstPaymentAt"
       FROM billing_account WHERE user_id = ${userId} FOR UPDATE`;
     return row ?? null;
   }
@@ -203,6 +212,52 @@ class PrismaBillingTransaction implements BillingTransaction {
   async updateReferral(referral: Referral): Promise<void> {
     const { id, ...changes } = referral;
     await this.tx.referral.update({ where: { id }, data: changes });
+  }
+
+  async countReferralsSince(referrerId: string, since: Date): Promise<number> {
+    return this.tx.referral.count({ where: { referrerId, signupDate: { gte: since } } });
+  }
+
+  async countCashRewardsSince(referrerId: string, since: Date): Promise<number> {
+    return this.tx.referralReward.count({ where: { userId: referrerId, rewardType: "CASH", createdAt: { gte: since } } });
+  }
+
+  async payerIdentity(userId: string): Promise<PayerIdentity> {
+    const [account, subscriptions] = await Promise.all([
+      this.tx.billingAccount.findUnique({ where: { userId }, select: { processorCustomerId: true } }),
+      this.tx.subscription.findMany({ where: { userId }, select: { processorCustomerId: true, cardFingerprint: true } }),
+    ]);
+    const customerIds = new Set([account?.processorCustomerId, ...subscriptions.map((row) => row.processorCustomerId)]);
+    const fingerprints = new Set(subscriptions.map((row) => row.cardFingerprint));
+    return {
+      customerIds: [...customerIds].filter((id): id is string => !!id),
+      cardFingerprints: [...fingerprints].filter((fingerprint): fingerprint is string => !!fingerprint),
+    };
+  }
+
+  async recordFirstPayment(userId: string, at: Date): Promise<void> {
+    await this.tx.billingAccount.updateMany({
+      where: { userId, OR: [{ firstPaymentAt: null }, { firstPaymentAt: { gt: at } }] },
+      data: { firstPaymentAt: at },
+    });
+  }
+
+  async listRewardsOfRefereeForUpdate(refereeId: string): Promise<Reward[]> {
+    const rows = await this.tx.$queryRaw<{ id: string }[]>`
+      SELECT w.id FROM referral_reward w JOIN referral r ON r.id = w.referral_id
+      WHERE r.referee_id = ${refereeId} ORDER BY w.id FOR UPDATE OF w`;
+    if (rows.length === 0) return [];
+    const rewards = await this.tx.referralReward.findMany({ where: { id: { in: rows.map((row) => row.id) } }, orderBy: { id: "asc" } });
+    return rewards.map(toReward);
+  }
+
+  async findExpiredPendingRewardsForUpdate(now: Date, limit: number): Promise<Reward[]> {
+    const rows = await this.tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM referral_reward WHERE status = 'PENDING' AND expires_at <= ${now}
+      ORDER BY expires_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+    if (rows.length === 0) return [];
+    const rewards = await this.tx.referralReward.findMany({ where: { id: { in: rows.map((row) => row.id) } }, orderBy: { id: "asc" } });
+    return rewards.map(toReward);
   }
 
   async insertRewards(rewards: readonly Reward[]): Promise<void> {
@@ -299,10 +354,12 @@ class PrismaBillingTransaction implements BillingTransaction {
       trialEnd: snapshot.trialEnd,
       lastEventAt: eventAt,
     };
+    // A snapshot without a fingerprint (the card could not be read) keeps the one known.
+    const fingerprint = snapshot.cardFingerprint ? { cardFingerprint: snapshot.cardFingerprint } : {};
     await this.tx.subscription.upsert({
       where: { processorSubscriptionId: snapshot.processorSubscriptionId },
-      create: { id: newId(), processorSubscriptionId: snapshot.processorSubscriptionId, ...state },
-      update: state,
+      create: { id: newId(), processorSubscriptionId: snapshot.processorSubscriptionId, ...state, ...fingerprint },
+      update: { ...state, ...fingerprint },
     });
     return true;
   }
@@ -348,7 +405,12 @@ export function toReferral(row: Prisma.ReferralGetPayload<object>): Referral {
 
 export function toReward(row: Prisma.ReferralRewardGetPayload<object>): Reward {
   const { updatedAt: _updatedAt, ...reward } = row;
-  return { ...reward, rewardType: row.rewardType as RewardType, status: row.status as RewardStatus };
+  return {
+    ...reward,
+    rewardType: row.rewardType as RewardType,
+    status: row.status as RewardStatus,
+    pendingReason: row.pendingReason as PendingReason | null,
+  };
 }
 
 export function toWithdrawal(row: Prisma.WithdrawalGetPayload<object>): Withdrawal {

@@ -76,6 +76,7 @@ export function toProtoReward(reward: Reward): api.Reward {
     expiresAt: reward.expiresAt ?? undefined,
     subscriptionExtension: reward.subscriptionExtension ?? undefined,
     createdAt: reward.createdAt,
+    pendingReason: reward.pendingReason ?? undefined,
   };
 }
 
@@ -124,7 +125,11 @@ export function billingGrpcService(useCases: BillingUseCases, logger: Logger): a
         goal: dashboard.goal,
         activeTrials: dashboard.activeTrials,
         pending: dashboard.pending,
-        recentReferrals: dashboard.recentReferrals.map((referral) => ({ ...referral, status: REFERRAL_STATUS[referral.status] })),
+        recentReferrals: dashboard.recentReferrals.map((referral) => ({
+          ...referral,
+          status: REFERRAL_STATUS[referral.status],
+          pendingReason: referral.pendingReason ?? undefined,
+        })),
         referralCode: dashboard.referralCode,
         accountCreditCents: dashboard.accountCreditCents,
         rewardsBreakdownUser: dashboard.rewardsBreakdown.user,
@@ -133,7 +138,7 @@ export function billingGrpcService(useCases: BillingUseCases, logger: Logger): a
       };
     },
     signUpWithCode: async (request) => {
-      const referral = await useCases.signUpWithCode.execute(request.userId, request.code);
+      const referral = await useCases.signUpWithCode.execute(request.userId, request.code, request.emailVerified);
       return {
         referralId: referral.id,
         referrerId: referral.referrerId,
@@ -143,7 +148,7 @@ export function billingGrpcService(useCases: BillingUseCases, logger: Logger): a
       };
     },
     startTrial: async (request) => {
-      const { referral, rewards } = await useCases.startTrial.execute(request.userId);
+      const { referral, rewards } = await useCases.startTrial.execute(request.userId, request.emailVerified);
       return { referralId: referral.id, rewards: rewards.map(toProtoReward) };
     },
     processReward: async (request) => {
@@ -163,12 +168,18 @@ export function billingGrpcService(useCases: BillingUseCases, logger: Logger): a
           id: reward.id,
           amountCents: reward.cashAmountCents ?? 0,
           createdAt: reward.createdAt,
+          pendingReason: reward.pendingReason ?? undefined,
         })),
         processorCustomerId: credits.processorCustomerId ?? undefined,
       };
     },
     createCheckoutSession: (request) =>
-      useCases.createCheckoutSession.execute(request.userId, { plan: request.plan, successUrl: request.successUrl, cancelUrl: request.cancelUrl }),
+      useCases.createCheckoutSession.execute(request.userId, {
+        plan: request.plan,
+        successUrl: request.successUrl,
+        cancelUrl: request.cancelUrl,
+        trial: request.trial,
+      }),
     createPortalSession: (request) => useCases.createPortalSession.execute(request.userId, request.returnUrl),
     getSubscription: async (request) => {
       const subscription = await useCases.getSubscription.execute(request.userId);

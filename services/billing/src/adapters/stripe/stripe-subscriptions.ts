@@ -13,6 +13,7 @@ export class StripeSubscriptionProcessor implements SubscriptionProcessor {
     priceId: string;
     successUrl: string;
     cancelUrl: string;
+    trialDays?: number;
   }): Promise<{ sessionId: string; url: string }> {
     try {
       const session = await this.stripe.checkout.sessions.create({
@@ -23,7 +24,7 @@ export class StripeSubscriptionProcessor implements SubscriptionProcessor {
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
         // The subscription carries its user, so that its webhooks name them even before the customer is known here.
-        subscription_data: { metadata: { userId: input.userId } },
+        subscription_data: { metadata: { userId: input.userId }, ...(input.trialDays ? { trial_period_days: input.trialDays } : {}) },
         metadata: { userId: input.userId },
       });
       if (!session.url) throw new ProcessorError("The payment processor gave no checkout page", false);

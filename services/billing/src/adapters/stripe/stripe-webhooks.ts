@@ -53,12 +53,21 @@ export class StripeEventInterpreter implements ProcessorEventInterpreter {
       const reason = text(field(object, "failure_message")) ?? text(field(object, "failure_code")) ?? "declined by the bank";
       return { kind: "payout_failed", payoutId, withdrawalId, reason };
     }
-    if (SUBSCRIPTION_EVENTS.has(event.type)) return snapshotFacts(object);
+    if (SUBSCRIPTION_EVENTS.has(event.type)) {
+      const snapshot = snapshotOf(object);
+      if (!snapshot) return { kind: "ignored", why: "a subscription without id or customer" };
+      return { kind: "subscription_changed", subscription: { ...snapshot, cardFingerprint: await this.fingerprintOf(object) } };
+    }
     if (INVOICE_EVENTS.has(event.type)) {
       const subscriptionId = subscriptionIdOfInvoice(object);
       if (!subscriptionId) return { kind: "ignored", why: "not about a subscription" };
       const current = await this.currentSubscription(subscriptionId);
-      return current ? { kind: "subscription_changed", subscription: current } : { kind: "ignored", why: "an unknown subscription" };
+      if (!current) return { kind: "ignored", why: "an unknown subscription" };
+      return {
+        kind: "subscription_changed",
+        subscription: current,
+        paidAt: event.type === "invoice.payment_failed" ? null : paidAtOf(object, event.createdAt),
+      };
     }
     if (event.type === "charge.refunded") {
       // Charges no longer name their invoice (API 2025+): the customer's subscriptions are read again.
@@ -71,12 +80,42 @@ export class StripeEventInterpreter implements ProcessorEventInterpreter {
 
   async currentSubscription(processorSubscriptionId: string): Promise<ProcessorSubscriptionSnapshot | null> {
     try {
-      return snapshotOf(await this.stripe.subscriptions.retrieve(processorSubscriptionId));
+      const subscription = await this.stripe.subscriptions.retrieve(processorSubscriptionId);
+      const snapshot = snapshotOf(subscription);
+      return snapshot && { ...snapshot, cardFingerprint: await this.fingerprintOf(subscription) };
     } catch (error) {
       if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return null;
       throw toProcessorError(error);
     }
   }
+
+  /**
+   * The card fingerprint of a subscription's default payment method, as Stripe reports it on the PaymentMethod
+   * (`card.fingerprint`: the same card number has the same fingerprint across the account's customers). Null
+   * without a card payment method.
+   */
+  private async fingerprintOf(subscription: unknown): Promise<string | null> {
+    const method = field(subscription, "default_payment_method");
+    const expanded = text(field(field(method, "card"), "fingerprint"));
+    if (expanded) return expanded;
+    const id = typeof method === "string" ? method : null;
+    if (!id) return null;
+    try {
+      const paymentMethod = await this.stripe.paymentMethods.retrieve(id);
+      return paymentMethod.card?.fingerprint ?? null;
+    } catch (error) {
+      // A payment method detached meanwhile: the subscription is kept without its card.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_missing") return null;
+      throw toProcessorError(error);
+    }
+  }
+}
+
+/** An invoice that moved money (paid with an amount above zero): when. A trial's zero invoice is no payment. */
+function paidAtOf(invoice: unknown, eventAt: Date): Date | null {
+  const amountPaid = numberOf(field(invoice, "amount_paid")) ?? 0;
+  if (field(invoice, "status") !== "paid" || amountPaid <= 0) return null;
+  return time(field(field(invoice, "status_transitions"), "paid_at")) ?? eventAt;
 }
 
 /** The subscription an invoice belongs to: `parent.subscription_details.subscription` (current API) or `subscription`. */
@@ -89,11 +128,6 @@ function subscriptionIdOfInvoice(invoice: unknown): string | null {
     if (id) return id;
   }
   return null;
-}
-
-function snapshotFacts(subscription: unknown): ProcessorEventFacts {
-  const snapshot = snapshotOf(subscription);
-  return snapshot ? { kind: "subscription_changed", subscription: snapshot } : { kind: "ignored", why: "a subscription without id or customer" };
 }
 
 /** A Stripe subscription object (JSON of a webhook, or the SDK's answer) as billing keeps it. */
@@ -119,6 +153,8 @@ export function snapshotOf(subscription: unknown): ProcessorSubscriptionSnapshot
     seats: numberOf(field(item, "quantity")) ?? 1,
     trialStart: time(field(subscription, "trial_start")),
     trialEnd: time(field(subscription, "trial_end")),
+    // Read from the payment method by the interpreter (a webhook's subscription names it by id).
+    cardFingerprint: null,
   };
 }
 

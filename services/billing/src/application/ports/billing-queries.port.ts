@@ -21,7 +21,7 @@ export interface RecentReferralRow {
   status: ReferralStatus;
   signupDate: Date;
   /** The referrer's cash reward for it, when made. */
-  reward: Pick<Reward, "cashAmountCents" | "status"> | null;
+  reward: Pick<Reward, "cashAmountCents" | "status" | "pendingReason"> | null;
 }
 
 export interface LeaderboardRow {

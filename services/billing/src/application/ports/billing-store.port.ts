@@ -2,6 +2,7 @@ import type { EventEnvelope } from "@study/events/envelope";
 import type { AccessExtensionState, Entitlement, ProcessorSubscriptionState, StoreSubscriptionState } from "../../domain/entitlement";
 import type { Balances, LedgerMovement } from "../../domain/ledger";
 import type { Referral, ReferralCode, Reward } from "../../domain/referral";
+import type { PayerIdentity } from "../../domain/referral-eligibility";
 import type { StoreStatus } from "../../domain/store-status";
 import type { Withdrawal } from "../../domain/withdrawal";
 import type { ProcessorSubscriptionSnapshot, VerifiedProcessorEvent } from "./processor-events.port";
@@ -11,6 +12,8 @@ export interface BillingAccount extends Balances {
   name: string;
   email: string;
   processorCustomerId: string | null;
+  /** The user's first successful payment (null: none yet). */
+  firstPaymentAt: Date | null;
 }
 
 /** The spec's Subscription record. */
@@ -52,6 +55,18 @@ export interface BillingTransaction {
   findReferralForUpdate(referralId: string): Promise<Referral | null>;
   insertReferral(referral: Referral): Promise<void>;
   updateReferral(referral: Referral): Promise<void>;
+  /** The referrer's referrals signed up since `since`. */
+  countReferralsSince(referrerId: string, since: Date): Promise<number>;
+  /** The CASH rewards made for the referrer since `since` (whatever became of them). */
+  countCashRewardsSince(referrerId: string, since: Date): Promise<number>;
+  /** The user's Stripe customers (their account's and their subscriptions') and their cards' fingerprints. */
+  payerIdentity(userId: string): Promise<PayerIdentity>;
+  /** Keeps the user's first successful payment (an earlier one stays). */
+  recordFirstPayment(userId: string, at: Date): Promise<void>;
+  /** The rewards of the referral whose referee is `refereeId`, locked. */
+  listRewardsOfRefereeForUpdate(refereeId: string): Promise<Reward[]>;
+  /** PENDING rewards whose expiry has passed at `now`, locked (rows another transaction holds are skipped). */
+  findExpiredPendingRewardsForUpdate(now: Date, limit: number): Promise<Reward[]>;
 
   insertRewards(rewards: readonly Reward[]): Promise<void>;
   findRewardForUpdate(rewardId: string): Promise<Reward | null>;
@@ -122,6 +137,8 @@ export interface BillingStore {
   findProcessorEvent(eventId: string): Promise<(VerifiedProcessorEvent & { processedAt: Date | null }) | null>;
   markProcessorEventProcessed(eventId: string, at: Date): Promise<void>;
   findNewestSubscription(userId: string): Promise<Subscription | null>;
+  /** The user has or had a processor or store subscription. */
+  hasEverSubscribed(userId: string): Promise<boolean>;
   findAccountByCustomerId(processorCustomerId: string): Promise<BillingAccount | null>;
   findEntitlement(userId: string): Promise<{ entitlement: Entitlement; recheckAt: Date | null } | null>;
   /** Sets the processor's payment id of a withdrawal that has none yet; false when it had one or is unknown. */

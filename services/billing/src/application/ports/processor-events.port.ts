@@ -25,13 +25,16 @@ export interface ProcessorSubscriptionSnapshot {
   seats: number;
   trialStart: Date | null;
   trialEnd: Date | null;
+  /** The fingerprint of the default payment method's card, as the processor reports it (null: unknown, no card). */
+  cardFingerprint: string | null;
 }
 
 /** What an event means for billing, read from the processor's shapes by the adapter. */
 export type ProcessorEventFacts =
   | { kind: "payout_paid"; payoutId: string; withdrawalId: string | null }
   | { kind: "payout_failed"; payoutId: string; withdrawalId: string | null; reason: string }
-  | { kind: "subscription_changed"; subscription: ProcessorSubscriptionSnapshot }
+  /** `paidAt`: the event is a payment of the subscription that moved money (an invoice paid with an amount). */
+  | { kind: "subscription_changed"; subscription: ProcessorSubscriptionSnapshot; paidAt?: Date | null }
   /** Something about the customer's money changed (a refund): their subscriptions are read again. */
   | { kind: "customer_changed"; customerId: string }
   | { kind: "ignored"; why: string };
@@ -51,6 +54,8 @@ export interface SubscriptionProcessor {
     priceId: string;
     successUrl: string;
     cancelUrl: string;
+    /** A free trial of this many days before the first charge. */
+    trialDays?: number;
   }): Promise<{ sessionId: string; url: string }>;
   createPortalSession(input: { customerId: string; returnUrl: string }): Promise<{ url: string }>;
 }

@@ -10,6 +10,10 @@ export interface VerifiedStoreTransaction {
   revoked: boolean;
   /** The UUID the app attached to the purchase (links it to the server's user). */
   appAccountToken: string | null;
+  /** The transaction is a free trial (an introductory offer that charged nothing): no payment. */
+  freeTrial: boolean;
+  /** When it was bought (charged, unless a free trial). */
+  purchasedAt: Date | null;
   signedAt: Date;
 }
 
