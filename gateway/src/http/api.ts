@@ -243,7 +243,10 @@ export class ApiRegistry {
             type: "apiKey",
             in: "cookie",
             name: "session_token",
-            description: "The spec's name; a dotted name ending in `.session-token` is read too. The value is what Bearer takes.",
+            description:
+              "The spec's name; a dotted name ending in `.session-token` is read too. Only the signed value `<token>.<signature>` " +
+              "(as in better-auth.session_token) is taken, since a sibling subdomain may set such a cookie; a raw token only " +
+              "under a `__Host-` name (e.g. `__Host-study.session-token`).",
           },
         },
       },
