@@ -14,7 +14,7 @@ import { fileDownloadRoute } from "./adapters/http/file-route";
 import { attachmentUploadRoute, audioUploadRoute } from "./adapters/http/upload-routes";
 import { createFileStorage } from "./adapters/storage/create-file-storage";
 import { AddAttachment } from "./application/add-attachment";
-import { OutboundUrlPolicy } from "./adapters/download/outbound-url-policy";
+import { logRefusalsTo, OutboundUrlPolicy } from "./adapters/download/outbound-url-policy";
 import { YtDlpVideoSource } from "./adapters/video/yt-dlp-video-source";
 import { GetVideoInfo } from "./application/get-video-info";
 import { CancelJob } from "./application/cancel-job";
@@ -30,6 +30,7 @@ import { ListJobs } from "./application/list-jobs";
 import { ListNotes } from "./application/list-notes";
 import { ListSearchables } from "./application/list-searchables";
 import { RenameNote } from "./application/rename-note";
+import { RetryJob } from "./application/retry-job";
 import { UpdateUserNotes } from "./application/update-user-notes";
 import { WatchImportJob } from "./application/watch-import-job";
 import { mediaConfigSchema, type MediaConfig } from "./config";
@@ -55,7 +56,7 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
     });
 
     const getNote = new GetNote(notes);
-    const downloadUrls = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST);
+    const downloadUrls = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST, undefined, logRefusalsTo(logger));
     const videos = new YtDlpVideoSource({ policy: downloadUrls });
     // Imports check the course with the courses service (CreateImport).
     if (!config.COURSES_GRPC_ADDRESS) throw new Error("Invalid configuration: COURSES_GRPC_ADDRESS: is required");
@@ -80,6 +81,7 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
         }),
         cancelJob: new CancelJob(jobs, getJob),
         deleteJob: new DeleteJob(jobs, getJob),
+        retryJob: new RetryJob(jobs, getJob),
         getVideoInfo: new GetVideoInfo(videos),
         watchImportJob: new WatchImportJob(jobs, progressFeed),
       },

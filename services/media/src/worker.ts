@@ -7,7 +7,7 @@ import { runMain } from "@study/platform";
 import { startProcess, type ProcessContext } from "@study/runtime";
 import { FfmpegAudioProcessor } from "./adapters/audio/ffmpeg-audio-processor";
 import { PrismaImportJobRepository } from "./adapters/db/prisma-import-job-repository";
-import { OutboundUrlPolicy } from "./adapters/download/outbound-url-policy";
+import { logRefusalsTo, OutboundUrlPolicy } from "./adapters/download/outbound-url-policy";
 import { SafeHttpDownloader } from "./adapters/download/safe-http-downloader";
 import { startImportWorkerConsumer } from "./adapters/events/import-worker-consumer";
 import { createFileStorage } from "./adapters/storage/create-file-storage";
@@ -39,7 +39,7 @@ const mediaWorker = {
   async compose({ config, logger, db, amqp, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
     const shutdown = new AbortController();
     const jobs = new PrismaImportJobRepository(db);
-    const policy = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST);
+    const policy = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST, undefined, logRefusalsTo(logger));
     const audio = new FfmpegAudioProcessor();
     const storage = createFileStorage(config);
     // One folder per worker process; folders of workers that died (SIGKILL, crash) are removed at start.

@@ -107,11 +107,16 @@ export class ProcessImport {
     const onShutdown = () => controller.abort(new Stopped("shutdown"));
     signal?.addEventListener("abort", onShutdown, { once: true });
     if (signal?.aborted) onShutdown();
+    // This run is the job's attempt number and start time: a retried job counts its attempts from 0 again, so the
+    // start time tells this run from a later one of the same number.
     const attempt = job.attempts;
+    const startedAt = job.startedAt?.getTime() ?? null;
     const watcher = setInterval(() => {
       deps.jobs.findWithNote(jobId).then(
         (seen) => {
-          if (!seen || seen.job.status !== "IN_PROGRESS" || seen.job.attempts !== attempt) controller.abort(new Stopped("finished"));
+          const sameRun =
+            seen?.job.status === "IN_PROGRESS" && seen.job.attempts === attempt && (seen.job.startedAt?.getTime() ?? null) === startedAt;
+          if (!sameRun) controller.abort(new Stopped("finished"));
         },
         (error: unknown) => deps.logger.warn({ err: error, jobId }, "could not re-read the job"),
       );

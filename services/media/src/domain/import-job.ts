@@ -147,6 +147,28 @@ export function cancelJob(job: ImportJob, now: Date, reason = CANCELLED_BY_USER)
   return changed(job, { status: "CANCELLED", errorMessage: reason }, now);
 }
 
+/** States from which a job can be retried: an import that did not finish its work. */
+export const RETRYABLE_STATUSES: readonly JobStatus[] = ["CANCELLED", "FAILED"];
+
+/** Refusal of a retry: the job is not CANCELLED or FAILED, or its note is gone (409). */
+export function jobNotRetryable(reason: string): AppError {
+  return new AppError("conflict", "JOB_NOT_RETRYABLE", reason);
+}
+
+/**
+ * CANCELLED or FAILED → PENDING: the import runs again from what it kept (the stored upload, the audio or video
+ * URL, the speed). Progress, stage, error, attempts and times start over, so the retry gets its own
+ * MEDIA_MAX_ATTEMPTS starts. A job whose note was deleted has nothing to import into, and an active or completed
+ * job nothing to retry: both are refused with JOB_NOT_RETRYABLE.
+ */
+export function retryJob(job: ImportJob, now: Date): ImportJob {
+  if (!RETRYABLE_STATUSES.includes(job.status)) {
+    throw jobNotRetryable(`Only a cancelled or failed import can be retried; this one is ${job.status.toLowerCase().replace("_", " ")}`);
+  }
+  if (job.noteId === null) throw jobNotRetryable("The note of this import was deleted: import the file again");
+  return changed(job, { status: "PENDING", progress: 0, stage: null, errorMessage: null, attempts: 0, startedAt: null, completedAt: null }, now);
+}
+
 /** Only finished jobs may be deleted: an active one must be cancelled first (JOB_ACTIVE). */
 export function assertDeletable(job: ImportJob): void {
   if (!isFinished(job.status)) {
@@ -159,6 +181,7 @@ export const JOB_TRANSITIONS: Record<JobStatus, readonly JobStatus[]> = {
   PENDING: ["IN_PROGRESS", "FAILED", "CANCELLED"],
   IN_PROGRESS: ["IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"],
   COMPLETED: [],
-  FAILED: [],
-  CANCELLED: [],
+  // A retry (RetryJob) queues the import again.
+  FAILED: ["PENDING"],
+  CANCELLED: ["PENDING"],
 };

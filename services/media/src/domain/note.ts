@@ -162,13 +162,14 @@ export function renameNote(note: Note, title: string, now: Date): Note {
 /**
  * The transitions of a note's transcription status. It follows its import job: PENDING until processing
  * starts, PROCESSING while it runs (again when a redelivered import restarts), then COMPLETED or FAILED
- * (also when the import is cancelled: a note has no cancelled state). COMPLETED and FAILED are final.
+ * (also when the import is cancelled: a note has no cancelled state). COMPLETED is final; FAILED becomes PENDING
+ * again only when its failed or cancelled import is retried.
  */
 const NOTE_TRANSITIONS: Record<TranscriptionStatus, readonly TranscriptionStatus[]> = {
   PENDING: ["PROCESSING", "FAILED"],
   PROCESSING: ["PROCESSING", "COMPLETED", "FAILED"],
   COMPLETED: [],
-  FAILED: [],
+  FAILED: ["PENDING"],
 };
 
 export function canMoveTranscription(from: TranscriptionStatus, to: TranscriptionStatus): boolean {

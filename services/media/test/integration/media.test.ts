@@ -7,6 +7,7 @@ import { fixedClock } from "@study/platform/clock";
 import { migrationSources, startService } from "@study/runtime";
 import { captureEvents, createTestDatabase, eventually, startFakeCourses, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
 import { PrismaImportJobRepository } from "../../src/adapters/db/prisma-import-job-repository";
+import { HOST_REFUSED_MESSAGE } from "../../src/adapters/download/outbound-url-policy";
 import { PrismaNoteRepository } from "../../src/adapters/db/prisma-note-repository";
 import { CompleteJob } from "../../src/application/complete-job";
 import { FailJob } from "../../src/application/fail-job";
@@ -67,6 +68,13 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
         throw new Error("expected the call to fail");
       },
       (error: AppError) => ({ kind: error.kind, code: error.code, details: error.details }),
+    );
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error("expected the call to fail");
+      },
+      (error: AppError) => error,
     );
   const notFound = { kind: "not_found", code: "NOT_FOUND" };
   const user = () => `user-${uniqueSuffix()}`;
@@ -217,13 +225,17 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
         }),
       ),
     ).toMatchObject({ kind: "too_large", code: "FILE_TOO_LARGE" });
-    // An audio URL the service may not download from (SSRF policy; MEDIA_DOWNLOAD_ALLOWLIST names 127.0.0.1:9 only).
-    for (const [sourceUrl, kind] of [
-      ["http://10.1.2.3/lecture.mp3", "private"],
-      ["http://127.0.0.1:8080/lecture.mp3", "loopback"],
-      ["http://169.254.169.254/latest/meta-data", "cloud metadata"],
+    // An audio URL the service may not download from (SSRF policy; MEDIA_DOWNLOAD_ALLOWLIST names 127.0.0.1:9 only),
+    // or one whose host does not resolve: one answer for all, naming no address and not telling them apart (#29).
+    const refusals = [];
+    for (const sourceUrl of [
+      "http://10.1.2.3/lecture.mp3",
+      "http://127.0.0.1:8080/lecture.mp3",
+      "http://localhost:8080/lecture.mp3",
+      "http://169.254.169.254/latest/meta-data",
+      "http://no-such-host.invalid/lecture.mp3",
     ]) {
-      const refused = await refusal(
+      const refused = await failure(
         client.createImport({
           userId,
           type: ImportType.IMPORT_TYPE_AUDIO_IMPORT,
@@ -233,10 +245,14 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
           speedMultiplier: 2,
         }),
       );
-      expect(refused).toMatchObject({
+      refusals.push({ kind: refused.kind, code: refused.code, message: refused.message, details: refused.details });
+    }
+    for (const refused of refusals) {
+      expect(refused).toEqual({
         kind: "validation",
         code: "URL_NOT_ALLOWED",
-        details: [{ field: "url", message: expect.stringContaining(`a ${kind} address`) }],
+        message: HOST_REFUSED_MESSAGE,
+        details: [{ field: "url", message: HOST_REFUSED_MESSAGE }],
       });
     }
     expect((await client.listNotes({ userId })).notes).toEqual([]);
@@ -679,6 +695,58 @@ describe("media service over gRPC, with PostgreSQL and RabbitMQ", () => {
     expect(await refusal(client.getJob({ userId, jobId: pending.job.id }))).toMatchObject(notFound);
     // The job goes, its note stays.
     expect((await client.getNote({ userId, noteId: pending.note.id })).note?.id).toBe(pending.note.id);
+  });
+
+  it("retries a cancelled or a failed import with what it kept: PENDING again, the work queued again; refuses any other (#29)", async () => {
+    const userId = user();
+    const cancelledImport = await importVideo(userId, "Cancelled");
+    await client.cancelJob({ userId, jobId: cancelledImport.job.id });
+    const requestsOf = (jobId: string) => eventsOf("media.import.requested.v1", (p) => p.jobId === jobId);
+    await eventually(async () => requestsOf(cancelledImport.job.id).length === 1);
+
+    const { job: retried } = await client.retryJob({ userId, jobId: cancelledImport.job.id });
+    expect(retried).toMatchObject({
+      id: cancelledImport.job.id,
+      status: JobStatus.JOB_STATUS_PENDING,
+      progress: 0,
+      errorMessage: undefined,
+      attempts: 0,
+      note: { id: cancelledImport.note.id, status: TranscriptionStatus.TRANSCRIPTION_STATUS_PENDING },
+    });
+    // The work message again, with what the job kept, and the note's start announced again (search: PENDING).
+    await eventually(async () => requestsOf(cancelledImport.job.id).length === 2);
+    expect(requestsOf(cancelledImport.job.id)[1].payload?.value).toEqual(requestsOf(cancelledImport.job.id)[0].payload?.value);
+    await eventually(async () => eventsOf("media.note.import_started.v1", (p) => p.noteId === cancelledImport.note.id).length === 2);
+    // A PENDING job is not retried again; the worker can run it.
+    expect(await refusal(client.retryJob({ userId, jobId: cancelledImport.job.id }))).toMatchObject({ kind: "conflict", code: "JOB_NOT_RETRYABLE" });
+    expect((await pipeline.start.execute(cancelledImport.job.id)).job).toMatchObject({ status: "IN_PROGRESS", attempts: 1 });
+    expect(await refusal(client.retryJob({ userId, jobId: cancelledImport.job.id }))).toMatchObject({ kind: "conflict", code: "JOB_NOT_RETRYABLE" });
+
+    // A failed import after several attempts starts over with its own attempts.
+    const failedImport = await importVideo(userId, "Failed");
+    await pipeline.start.execute(failedImport.job.id);
+    await pipeline.start.execute(failedImport.job.id);
+    await pipeline.fail.execute(failedImport.job.id, "Download failed: timeout");
+    expect((await client.retryJob({ userId, jobId: failedImport.job.id })).job).toMatchObject({
+      status: JobStatus.JOB_STATUS_PENDING,
+      attempts: 0,
+      errorMessage: undefined,
+    });
+    expect((await client.getNote({ userId, noteId: failedImport.note.id })).note?.transcriptionStatus).toBe(
+      TranscriptionStatus.TRANSCRIPTION_STATUS_PENDING,
+    );
+
+    // A completed import, another user's job, a job whose note was deleted.
+    const completedImport = await importVideo(userId, "Completed");
+    await pipeline.start.execute(completedImport.job.id);
+    await pipeline.complete.execute(completedImport.job.id, transcription);
+    expect(await refusal(client.retryJob({ userId, jobId: completedImport.job.id }))).toMatchObject({ kind: "conflict", code: "JOB_NOT_RETRYABLE" });
+    expect(await refusal(client.retryJob({ userId: user(), jobId: failedImport.job.id }))).toMatchObject(notFound);
+    expect(await refusal(client.retryJob({ userId, jobId: "not-a-uuid" }))).toMatchObject(notFound);
+    const orphan = await importVideo(userId, "Orphan");
+    await client.cancelJob({ userId, jobId: orphan.job.id });
+    await client.deleteNote({ userId, noteId: orphan.note.id });
+    expect(await refusal(client.retryJob({ userId, jobId: orphan.job.id }))).toMatchObject({ kind: "conflict", code: "JOB_NOT_RETRYABLE" });
   });
 
   it("filters, sorts and pages jobs, each with its note; and counts them", async () => {

@@ -8,6 +8,7 @@ import {
   JOB_TRANSITIONS,
   progressWithin,
   reportProgress,
+  retryJob,
   sourceOf,
   startJob,
   STAGE_RANGES,
@@ -26,8 +27,10 @@ const operations: Record<string, (job: ImportJob) => ImportJob> = {
   complete: (job) => completeJob(job, later),
   fail: (job) => failJob(job, "Network timeout", later),
   cancel: (job) => cancelJob(job, later),
+  retry: (job) => retryJob(job, later),
 };
-const target: Record<string, JobStatus> = { start: "IN_PROGRESS", complete: "COMPLETED", fail: "FAILED", cancel: "CANCELLED" };
+const target: Record<string, JobStatus> = { start: "IN_PROGRESS", complete: "COMPLETED", fail: "FAILED", cancel: "CANCELLED", retry: "PENDING" };
+const notRetryable = { kind: "conflict", code: "JOB_NOT_RETRYABLE" };
 
 describe("the import job state machine", () => {
   describe.each(JOB_STATUSES)("from %s", (from) => {
@@ -40,8 +43,10 @@ describe("the import job state machine", () => {
         expect(job.status).toBe(from); // the input is left untouched
       } else {
         const refused = await refusal(() => operations[operation](job));
-        // Finished jobs are refused as finished; completing a job that never started is refused as such.
-        expect(refused).toMatchObject(["COMPLETED", "FAILED", "CANCELLED"].includes(from) ? finished : notStarted);
+        // Finished jobs are refused as finished; completing a job that never started is refused as such; a retry of
+        // anything but a cancelled or failed job is refused as not retryable.
+        if (operation === "retry") expect(refused).toMatchObject(notRetryable);
+        else expect(refused).toMatchObject(["COMPLETED", "FAILED", "CANCELLED"].includes(from) ? finished : notStarted);
       }
     });
   });
@@ -51,9 +56,43 @@ describe("the import job state machine", () => {
       PENDING: ["IN_PROGRESS", "FAILED", "CANCELLED"],
       IN_PROGRESS: ["IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"],
       COMPLETED: [],
-      FAILED: [],
-      CANCELLED: [],
+      FAILED: ["PENDING"],
+      CANCELLED: ["PENDING"],
     });
+  });
+
+  it("retries a cancelled or failed import from the start with what it kept; not one whose note was deleted (#29)", async () => {
+    const cancelled = aJob("CANCELLED", {
+      progress: 40,
+      stage: "TRANSCRIPTION",
+      attempts: 2,
+      errorMessage: "Cancelled by user",
+      startedAt: at,
+      storageKey: "uploads/u/lecture.mp3",
+      speedMultiplier: 1,
+    });
+    expect(retryJob(cancelled, later)).toEqual({
+      ...cancelled,
+      status: "PENDING",
+      progress: 0,
+      stage: null,
+      errorMessage: null,
+      attempts: 0,
+      startedAt: null,
+      completedAt: null,
+      version: cancelled.version + 1,
+      updatedAt: later,
+    });
+    expect(retryJob(aJob("FAILED", { errorMessage: "Download failed: timeout", sourceUrl: "https://example.com/a.mp3" }), later)).toMatchObject({
+      status: "PENDING",
+      sourceUrl: "https://example.com/a.mp3",
+      errorMessage: null,
+    });
+    const orphan = aJob("CANCELLED", { noteId: null });
+    expect(await refusal(() => retryJob(orphan, later))).toMatchObject(notRetryable);
+    expect(() => retryJob(orphan, later)).toThrow("The note of this import was deleted: import the file again");
+    expect(await refusal(() => retryJob(aJob("COMPLETED"), later))).toMatchObject(notRetryable);
+    expect(() => retryJob(aJob("IN_PROGRESS"), later)).toThrow("Only a cancelled or failed import can be retried; this one is in progress");
   });
 
   it("starts an attempt at progress 0 in the setup stage and counts it", () => {

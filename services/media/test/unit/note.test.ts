@@ -93,6 +93,8 @@ describe("the transcription status", () => {
     ["PROCESSING", "PROCESSING"],
     ["PROCESSING", "COMPLETED"],
     ["PROCESSING", "FAILED"],
+    // Its failed or cancelled import retried.
+    ["FAILED", "PENDING"],
   ];
 
   it.each(TRANSCRIPTION_STATUSES.flatMap((from) => TRANSCRIPTION_STATUSES.map((to) => [from, to] as const)))(

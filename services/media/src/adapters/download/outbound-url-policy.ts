@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import type { Logger } from "@study/platform";
 import { AppError, required } from "@study/platform/errors";
 
 /**
@@ -23,9 +24,32 @@ import { AppError, required } from "@study/platform/errors";
  *                                      matched against resolved addresses (so also for names resolving to it);
  *   - `address/prefix`               — a CIDR range of resolved addresses (`10.20.0.0/16`, `fd12::/48`), any port.
  * A cloud metadata address is only ever permitted by its exact address entry, never by a host name or range.
+ *
+ * A refused host gets one generic answer, the same whether its name does not resolve or resolves to an address
+ * the service may not reach (URL_NOT_ALLOWED, `HOST_REFUSED_MESSAGE`): a refusal that named the address a name
+ * resolves to (`vm resolves to 127.0.0.1`), or told an unknown name from a forbidden one, would let a user map the
+ * internal network through the import endpoints. Why it was refused goes to the service's log only (`onRefusal`).
  */
 
 export type HostLookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+/** Why a URL was refused, for the service's log (never for the user): the host and the reason. */
+export interface OutboundRefusal {
+  hostname: string;
+  port: number;
+  reason: string;
+}
+export type RefusalLog = (refusal: OutboundRefusal) => void;
+
+/** Logs each refusal's reason as a warning (host, port, reason): what the user's answer leaves out. */
+export const logRefusalsTo =
+  (logger: Pick<Logger, "warn">): RefusalLog =>
+  (refusal) =>
+    logger.warn(refusal, "download URL refused by the SSRF policy");
+
+/** The one answer to a refused host: an unknown name and a forbidden address alike. */
+export const HOST_REFUSED_MESSAGE =
+  "URL not allowed: the service does not download from this host (an unknown host, or one that is not a public address)";
 
 type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -139,14 +163,18 @@ export class OutboundUrlPolicy {
   constructor(
     private readonly allowList: AllowListEntry[] = [],
     private readonly lookup: HostLookup = defaultLookup,
+    private readonly onRefusal: RefusalLog = () => undefined,
   ) {}
 
-  /** From the `MEDIA_DOWNLOAD_ALLOWLIST` setting's text. */
-  static fromSetting(setting: string | undefined, lookup?: HostLookup): OutboundUrlPolicy {
-    return new OutboundUrlPolicy(parseOutboundAllowList(setting), lookup);
+  /** From the `MEDIA_DOWNLOAD_ALLOWLIST` setting's text; `onRefusal` logs why a host was refused. */
+  static fromSetting(setting: string | undefined, lookup?: HostLookup, onRefusal?: RefusalLog): OutboundUrlPolicy {
+    return new OutboundUrlPolicy(parseOutboundAllowList(setting), lookup, onRefusal);
   }
 
-  /** Parses and checks `url`, resolving its host; throws URL_NOT_ALLOWED / INVALID_URL / HOST_NOT_FOUND (validation). */
+  /**
+   * Parses and checks `url`, resolving its host; throws INVALID_URL, or URL_NOT_ALLOWED (validation): for a scheme
+   * other than http(s) with its reason, for a refused host with the one generic message (the reason logged).
+   */
   async check(url: string | URL): Promise<OutboundTarget> {
     const parsed = parseHttpUrl(url);
     const hostname = parsed.hostname
@@ -155,17 +183,18 @@ export class OutboundUrlPolicy {
       .replace(/\.$/, "");
     const port = parsed.port ? Number(parsed.port) : parsed.protocol === "https:" ? 443 : 80;
 
+    const refuse = (reason: string): AppError => {
+      this.onRefusal({ hostname, port, reason });
+      return urlNotAllowed(HOST_REFUSED_MESSAGE);
+    };
     let resolved: Array<{ address: string; family: number }>;
     try {
       resolved = await this.lookup(hostname);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "";
-      throw new AppError("validation", "HOST_NOT_FOUND", `The host ${hostname} could not be resolved (${code || "lookup failed"})`, {
-        details: [{ field: "url", message: `unknown host ${hostname}` }],
-        cause: error,
-      });
+      throw refuse(`the host ${hostname} could not be resolved (${code || "lookup failed"})`);
     }
-    if (resolved.length === 0) throw new AppError("validation", "HOST_NOT_FOUND", `The host ${hostname} has no addresses`);
+    if (resolved.length === 0) throw refuse(`the host ${hostname} has no addresses`);
 
     const hostAllowed = this.allowList.some(
       (entry) =>
@@ -185,7 +214,7 @@ export class OutboundUrlPolicy {
     // Every address was refused (one allowed would have returned above), and there is at least one.
     const { address, kind } = required(firstRefusal, "the first refused address");
     const subject = ipaddr.isValid(hostname) ? `${address} is` : `${hostname} resolves to ${address},`;
-    throw urlNotAllowed(`URL not allowed: ${subject} a ${kind} address, and it is not in the download allow-list`);
+    throw refuse(`${subject} a ${kind} address, and it is not in the download allow-list`);
   }
 
   /** Null when the service may connect to `address` on `port`, else the kind of address refused. */

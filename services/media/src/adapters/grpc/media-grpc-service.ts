@@ -12,6 +12,7 @@ import type { GetNote } from "../../application/get-note";
 import type { ListJobs } from "../../application/list-jobs";
 import type { ListNotes } from "../../application/list-notes";
 import type { RenameNote } from "../../application/rename-note";
+import type { RetryJob } from "../../application/retry-job";
 import type { UpdateUserNotes } from "../../application/update-user-notes";
 import type { WatchImportJob } from "../../application/watch-import-job";
 import {
@@ -39,6 +40,7 @@ export interface MediaUseCases {
   getJobStats: GetJobStats;
   cancelJob: CancelJob;
   deleteJob: DeleteJob;
+  retryJob: RetryJob;
   getVideoInfo: GetVideoInfo;
   watchImportJob: WatchImportJob;
 }
@@ -132,6 +134,9 @@ export function mediaGrpcService(useCases: MediaUseCases, logger: Logger): api.M
     },
     cancelJob: async (request) => ({
       job: toProtoJobView(await useCases.cancelJob.execute(request.userId, request.jobId)),
+    }),
+    retryJob: async (request) => ({
+      job: toProtoJobView(await useCases.retryJob.execute(request.userId, request.jobId)),
     }),
     deleteJob: async (request) => {
       await useCases.deleteJob.execute(request.userId, request.jobId);

@@ -41,14 +41,14 @@ const reasonPhrase = (text: string) => text.replace(/[^\x20-\x7e]+/g, " ").slice
  * resolved and checked by the policy, and the proxy connects to the very address the policy checked (an IP
  * address, so no second DNS lookup); a refused destination gets `403` with the policy's message as reason and
  * nothing is sent to it.
- * The refusals are kept in `refusals` (the policy's own URL_NOT_ALLOWED / HOST_NOT_FOUND errors), so the
+ * The refusals are kept in `refusals` (the policy's own URL_NOT_ALLOWED errors, with its generic message), so the
  * caller can report why the tool failed. Bodies stream through in both directions; nothing is buffered.
  *
  * It never follows redirects itself (the client sends the next request, which is checked again), opens a
  * fresh upstream connection per request, and refuses requests to itself. `close()` ends every connection.
  */
 export class OutboundPolicyProxy {
-  /** Policy refusals, in order: why a request the client made was answered 403 (or 502 for an unknown host). */
+  /** Policy refusals, in order: why a request the client made was answered 403. */
   readonly refusals: AppError[] = [];
   private readonly connections = new Set<Duplex>();
   private closed = false;

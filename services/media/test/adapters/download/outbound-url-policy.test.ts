@@ -1,5 +1,12 @@
 import { AppError } from "@study/platform/errors";
-import { OutboundUrlPolicy, nonPublicAddressKind, parseOutboundAllowList, type HostLookup } from "../../../src/adapters/download/outbound-url-policy";
+import {
+  HOST_REFUSED_MESSAGE,
+  OutboundUrlPolicy,
+  nonPublicAddressKind,
+  parseOutboundAllowList,
+  type HostLookup,
+  type OutboundRefusal,
+} from "../../../src/adapters/download/outbound-url-policy";
 
 /** A resolver with fixed answers, so names can resolve to any address the test needs. */
 function fixedLookup(answers: Record<string, string[]>): HostLookup {
@@ -69,7 +76,23 @@ describe("address classification", () => {
   );
 });
 
+/** The generic refusal every refused host gets: same code, message and details, whatever the reason. */
+const genericRefusal = {
+  kind: "validation",
+  code: "URL_NOT_ALLOWED",
+  message: HOST_REFUSED_MESSAGE,
+  details: [{ field: "url", message: HOST_REFUSED_MESSAGE }],
+};
+
 describe("OutboundUrlPolicy without an allow-list", () => {
+  /** What the service logs of each refusal (the user never sees it). */
+  const logged: OutboundRefusal[] = [];
+  /** The refusal of `url`, checked to be the generic one, and the reason logged for it. */
+  const loggedReason = async (url: string) => {
+    const error = await refusal(policy, url);
+    expect(error).toMatchObject(genericRefusal);
+    return logged.at(-1)?.reason;
+  };
   const policy = new OutboundUrlPolicy(
     [],
     fixedLookup({
@@ -80,6 +103,7 @@ describe("OutboundUrlPolicy without an allow-list", () => {
       "v6.example": ["fd00::5"],
       "127.0.0.1": ["127.0.0.1"],
     }),
+    (refused) => logged.push(refused),
   );
 
   it("permits a public host and names the checked address to connect to", async () => {
@@ -88,28 +112,42 @@ describe("OutboundUrlPolicy without an allow-list", () => {
     expect(target.url.href).toBe("https://media.example/talks/lecture.mp3?token=abc");
   });
 
-  it("refuses a public name that resolves to a private or metadata address", async () => {
-    const error = await refusal(policy, "http://intranet.example/a.mp3");
-    expect(error).toMatchObject({ kind: "validation", code: "URL_NOT_ALLOWED", details: [{ field: "url" }] });
-    expect(error.message).toBe("URL not allowed: intranet.example resolves to 10.0.0.8, a private address, and it is not in the download allow-list");
-    expect((await refusal(policy, "http://metadata.example/latest/meta-data/")).message).toContain("169.254.169.254, a cloud metadata address");
-    expect((await refusal(policy, "http://v6.example/")).message).toContain("fd00::5, a private (unique local) address");
+  it("refuses a public name that resolves to a private or metadata address, naming the address only in the log (#29)", async () => {
+    expect(await loggedReason("http://intranet.example/a.mp3")).toBe(
+      "intranet.example resolves to 10.0.0.8, a private address, and it is not in the download allow-list",
+    );
+    expect(logged.at(-1)).toMatchObject({ hostname: "intranet.example", port: 80 });
+    expect(await loggedReason("http://metadata.example/latest/meta-data/")).toContain("169.254.169.254, a cloud metadata address");
+    expect(await loggedReason("http://v6.example/")).toContain("fd00::5, a private (unique local) address");
+    expect(HOST_REFUSED_MESSAGE).not.toMatch(/resolves|10\.0\.0\.8|intranet/);
+  });
+
+  it("answers a name that does not resolve exactly as one that resolves to a forbidden address (#29)", async () => {
+    const unknown = await refusal(policy, "https://nowhere.example/a.mp3");
+    const internal = await refusal(policy, "https://intranet.example/a.mp3");
+    expect(unknown).toMatchObject(genericRefusal);
+    expect({ kind: unknown.kind, code: unknown.code, message: unknown.message, details: unknown.details }).toEqual({
+      kind: internal.kind,
+      code: internal.code,
+      message: internal.message,
+      details: internal.details,
+    });
+    expect(await loggedReason("https://nowhere.example/a.mp3")).toBe("the host nowhere.example could not be resolved (ENOTFOUND)");
   });
 
   it("uses only the permitted addresses of a mixed answer", async () => {
     expect((await policy.check("http://mixed.example/a.mp3")).address).toBe("93.184.216.34");
   });
 
-  it("names an address literal directly", async () => {
-    expect((await refusal(policy, "http://127.0.0.1:8080/a.mp3")).message).toBe(
-      "URL not allowed: 127.0.0.1 is a loopback address, and it is not in the download allow-list",
-    );
+  it("refuses an address literal with the same answer, logging what it is", async () => {
+    expect(await loggedReason("http://127.0.0.1:8080/a.mp3")).toBe("127.0.0.1 is a loopback address, and it is not in the download allow-list");
   });
 
   it("refuses `localhost` through the system resolver", async () => {
-    const error = await refusal(new OutboundUrlPolicy(), "http://localhost:9/a.mp3");
-    expect(error.code).toBe("URL_NOT_ALLOWED");
-    expect(error.message).toMatch(/^URL not allowed: localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+    const reasons: string[] = [];
+    const error = await refusal(new OutboundUrlPolicy([], undefined, (refused) => reasons.push(refused.reason)), "http://localhost:9/a.mp3");
+    expect(error).toMatchObject(genericRefusal);
+    expect(reasons[0]).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
   });
 
   it.each(["ftp://media.example/a.mp3", "file:///etc/passwd", "gopher://media.example/", "javascript:alert(1)"])(
@@ -121,11 +159,8 @@ describe("OutboundUrlPolicy without an allow-list", () => {
     },
   );
 
-  it("reports an invalid URL and an unknown host as validation errors", async () => {
+  it("reports an invalid URL as a validation error", async () => {
     expect(await refusal(policy, "not a url")).toMatchObject({ kind: "validation", code: "INVALID_URL" });
-    const unknown = await refusal(policy, "https://nowhere.example/a.mp3");
-    expect(unknown).toMatchObject({ kind: "validation", code: "HOST_NOT_FOUND" });
-    expect(unknown.message).toContain("nowhere.example");
   });
 });
 
@@ -175,8 +210,11 @@ describe("OutboundUrlPolicy with an allow-list", () => {
   });
 
   it("unlocks a metadata address only by its exact address entry", async () => {
-    expect((await refusal(policyFor("metadata.internal, 169.254.0.0/16"), "http://metadata.internal/")).message).toContain("cloud metadata");
-    expect((await refusal(policyFor("169.254.0.0/16"), "http://169.254.169.254/")).message).toContain("cloud metadata");
+    const reasons: string[] = [];
+    const logging = (setting: string) => OutboundUrlPolicy.fromSetting(setting, lookup, (refused) => reasons.push(refused.reason));
+    expect(await refusal(logging("metadata.internal, 169.254.0.0/16"), "http://metadata.internal/")).toMatchObject(genericRefusal);
+    expect(await refusal(logging("169.254.0.0/16"), "http://169.254.169.254/")).toMatchObject(genericRefusal);
+    expect(reasons).toEqual([expect.stringContaining("cloud metadata"), expect.stringContaining("cloud metadata")]);
     expect((await policyFor("169.254.169.254").check("http://metadata.internal/")).address).toBe("169.254.169.254");
   });
 

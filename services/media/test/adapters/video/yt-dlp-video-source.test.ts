@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { librivoxClip, runFfmpeg, startMediaServer, type LocalMediaServer } from "@study/testkit";
-import { OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
+import { HOST_REFUSED_MESSAGE, OutboundUrlPolicy } from "../../../src/adapters/download/outbound-url-policy";
 import { YtDlpVideoSource } from "../../../src/adapters/video/yt-dlp-video-source";
 import { detectAudioFormat } from "../../../src/domain/audio-format";
 import { appErrorOf as failure } from "@study/testkit/refusal";
@@ -102,7 +102,7 @@ describe("YtDlpVideoSource", () => {
     const before = media.requests.length;
     const refused = await failure(source.getInfo(media.urlOf("/lecture.mp4")));
     expect(refused).toMatchObject({ kind: "validation", code: "URL_NOT_ALLOWED" });
-    expect(refused.message).toContain("127.0.0.1 is a loopback address");
+    expect(refused.message).toBe(HOST_REFUSED_MESSAGE);
     expect(await failure(source.downloadAudio(`http://localhost:${media.port}/lecture.mp4`, workDirectory))).toMatchObject({
       code: "URL_NOT_ALLOWED",
     });
