@@ -8,6 +8,7 @@ import { sendData, sendMessage, withShortfall } from "../http/envelope";
 import { idParams } from "../http/params";
 import { intParam, MAX_INT32, paginationSchema, singleParam } from "../http/query";
 import { createUploadForwarder, UPLOAD_TIMEOUT_DESCRIPTION } from "../http/upload-forwarder";
+import { forwardFileRequest } from "./files";
 import { statusName } from "./notes";
 import { difficultySchema, difficultyToProto } from "./study-material";
 
@@ -485,6 +486,40 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
       async handler({ params, query, res }) {
         const reply = await clients.documents.getDocument({ userId: currentAuth(res).user.id, courseId: query.courseId, documentId: params.id });
         sendData(res, 200, documentJson(required(reply.document, "document in GetDocument reply")), "Document retrieved");
+      },
+    }),
+    route({
+      method: "get",
+      path: "/api/documents/:id/file",
+      tag,
+      summary: "Download the uploaded file of a document (its owner only)",
+      description:
+        "Streams the file as it was uploaded, in the content type of its detected format, with Content-Length and " +
+        "`X-Content-Type-Options: nosniff`. `Content-Disposition` is inline for PDF, images (PNG, JPEG, GIF, WebP) and plain " +
+        "text, which a browser shows in place, and attachment for every other format; it names the original file. Supports " +
+        "one byte range (`Range: bytes=first-last`, `first-` or `-suffix`): 206 with Content-Range; a range outside the file is " +
+        "416 with `Content-Range: bytes */size`. The file stays downloadable whatever the extraction did (pending or failed). " +
+        "HEAD answers the headers only.",
+      auth: true,
+      params: idParams,
+      responses: {
+        200: { description: "The whole file, in its own content type", contentType: "application/octet-stream" },
+        206: { description: "The requested byte range (Content-Range: bytes first-last/size)", contentType: "application/octet-stream" },
+        404: { description: "No such document of the caller (NOT_FOUND)", schema: errorEnvelope },
+        416: { description: "The range holds no byte of the file (Content-Range: bytes */size); no body" },
+        503: {
+          description: "The documents service's internal endpoint is not configured or not reachable (SERVICE_UNAVAILABLE)",
+          schema: errorEnvelope,
+        },
+      },
+      async handler({ req, res, params }) {
+        const { DOCUMENTS_UPLOAD_URL, INTERNAL_UPLOAD_SECRET } = settings;
+        if (!DOCUMENTS_UPLOAD_URL || !INTERNAL_UPLOAD_SECRET) {
+          throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Document files are not available: the documents endpoint is not configured");
+        }
+        // The documents service finds the file by the document's id (its owner's only) and streams it from storage.
+        const path = `/files/${encodeURIComponent(params.id)}`;
+        await forwardFileRequest(req, res, { url: DOCUMENTS_UPLOAD_URL, secret: INTERNAL_UPLOAD_SECRET }, currentAuth(res).user.id, path);
       },
     }),
     route({

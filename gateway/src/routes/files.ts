@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { pipeline } from "node:stream/promises";
 import { AppError, internalRequestHeaders, type ErrorKind } from "@study/platform";
+import type { Request, Response } from "express";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import { errorEnvelope, route, type RouteSpec } from "../http/api";
@@ -37,20 +38,25 @@ const fileKeyParams = z.object({
 
 const unavailable = (cause?: unknown) => new AppError("unavailable", "SERVICE_UNAVAILABLE", "The file service is not reachable", { cause });
 
-/** Sends the signed request to media and resolves with its answer's head (the body still streaming). */
-function requestFromMedia(
-  settings: Required<FileSettings>,
+/** A service's internal HTTP endpoint that serves stored files, and the secret the gateway signs with. */
+export interface FileEndpoint {
+  url: string;
+  secret: string;
+}
+
+/** Sends the signed request to the service and resolves with its answer's head (the body still streaming). */
+function requestFile(
+  endpoint: FileEndpoint,
   userId: string,
   method: "GET" | "HEAD",
-  key: string,
+  path: string,
   range: string | undefined,
 ): Promise<IncomingMessage> {
-  const path = `/files/${key.split("/").map(encodeURIComponent).join("/")}`;
-  const headers: Record<string, string> = internalRequestHeaders(settings.INTERNAL_UPLOAD_SECRET, { userId, method, path });
+  const headers: Record<string, string> = internalRequestHeaders(endpoint.secret, { userId, method, path });
   if (range) headers.range = range;
-  const { protocol, hostname, port } = new URL(settings.MEDIA_UPLOAD_URL);
+  const { protocol, hostname, port } = new URL(endpoint.url);
   return new Promise((resolve, reject) => {
-    // The path goes as it is (a URL object would resolve `..` segments): media refuses a malformed key.
+    // The path goes as it is (a URL object would resolve `..` segments): the service refuses a malformed key.
     const upstream = (protocol === "https:" ? httpsRequest : httpRequest)({ protocol, hostname, port, path, method, headers });
     upstream.setTimeout(ANSWER_TIMEOUT_MS, () =>
       upstream.destroy(new AppError("timeout", "SERVICE_TIMEOUT", "The file service did not answer in time")),
@@ -64,7 +70,7 @@ function requestFromMedia(
   });
 }
 
-/** Media's JSON error (`{error: {kind, code, message, details}}`) as the AppError it stands for. */
+/** The service's JSON error (`{error: {kind, code, message, details}}`) as the AppError it stands for. */
 async function errorOf(answer: IncomingMessage): Promise<AppError> {
   const chunks: Buffer[] = [];
   let length = 0;
@@ -81,6 +87,30 @@ async function errorOf(answer: IncomingMessage): Promise<AppError> {
   } catch (cause) {
     return unavailable(cause);
   }
+}
+
+/**
+ * Forwards a GET or HEAD for a stored file to a service's internal endpoint (`GET /files/<…>` of libs/storage's
+ * server) with the signed user id and only the `Range` header, and streams its answer through, never holding it:
+ * the file (200, 206), a refused range (416), or the service's error thrown as the AppError it named.
+ */
+export async function forwardFileRequest(req: Request, res: Response, endpoint: FileEndpoint, userId: string, path: string): Promise<void> {
+  const method = req.method === "HEAD" ? "HEAD" : "GET";
+  const answer = await requestFile(endpoint, userId, method, path, req.headers.range);
+  const status = answer.statusCode ?? 502;
+  // A HEAD answer has no body to read the error from: its status and headers go through as they are.
+  if (!FILE_STATUSES.has(status) && method === "GET") throw await errorOf(answer);
+  const headers: Record<string, string | string[]> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = answer.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  // Players embed the file (`<audio src>`: a no-cors request); helmet's same-origin resource policy would
+  // block a client on a sibling origin of the same site (app.example.com → api.example.com).
+  res.writeHead(status, { ...headers, "cross-origin-resource-policy": "same-site" });
+  // A client leaving mid-file (a player seeking elsewhere) closes both connections; the service logs storage failures.
+  // eslint-disable-next-line no-restricted-syntax -- a client that stops reading is normal, not a failure of this request
+  await pipeline(answer, res).catch(() => undefined);
 }
 
 /**
@@ -117,23 +147,8 @@ export function fileRoutes(settings: FileSettings): RouteSpec[] {
         if (!MEDIA_UPLOAD_URL || !INTERNAL_UPLOAD_SECRET) {
           throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Files are not available: the media endpoint is not configured");
         }
-        const method = req.method === "HEAD" ? "HEAD" : "GET";
-        const userId = currentAuth(res).user.id;
-        const answer = await requestFromMedia({ MEDIA_UPLOAD_URL, INTERNAL_UPLOAD_SECRET }, userId, method, params.key, req.headers.range);
-        const status = answer.statusCode ?? 502;
-        // A HEAD answer has no body to read the error from: its status and headers go through as they are.
-        if (!FILE_STATUSES.has(status) && method === "GET") throw await errorOf(answer);
-        const headers: Record<string, string | string[]> = {};
-        for (const name of FORWARDED_HEADERS) {
-          const value = answer.headers[name];
-          if (value !== undefined) headers[name] = value;
-        }
-        // Players embed the file (`<audio src>`: a no-cors request); helmet's same-origin resource policy would
-        // block a client on a sibling origin of the same site (app.example.com → api.example.com).
-        res.writeHead(status, { ...headers, "cross-origin-resource-policy": "same-site" });
-        // A client leaving mid-file (a player seeking elsewhere) closes both connections; media logs storage failures.
-        // eslint-disable-next-line no-restricted-syntax -- a client that stops reading is normal, not a failure of this request
-        await pipeline(answer, res).catch(() => undefined);
+        const path = `/files/${params.key.split("/").map(encodeURIComponent).join("/")}`;
+        await forwardFileRequest(req, res, { url: MEDIA_UPLOAD_URL, secret: INTERNAL_UPLOAD_SECRET }, currentAuth(res).user.id, path);
       },
     }),
   ];

@@ -6,6 +6,7 @@ export * from "./port";
 export * from "./local-file-storage";
 export * from "./s3-file-storage";
 export * from "./upload-server";
+export * from "./file-download";
 export * from "./create-file-storage";
 export * from "./local-scratch-space";
 export { assertValidStorageKey, storageObjectNotFound } from "./storage-key";

@@ -71,7 +71,7 @@ type SharedConfig = z.infer<typeof sharedConfigSchema>;
 export function documentStorage(config: SharedConfig): FileStorage {
   return createFileStorage({
     storageDir: config.DOCUMENTS_STORAGE_DIR,
-    // Documents are not served back to clients (no download route): the URL base is unused but required.
+    // Files are served by id (GET /api/documents/{id}/file), never by storage key: the URL base is unused but required.
     publicBaseUrl: "/api/documents",
     s3: config.DOCUMENTS_S3_BUCKET
       ? {

@@ -13,10 +13,12 @@ import { startDomainEventsConsumer } from "./adapters/events/domain-events-consu
 import { createTextExtractor } from "./adapters/extraction/text-extractor";
 import { documentsGrpcService } from "./adapters/grpc/documents-grpc-service";
 import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
+import { documentFileRoute } from "./adapters/http/file-route";
 import { documentUploadRoute, syllabusUploadRoute } from "./adapters/http/upload-routes";
 import { GrpcSyllabusCalendar } from "./adapters/calendar/grpc-syllabus-calendar";
 import { DeleteCourseDocuments, DeleteDocument } from "./application/delete-document";
 import { GetDocument, GetDocumentText } from "./application/get-document";
+import { GetDocumentFile } from "./application/get-document-file";
 import { ListDocuments } from "./application/list-documents";
 import { ListSearchables } from "./application/list-searchables";
 import { SearchDocuments } from "./application/search-documents";
@@ -71,6 +73,7 @@ export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> 
 
     if (config.INTERNAL_UPLOAD_SECRET) {
       const internalHttp = await startInternalHttpServer({
+        host: config.INTERNAL_BIND_HOST,
         port: config.DOCUMENTS_HTTP_PORT,
         secret: config.INTERNAL_UPLOAD_SECRET,
         storage,
@@ -84,11 +87,12 @@ export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> 
           }),
           "/uploads/syllabus": syllabusUploadRoute({ maxBytes: config.DOCUMENTS_MAX_UPLOAD_BYTES, storage, detector, uploadSyllabus }),
         },
+        files: documentFileRoute({ storage, getDocumentFile: new GetDocumentFile(documents), logger }),
       });
       lifecycle.onStop("internal HTTP server", async () => {
         await internalHttp.close();
       });
-      logger.info({ port: internalHttp.port }, "internal HTTP endpoint (uploads) listening");
+      logger.info({ port: internalHttp.port }, "internal HTTP endpoint (uploads, files) listening");
     }
 
     const implementation = documentsGrpcService(

@@ -89,3 +89,13 @@ export function documentTypeOfFormat(format: DocumentFormat): DocumentType {
 
 /** Formats read by OCR only (no text layer at all). */
 export const isImageFormat = (format: DocumentFormat): boolean => format === "JPEG" || format === "PNG" || format === "GIF" || format === "WEBP";
+
+/**
+ * Formats a browser may show in place when the owner downloads the file (`Content-Disposition: inline`): PDF,
+ * raster images and plain text, which browsers render without running anything. Every other format — office
+ * files, RTF, CSV, Markdown — is saved (`attachment`). SVG (scripts) is never accepted as a document, and would
+ * be saved too.
+ */
+const SHOWN_INLINE: ReadonlySet<DocumentFormat> = new Set(["PDF", "JPEG", "PNG", "GIF", "WEBP", "TXT"]);
+
+export const downloadDispositionOf = (format: DocumentFormat): "inline" | "attachment" => (SHOWN_INLINE.has(format) ? "inline" : "attachment");

@@ -39,6 +39,11 @@ export class InMemoryDocumentRepository implements DocumentRepository {
     return row && row.userId === userId ? { ...row } : null;
   }
 
+  async findOwnedWithoutText(userId: string, documentId: string): Promise<Document | null> {
+    const row = this.rows.get(documentId);
+    return row && row.userId === userId ? { ...row, extractedText: null, pages: [] } : null;
+  }
+
   async listOwned(userId: string, query: DocumentListQuery): Promise<{ documents: Document[]; total: number }> {
     const matching = [...this.rows.values()]
       .filter((row) => row.userId === userId && row.courseId === query.courseId && (!query.documentType || row.documentType === query.documentType))

@@ -10,6 +10,7 @@ import { LocalScratchSpace } from "@study/storage";
 import { refusal } from "@study/testkit/refusal";
 import { DeleteCourseDocuments, DeleteDocument } from "../../src/application/delete-document";
 import { GetDocument, GetDocumentText } from "../../src/application/get-document";
+import { GetDocumentFile } from "../../src/application/get-document-file";
 import { ListDocuments } from "../../src/application/list-documents";
 import { ListSearchables } from "../../src/application/list-searchables";
 import type { CourseDirectory } from "../../src/application/ports/course-directory.port";
@@ -197,6 +198,37 @@ describe("documents use cases", () => {
       const deleted = documents.outbox.at(-1);
       expect(deleted?.type).toBe("documents.document.deleted.v1");
       expect(deleted?.payload?.$case === "documentDeleted" && deleted.payload.value.storageKey).toBe(document.storageKey);
+    });
+
+    it("gives the owner the stored file of a document in any course and state, shown inline only for PDF, images and plain text", async () => {
+      const upload = new UploadDocument(documents, courses);
+      const getFile = new GetDocumentFile(documents);
+      const pdf = await upload.execute(USER, { courseId }, storedFile({ fileName: "Week 1.pdf" }));
+      expect(await getFile.execute(USER, pdf.id)).toEqual({
+        storageKey: pdf.storageKey,
+        fileName: "Week 1.pdf",
+        mimeType: "application/pdf",
+        disposition: "inline",
+      });
+      const shown = { PNG: "inline", JPEG: "inline", GIF: "inline", WEBP: "inline", TXT: "inline" } as const;
+      const saved = { DOCX: "attachment", XLSX: "attachment", PPT: "attachment", RTF: "attachment", CSV: "attachment", MD: "attachment" } as const;
+      for (const [format, disposition] of Object.entries({ ...shown, ...saved })) {
+        const document = await upload.execute(USER, { courseId }, storedFile({ format: format as StoredFile["format"] }));
+        expect({ format, disposition: (await getFile.execute(USER, document.id)).disposition }).toEqual({ format, disposition });
+      }
+    });
+
+    it("answers NOT_FOUND for another user's document, an unknown id and no id at all", async () => {
+      const document = await new UploadDocument(documents, courses).execute(USER, { courseId }, storedFile());
+      const getFile = new GetDocumentFile(documents);
+      for (const [userId, documentId] of [
+        [OTHER_USER, document.id],
+        [USER, randomUUID()],
+        [USER, "not-a-uuid"],
+        [USER, ""],
+      ]) {
+        await expect(getFile.execute(userId, documentId)).rejects.toMatchObject(notFound);
+      }
     });
 
     it("a deleted course takes its documents with it", async () => {

@@ -73,6 +73,11 @@ export class PrismaDocumentRepository implements DocumentRepository {
     return row ? toDocument(row) : null;
   }
 
+  async findOwnedWithoutText(userId: string, documentId: string): Promise<Document | null> {
+    const row = await this.prisma.document.findFirst({ where: { id: documentId, userId }, omit: LIST_SELECT });
+    return row ? toDocument({ ...row, extractedText: null, pages: [] }) : null;
+  }
+
   async listOwned(userId: string, query: DocumentListQuery): Promise<{ documents: Document[]; total: number }> {
     const where = { userId, courseId: query.courseId, ...(query.documentType ? { documentType: query.documentType } : {}) };
     const [rows, total] = await Promise.all([

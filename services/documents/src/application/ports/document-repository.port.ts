@@ -43,6 +43,8 @@ export interface DocumentRepository {
   findOwned(userId: string, courseId: string, documentId: string): Promise<Document | null>;
   /** The user's document in any of their courses (with its text), or null. */
   findOwnedAnyCourse(userId: string, documentId: string): Promise<Document | null>;
+  /** The user's document in any of their courses, without its text (extractedText null, no pages), or null. */
+  findOwnedWithoutText(userId: string, documentId: string): Promise<Document | null>;
   /** Newest first, without text. */
   listOwned(userId: string, query: DocumentListQuery): Promise<{ documents: Document[]; total: number }>;
   /** Deletes the document (its chunks go with it) with the events built from it; null when there was none. */

@@ -1,4 +1,4 @@
-import { contentDisposition, requestedByteRange } from "../../src/adapters/http/download-headers";
+import { contentDisposition, requestedByteRange } from "../../src/file-download";
 
 describe("requestedByteRange (HTTP Range of a 1000-byte file)", () => {
   it.each([
