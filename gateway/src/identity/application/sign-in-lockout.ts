@@ -3,7 +3,6 @@ import {
   afterAccountFailure,
   afterFailure,
   afterSuccess,
-  clientKey,
   isInvalidCredentials,
   refusalOf,
   type FailureState,
@@ -26,9 +25,10 @@ export class SignInLockout {
   ) {}
 
   /**
-   * Runs a password sign-in for `email` from `clientAddress` (req.ip) unless it is refused first: the pair is locked
-   * (ACCOUNT_LOCKED, even with the right password), must still wait after its last failure (RATE_LIMITED with
-   * Retry-After), or the account is throttled and this address never signed in to it (ACCOUNT_LOCKED).
+   * Runs a password sign-in for `email` from the client `clientKey` (its address; an IPv6 client by its /64) unless
+   * it is refused first: the pair is locked (ACCOUNT_LOCKED, even with the right password), must still wait after
+   * its last failure (RATE_LIMITED with Retry-After), or the account is throttled and this client never signed in
+   * to it (ACCOUNT_LOCKED).
    *
    * The attempt counts as a failure before the password is checked, under the pair's lock, so parallel attempts
    * from one address see each other's and cannot outrun the delay. A success clears the pair's count (and marks
@@ -36,11 +36,10 @@ export class SignInLockout {
    * wrong password leaves it counted, adds to the account-wide count, and the attempt that reaches the limit
    * answers ACCOUNT_LOCKED.
    */
-  async attempt<T>(email: string, clientAddress: string | undefined, signIn: () => Promise<T>): Promise<T> {
-    const address = clientKey(clientAddress);
+  async attempt<T>(email: string, clientKey: string, signIn: () => Promise<T>): Promise<T> {
     const account = await this.failures.accountFailures(email);
     type Reservation = { refusal: AppError } | { before: FailureState; counted: FailureState };
-    const reserved = await this.failures.updatePair(email, address, (state): { next: FailureState; result: Reservation } => {
+    const reserved = await this.failures.updatePair(email, clientKey, (state): { next: FailureState; result: Reservation } => {
       const now = this.clock.now();
       const refusal = refusalOf(state, account, this.policy, now);
       if (refusal) return { next: state, result: { refusal } };
@@ -53,7 +52,7 @@ export class SignInLockout {
       result = await signIn();
     } catch (error) {
       if (!isInvalidCredentials(error)) {
-        await this.restore(email, address, reserved);
+        await this.restore(email, clientKey, reserved);
         throw error;
       }
       const now = this.clock.now();
@@ -61,7 +60,7 @@ export class SignInLockout {
       if (reserved.counted.lockedUntil) throw accountLocked(reserved.counted.lockedUntil, now);
       throw error;
     }
-    await this.failures.updatePair(email, address, () => ({ next: afterSuccess(), result: undefined }));
+    await this.failures.updatePair(email, clientKey, () => ({ next: afterSuccess(), result: undefined }));
     return result;
   }
 
@@ -74,8 +73,8 @@ export class SignInLockout {
    * Puts back the pair's count as it was before an attempt that failed for another reason than the password, unless
    * another attempt counted since (then this one stays counted: one too many rather than one too few).
    */
-  private async restore(email: string, address: string, attempt: { before: FailureState; counted: FailureState }): Promise<void> {
-    await this.failures.updatePair(email, address, (state) => {
+  private async restore(email: string, clientKey: string, attempt: { before: FailureState; counted: FailureState }): Promise<void> {
+    await this.failures.updatePair(email, clientKey, (state) => {
       const untouched = state.failures === attempt.counted.failures && state.lastFailureAt?.getTime() === attempt.counted.lastFailureAt?.getTime();
       return { next: untouched ? { ...attempt.before, known: state.known } : state, result: undefined };
     });

@@ -106,23 +106,3 @@ export function signInDelayed(until: Date, now: Date): AppError {
 export const invalidCredentials = () => new AppError("unauthenticated", "INVALID_CREDENTIALS", "Invalid e-mail or password");
 
 export const isInvalidCredentials = (error: unknown) => error instanceof AppError && error.code === "INVALID_CREDENTIALS";
-
-/**
- * The part of a client address that identifies one client: an IPv4 address whole (also when IPv6 carries it as
- * `::ffff:a.b.c.d`), an IPv6 address by its /64 network, which one subscriber usually holds whole (counting single
- * IPv6 addresses would give an attacker 2^64 fresh starts).
- */
-export function clientKey(address: string | undefined): string {
-  if (!address) return "unknown";
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1];
-  if (!address.includes(":")) return address;
-  const [head, tail = ""] = address.split("%")[0].toLowerCase().split("::");
-  const left = head ? head.split(":") : [];
-  const right = address.includes("::") && tail ? tail.split(":") : [];
-  const groups = address.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
-}

@@ -1,12 +1,4 @@
-import {
-  accountLocked,
-  afterAccountFailure,
-  afterFailure,
-  clientKey,
-  delayAfter,
-  refusalOf,
-  type FailureState,
-} from "../../../src/identity/domain/lockout";
+import { accountLocked, afterAccountFailure, afterFailure, delayAfter, refusalOf, type FailureState } from "../../../src/identity/domain/lockout";
 import { assertUnlinkable } from "../../../src/identity/domain/account";
 import { sessionStanding } from "../../../src/identity/domain/session";
 
@@ -57,16 +49,6 @@ describe("sign-in lockout rule", () => {
     expect(refusalOf({ ...none, known: true }, account, policy, at(5))).toBeNull();
     expect(refusalOf(none, account, policy, at(15))).toBeNull();
     expect(afterAccountFailure(account, policy, at(15))).toEqual({ windowStartedAt: at(15), failures: 1 });
-  });
-
-  it("keys a client by its IPv4 address or its IPv6 /64 network", () => {
-    expect(clientKey("203.0.113.7")).toBe("203.0.113.7");
-    expect(clientKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
-    expect(clientKey("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
-    expect(clientKey("2001:0db8:0001:0002:ffff:0:0:9")).toBe("2001:db8:1:2::/64");
-    expect(clientKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
-    expect(clientKey("::1")).toBe("0:0:0:0::/64");
-    expect(clientKey(undefined)).toBe("unknown");
   });
 
   it("describes the lock with the time left and a retry action", () => {

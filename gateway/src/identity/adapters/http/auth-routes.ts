@@ -5,6 +5,7 @@ import { sendMessage } from "../../../http/envelope";
 import type { SignInLockout } from "../../application/sign-in-lockout";
 import type { AuthState } from "../../domain/session";
 import type { BetterAuthCredentials } from "../better-auth/library-adapters";
+import { clientKey } from "./client-address";
 import { authHeaders, sendCookies } from "./library-headers";
 import { currentAuth, type SessionResolver } from "./session";
 
@@ -124,7 +125,7 @@ export function authRoutes(deps: {
         },
       },
       async handler({ body, req, res }) {
-        const { state, setCookies } = await lockout.attempt(body.email, req.ip, () => credentials.signIn(body, authHeaders(req)));
+        const { state, setCookies } = await lockout.attempt(body.email, clientKey(req.ip), () => credentials.signIn(body, authHeaders(req)));
         sendCookies(res, setCookies);
         res.status(200).json(authResponse(state));
       },
