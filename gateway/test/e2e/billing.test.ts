@@ -1,4 +1,5 @@
 import { eventually, httpClient, requireStatus, sharedTestStack, uniqueSuffix, type SharedStack, type SignedUpUser } from "@study/testkit";
+import { subscribeThroughStripe, verifyEmail } from "./referral-helpers";
 
 interface Reward {
   id: string;
@@ -52,19 +53,40 @@ describe("billing end to end", () => {
   const standIn = (path: string) =>
     fetch(`${stack.stripeUrl}/_standin${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
 
-  /** A friend signs up with the code and starts a trial: the rewards. */
-  async function referredTrial(code: string, name: string) {
+  /** The referrer's cash reward once billing saw the referee's first payment (no pending reason left). */
+  const payable = (referrer: SignedUpUser, rewardId: string | undefined) =>
+    eventually(async () => {
+      const credits = (await api("GET", "/api/referral/account-credits", { token: referrer.token })).body.data;
+      return (credits.pendingRewards as { id: string; pendingReason: string | null }[]).some((r) => r.id === rewardId && r.pendingReason === null)
+        ? true
+        : undefined;
+    }, 20_000);
+
+  /**
+   * An honest referral: a friend with a verified e-mail signs up with the code, subscribes through Stripe Checkout
+   * (paying the first month) and starts the referral trial: the rewards, the cash payable once billing saw the payment.
+   */
+  async function referredTrial(code: string, name: string, referrer: SignedUpUser) {
     const friend = await readyUser(name);
+    await verifyEmail(stack, friend.userId);
     const signup = await api("POST", "/api/referral/signup", { token: friend.token, body: { code } });
     expect(signup.status).toBe(200);
+    await subscribeThroughStripe(api, friend.token);
     const trial = await api("POST", "/api/referral/trial-start", { token: friend.token });
     expect(trial.status).toBe(200);
-    return { friend, rewards: trial.body.data.rewards as Reward[] };
+    const rewards = trial.body.data.rewards as Reward[];
+    await payable(referrer, rewards.find((reward) => reward.rewardType === "CASH")?.id);
+    return { friend, rewards };
   }
 
   it("runs a referral from code to credit, refusing what the spec refuses, and notifies both users", async () => {
     const referrer = { ...grace, code: await codeOf(grace) };
     const ada = await readyUser("Ada Lovelace");
+    // A referral needs a verified e-mail (issue #29): Ada confirms hers first.
+    const unverified = await api("POST", "/api/referral/signup", { token: ada.token, body: { code: referrer.code } });
+    expect([unverified.status, unverified.body.code, unverified.body.action]).toEqual([400, "EMAIL_NOT_VERIFIED", "VERIFY_EMAIL"]);
+    await verifyEmail(stack, ada.userId);
+    await verifyEmail(stack, referrer.userId);
 
     expect((await api("POST", "/api/referral/signup", { token: ada.token, body: { code: "NOPE2345" } })).body.code).toBe("INVALID_CODE");
     expect((await api("POST", "/api/referral/signup", { token: referrer.token, body: { code: referrer.code } })).body.code).toBe("SELF_REFERRAL");
@@ -78,6 +100,10 @@ describe("billing end to end", () => {
     expect([again.status, again.body.code]).toEqual([400, "DUPLICATE_REFERRAL"]);
 
     expect((await api("POST", "/api/referral/trial-start", { token: referrer.token })).body.code).toBe("NO_REFERRAL");
+    // A trial start is a real one: Ada subscribes through Stripe Checkout first.
+    const noTrial = await api("POST", "/api/referral/trial-start", { token: ada.token });
+    expect([noTrial.status, noTrial.body.code]).toEqual([400, "NO_SUBSCRIPTION"]);
+    const adaSubscription = await subscribeThroughStripe(api, ada.token);
     const trial = await api("POST", "/api/referral/trial-start", { token: ada.token });
     expect(trial.status).toBe(200);
     const rewards = trial.body.data.rewards as Reward[];
@@ -85,8 +111,14 @@ describe("billing end to end", () => {
     const freeMonth = rewards.find((reward) => reward.rewardType === "FREE_MONTH");
     expect(cash).toMatchObject({ cashAmount: 5, status: "PENDING", userId: referrer.userId });
     expect(freeMonth).toMatchObject({ freeMonths: 1, status: "PENDING", userId: ada.userId });
+    // Ada paid her first month: the cash is payable once billing has Stripe's invoice.paid.
+    await payable(referrer, cash?.id);
 
-    // Another user's reward is NOT_FOUND (400, as the spec says); a free month needs a subscription.
+    // Another user's reward is NOT_FOUND (400, as the spec says); a free month needs a subscription (Ada cancels hers).
+    expect((await standIn(`/subscriptions/${adaSubscription.processorSubscriptionId}/cancel`)).status).toBe(200);
+    await eventually(async () =>
+      (await api("GET", "/api/billing/subscription", { token: ada.token })).body.data.status === "canceled" ? true : undefined,
+    );
     const foreign = await api("POST", "/api/referral/process-reward", { token: ada.token, body: { rewardId: cash?.id, type: "CASH" } });
     expect([foreign.status, foreign.body.code]).toEqual([400, "NOT_FOUND"]);
     const noSubscription = await api("POST", "/api/referral/process-reward", {
@@ -137,7 +169,7 @@ describe("billing end to end", () => {
     expect((await api("POST", "/api/referral/withdraw", { token: referrer.token, body: { amount: 10 } })).body.code).toBe("INSUFFICIENT_CREDIT");
     expect((await api("POST", "/api/referral/withdraw", { token: referrer.token, body: { amount: 10.001 } })).body.code).toBe("VALIDATION_ERROR");
     for (const name of ["Ken Thompson", "Dennis Ritchie"]) {
-      const { rewards } = await referredTrial(referrer.code, name);
+      const { rewards } = await referredTrial(referrer.code, name, referrer);
       const cash = rewards.find((reward) => reward.rewardType === "CASH");
       expect((await api("POST", "/api/referral/process-reward", { token: referrer.token, body: { rewardId: cash?.id, type: "CASH" } })).status).toBe(
         200,
@@ -162,7 +194,9 @@ describe("billing end to end", () => {
 
   it("subscribes through Stripe Checkout, unlocks Pro from the webhooks, and turns a free month into 30 more days", async () => {
     const referrer = await readyUser("Frances Allen");
-    const { friend, rewards } = await referredTrial(referrer.code, "Radia Perlman");
+    const friend = await readyUser("Radia Perlman");
+    await verifyEmail(stack, friend.userId);
+    expect((await api("POST", "/api/referral/signup", { token: friend.token, body: { code: referrer.code } })).status).toBe(200);
     expect((await api("GET", "/api/entitlements/me", { token: friend.token })).body.data).toMatchObject({
       isPro: false,
       source: "none",
@@ -194,7 +228,10 @@ describe("billing end to end", () => {
       (await api("POST", "/api/billing/portal", { token: friend.token, body: { returnUrl: "https://app.example/account" } })).body.data.url,
     ).toContain(stack.stripeUrl);
 
-    const freeMonth = rewards.find((reward) => reward.rewardType === "FREE_MONTH");
+    // Subscribed: the referral trial starts, and the free month is the friend's to claim.
+    const trial = await api("POST", "/api/referral/trial-start", { token: friend.token });
+    expect(trial.status).toBe(200);
+    const freeMonth = (trial.body.data.rewards as Reward[]).find((reward) => reward.rewardType === "FREE_MONTH");
     const given = await api("POST", "/api/referral/process-reward", { token: friend.token, body: { rewardId: freeMonth?.id, type: "FREE_MONTH" } });
     expect(given.status).toBe(200);
     const until = new Date(new Date(subscription.periodEnd as string).getTime() + 30 * 86_400_000).toISOString();
