@@ -65,7 +65,7 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
         },
         400: {
           description:
-            "Invalid input (VALIDATION_ERROR), an address the service may not download from (URL_NOT_ALLOWED) or an unknown host (HOST_NOT_FOUND)",
+            "Invalid input (VALIDATION_ERROR), or a host the service may not download from, unknown or not public (URL_NOT_ALLOWED: one answer for both)",
           schema: errorEnvelope,
         },
         404: notFound,
@@ -99,8 +99,9 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
       description:
         "The format comes from `mimeType`, else from the URL's file extension; a named format outside the spec's list is " +
         "400 UNEXPECTED_FILE. A URL without an extension is accepted and checked by content when downloaded. Loopback, " +
-        "private, link-local and metadata addresses are refused (400 URL_NOT_ALLOWED) unless MEDIA_DOWNLOAD_ALLOWLIST " +
-        "names them; a redirect to one is refused by the download (the job FAILS with the reason).",
+        "private, link-local and metadata addresses, and hosts that do not resolve, are refused alike (400 URL_NOT_ALLOWED, one " +
+        "generic message naming no address) unless MEDIA_DOWNLOAD_ALLOWLIST names them; a redirect to one is refused by the " +
+        "download (the job FAILS with the same message).",
       auth: true,
       body: audioBody,
       responses: {
@@ -110,7 +111,7 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
         },
         400: {
           description:
-            "Invalid input (VALIDATION_ERROR), an unsupported format (UNEXPECTED_FILE), an address the service may not download from (URL_NOT_ALLOWED) or an unknown host (HOST_NOT_FOUND)",
+            "Invalid input (VALIDATION_ERROR), an unsupported format (UNEXPECTED_FILE), or a host the service may not download from, unknown or not public (URL_NOT_ALLOWED: one answer for both)",
           schema: errorEnvelope,
         },
         404: notFound,

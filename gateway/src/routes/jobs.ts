@@ -291,6 +291,30 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
       },
     }),
     route({
+      method: "post",
+      path: "/api/jobs/:id/retry",
+      tag,
+      summary: "Retry a cancelled or failed import with what it kept (the job becomes PENDING again, its note PENDING)",
+      description:
+        "Beyond the spec. The import is queued again with its kept audio (an upload) or URL and its speed; progress, " +
+        "error and attempts start over. Only a CANCELLED or FAILED job can be retried, and only while its note exists: " +
+        "409 JOB_NOT_RETRYABLE otherwise. Answers the job as GET /api/jobs/{id} does.",
+      auth: true,
+      params: jobIdParams,
+      responses: {
+        200: { description: "The job, PENDING again", schema: dataEnvelope(jobSchema) },
+        400: { description: "Invalid id (VALIDATION_ERROR)", schema: errorEnvelope },
+        404: notFound,
+        409: { description: "The job is not CANCELLED or FAILED, or its note was deleted (JOB_NOT_RETRYABLE)", schema: errorEnvelope },
+      },
+      async handler({ params, res }) {
+        const userId = currentAuth(res).user.id;
+        const { job } = await clients.media.retryJob({ userId, jobId: params.id });
+        const [json] = await withCourses(userId, [required(job, "job in RetryJob reply")]);
+        sendData(res, 200, json, "Job queued again");
+      },
+    }),
+    route({
       method: "delete",
       path: "/api/jobs/:id",
       tag,
