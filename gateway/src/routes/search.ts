@@ -152,7 +152,8 @@ export function searchRoutes(clients: ServiceClients): RouteSpec[] {
       tag,
       summary: "Search everything the caller owns, ranked by relevance",
       description:
-        "Notes, flashcard sets, study guides, quizzes and courses (documents and calendar events once they exist). Parameters are " +
+        "Notes, flashcard sets, study guides, quizzes, courses, documents (title, tags and extracted text), calendar events and " +
+        "chat sessions. Parameters are " +
         "checked by the search service; a parameter given twice is 400 VALIDATION_ERROR.",
       auth: true,
       query: searchQuery,

@@ -97,11 +97,11 @@ export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> 
 
     const implementation = documentsGrpcService(
       {
-        listDocuments: new ListDocuments(documents),
+        listDocuments: new ListDocuments(documents, courses),
         getDocument: new GetDocument(documents),
         getDocumentText: new GetDocumentText(documents),
         deleteDocument: new DeleteDocument(documents),
-        searchDocuments: new SearchDocuments(new PrismaDocumentSearch(db), embeddings),
+        searchDocuments: new SearchDocuments(new PrismaDocumentSearch(db), embeddings, courses),
       },
       logger,
     );

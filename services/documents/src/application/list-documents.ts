@@ -1,6 +1,7 @@
 import { AppError, type FieldViolation } from "@study/platform/errors";
 import { isUuid, requireUserId } from "@study/platform/ids";
 import { isDocumentType, type Document } from "../domain/document";
+import type { CourseDirectory } from "./ports/course-directory.port";
 import type { DocumentRepository } from "./ports/document-repository.port";
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -13,9 +14,15 @@ export interface ListDocumentsQuery {
   offset?: number;
 }
 
-/** The course's documents of the user, newest first (without their text), with the total. */
+/**
+ * The course's documents of the user, newest first (without their text), with the total. Another user's course, or
+ * one that does not exist, is NOT_FOUND (as everywhere in the API), not an empty list.
+ */
 export class ListDocuments {
-  constructor(private readonly documents: Pick<DocumentRepository, "listOwned">) {}
+  constructor(
+    private readonly documents: Pick<DocumentRepository, "listOwned">,
+    private readonly courses: CourseDirectory,
+  ) {}
 
   async execute(userId: string, query: ListDocumentsQuery): Promise<{ documents: Document[]; total: number; limit: number; offset: number }> {
     requireUserId(userId);
@@ -31,6 +38,7 @@ export class ListDocuments {
     const documentType = query.documentType?.toUpperCase();
     if (documentType !== undefined && !isDocumentType(documentType)) violations.push({ field: "documentType", message: "is not a document type" });
     if (violations.length > 0) throw AppError.validation("Invalid list query", violations);
+    await this.courses.assertOwned(userId, query.courseId);
     const page = await this.documents.listOwned(userId, {
       courseId: query.courseId,
       documentType: documentType !== undefined && isDocumentType(documentType) ? documentType : undefined,

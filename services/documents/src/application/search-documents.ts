@@ -3,6 +3,7 @@ import { requireUserId } from "@study/platform/ids";
 import { DOCUMENT_TYPES, type DocumentType } from "../domain/document-format";
 import { maxFusedScore, reciprocalRankFusion } from "../domain/rank-fusion";
 import { l2Normalize } from "../domain/vector";
+import type { CourseDirectory } from "./ports/course-directory.port";
 import type { DescribedHit, DocumentSearch, KeywordQuery, Ranking, RankedDocument, SearchScope } from "./ports/document-search.port";
 import type { EmbeddingProvider } from "./ports/embedding-provider.port";
 
@@ -134,6 +135,8 @@ export class SearchDocuments {
   constructor(
     private readonly search: DocumentSearch,
     private readonly embeddings: EmbeddingProvider | null,
+    /** A search in another user's course, or in none, is NOT_FOUND (as a list of it is), not an empty answer. */
+    private readonly courses: CourseDirectory,
     options: SearchDocumentsOptions = {},
   ) {
     this.minSimilarity = options.minSimilarity ?? DEFAULT_MIN_SIMILARITY;
@@ -141,6 +144,7 @@ export class SearchDocuments {
 
   async execute(input: SearchDocumentsInput, signal?: AbortSignal): Promise<DocumentSearchAnswer> {
     const query = parseSearchDocumentsInput(input);
+    await this.courses.assertOwned(query.scope.userId, query.scope.courseId);
     try {
       const page = await this.rankedPage(query, signal);
       const described = await this.search.describe(query.scope.userId, page.hits, page.snippetQuery);

@@ -6,6 +6,7 @@ import { appErrorOf, refusal } from "@study/testkit/refusal";
 import { createTestDatabase, startOpenAiEmbeddingsServer, type OpenAiEmbeddingsServer } from "@study/testkit";
 import { PrismaDocumentSearch } from "../../src/adapters/db/prisma-document-search";
 import { OpenAiEmbeddingProvider } from "../../src/adapters/embeddings/openai-embedding-provider";
+import type { CourseDirectory } from "../../src/application/ports/course-directory.port";
 import type { EmbeddingProvider } from "../../src/application/ports/embedding-provider.port";
 import { prepareChunks } from "../../src/application/prepare-chunks";
 import { SearchDocuments, type SearchDocumentsInput } from "../../src/application/search-documents";
@@ -96,8 +97,10 @@ function scope() {
   return { userId, courseId, input, add };
 }
 
-const withEmbeddings = () => new SearchDocuments(search, embeddings);
-const keywordOnly = () => new SearchDocuments(search, null);
+/** Every course is its user's here: the course check is the use case's (unit tests), this file tests the SQL. */
+const everyCourseOwned: CourseDirectory = { assertOwned: async () => undefined };
+const withEmbeddings = () => new SearchDocuments(search, embeddings, everyCourseOwned);
+const keywordOnly = () => new SearchDocuments(search, null, everyCourseOwned);
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
 
 const FILLER = "The course also covers the history of the discipline, its methods and the lab safety rules.";
@@ -260,7 +263,7 @@ describe("document search (PostgreSQL)", () => {
       model: "text-embedding-3-large",
     });
     const requestsBefore = server.requests.length;
-    const answer = await new SearchDocuments(search, otherModel).execute(input({ query: "ribosomes", searchType: "semantic" }));
+    const answer = await new SearchDocuments(search, otherModel, everyCourseOwned).execute(input({ query: "ribosomes", searchType: "semantic" }));
     expect(answer.searchType).toBe("keyword");
     expect(server.requests.length).toBe(requestsBefore);
 

@@ -1,5 +1,6 @@
 import { AppError } from "@study/platform/errors";
 import { appErrorOf, refusal } from "@study/testkit/refusal";
+import type { CourseDirectory } from "../../src/application/ports/course-directory.port";
 import type { EmbeddingProvider } from "../../src/application/ports/embedding-provider.port";
 import { prepareChunks } from "../../src/application/prepare-chunks";
 import { SearchDocuments, type SearchDocumentsInput } from "../../src/application/search-documents";
@@ -9,6 +10,12 @@ import { InMemoryDocumentSearch, type StoredDocument } from "./in-memory-documen
 
 const USER = "user-1";
 const COURSE = "course-1";
+/** The courses service as search sees it: USER owns COURSE, nothing else is anyone's. */
+const courses: CourseDirectory = {
+  async assertOwned(userId, courseId) {
+    if (userId !== USER || courseId !== COURSE) throw AppError.notFound("Course");
+  },
+};
 const VOCABULARY = ["cell", "membrane", "energy", "light", "plant", "sugar", "war", "king", "revolution", "ocean"];
 
 /** An embedding model over a ten-word vocabulary: texts sharing words are similar. Records what it embedded. */
@@ -58,7 +65,7 @@ function aDocument(overrides: Partial<StoredDocument> & { texts: string[]; embed
 function setUp(documents: StoredDocument[], provider: EmbeddingProvider | null = embeddings) {
   const search = new InMemoryDocumentSearch();
   search.documents.push(...documents);
-  return { search, useCase: new SearchDocuments(search, provider, { minSimilarity: 0.2 }) };
+  return { search, useCase: new SearchDocuments(search, provider, courses, { minSimilarity: 0.2 }) };
 }
 
 const input = (overrides: Partial<SearchDocumentsInput> = {}): SearchDocumentsInput => ({
@@ -85,6 +92,17 @@ describe("SearchDocuments: validation", () => {
   ])("refuses %s with %s", async (_case, overrides, code, field) => {
     const refused = await refusal(() => useCase.execute(input(overrides)));
     expect(refused).toEqual({ kind: "validation", code, details: [expect.objectContaining({ field })] });
+  });
+
+  it("answers NOT_FOUND for another user's course or an unknown one, after checking the parameters", async () => {
+    const { useCase, search } = setUp([aDocument({ userId: "someone-else", courseId: "their-course", texts: ["cell"] })]);
+    for (const scope of [{ userId: "someone-else" }, { courseId: "their-course" }, { courseId: "no-such-course" }]) {
+      expect(await refusal(() => useCase.execute(input(scope)))).toEqual(expect.objectContaining({ kind: "not_found", code: "NOT_FOUND" }));
+    }
+    expect(await refusal(() => useCase.execute(input({ courseId: "their-course", limit: 0 })))).toEqual(
+      expect.objectContaining({ code: "INVALID_LIMIT" }),
+    );
+    expect(search.documents).toHaveLength(1);
   });
 
   it("refuses a call without a user, and accepts a query of exactly 500 characters and the limits' bounds", async () => {

@@ -163,10 +163,10 @@ describe("documents use cases", () => {
       const png = await upload.execute(USER, { courseId }, storedFile({ format: "PNG" }));
       const otherCourse = courses.own(OTHER_USER);
       await upload.execute(OTHER_USER, { courseId: otherCourse }, storedFile());
-      const list = new ListDocuments(documents);
+      const list = new ListDocuments(documents, courses);
       expect((await list.execute(USER, { courseId })).documents.map((document) => document.id)).toEqual([png.id, pdf.id]);
       expect(await list.execute(USER, { courseId, documentType: "pdf" })).toMatchObject({ total: 1, documents: [{ id: pdf.id }] });
-      expect(await list.execute(OTHER_USER, { courseId })).toMatchObject({ total: 0 });
+      expect(await list.execute(OTHER_USER, { courseId: otherCourse })).toMatchObject({ total: 1 });
       expect(await list.execute(USER, { courseId, limit: 1, offset: 1 })).toMatchObject({
         total: 2,
         limit: 1,
@@ -175,8 +175,15 @@ describe("documents use cases", () => {
       });
     });
 
+    it("answers NOT_FOUND for a list of another user's course or of an unknown one, not an empty list", async () => {
+      await new UploadDocument(documents, courses).execute(USER, { courseId }, storedFile());
+      const list = new ListDocuments(documents, courses);
+      await expect(list.execute(OTHER_USER, { courseId })).rejects.toMatchObject({ ...notFound, message: "Course not found" });
+      await expect(list.execute(USER, { courseId: randomUUID() })).rejects.toMatchObject(notFound);
+    });
+
     it("refuses a list without a course, with a bad page or an unknown type", async () => {
-      const list = new ListDocuments(documents);
+      const list = new ListDocuments(documents, courses);
       for (const query of [{ courseId: "" }, { courseId, limit: 101 }, { courseId, offset: -1 }, { courseId, documentType: "PDFX" }]) {
         await expect(list.execute(USER, query)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
       }
