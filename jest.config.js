@@ -7,6 +7,25 @@
  * Integration and end-to-end run together after the unit layer, sharing one PostgreSQL and one RabbitMQ started
  * by the global set-up (a database and an exchange per test file).
  */
+/**
+ * `--selectProjects` takes several values, so a test path after it (`--selectProjects unit libs/x/test`) is read as
+ * one more project name and jest runs every test of the project instead: minutes on two cores. Stop that at once.
+ */
+const selected = process.argv.indexOf("--selectProjects");
+if (selected >= 0) {
+  const values = process.argv.slice(selected + 1);
+  const end = values.findIndex((value) => value.startsWith("-"));
+  const paths = values.slice(0, end < 0 ? undefined : end).filter((value) => /[/.]/.test(value));
+  if (paths.length > 0) {
+    throw new Error(
+      `jest.config.js: ${paths.join(" ")} follows --selectProjects and would be read as a project name (every test of the project would run). Put test paths first: npx jest ${paths.join(" ")} --selectProjects ${values
+        .filter((v) => !paths.includes(v))
+        .slice(0, 1)
+        .join("")}`,
+    );
+  }
+}
+
 const swc = ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }];
 
 const common = {

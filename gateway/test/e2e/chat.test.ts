@@ -10,6 +10,7 @@ import {
   httpClient,
   requireStatus,
   sharedTestStack,
+  signCallsAs,
   signUpWithCourse,
   uploadMultipart,
   type SharedStack,
@@ -83,6 +84,8 @@ describe("chat end to end", () => {
   beforeAll(async () => {
     stack = sharedTestStack();
     api = httpClient(stack.gatewayUrl);
+    // Seeding as the gateway does: internal calls carry its service token.
+    signCallsAs(stack.internalAuth, "gateway");
     mediaClient = createClient(media.MediaServiceClient, media.MediaServiceService, stack.serviceAddresses.media);
     mediaDb = new Client({ connectionString: stack.databaseUrl("media") });
     chatDb = new Client({ connectionString: stack.databaseUrl("chat") });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { media } from "@study/contracts";
 import { createClient } from "@study/grpc";
-import { httpClient, signUpUser, startTestStack, type TestStack } from "@study/testkit";
+import { httpClient, signCallsAs, signUpUser, startTestStack, type TestStack } from "@study/testkit";
 import { Client } from "pg";
 
 /** Sentences with definitions and recurring terms: enough for the offline generator to make material from. */
@@ -65,6 +65,7 @@ describe("GET /api/dashboard end to end", () => {
     // No media worker: seeded notes stay as written. The allowlist is the one notes.test.ts seeds imports with.
     stack = await startTestStack({ without: ["media-worker"], env: { MEDIA_DOWNLOAD_ALLOWLIST: "127.0.0.1:9" } });
     api = httpClient(stack.gatewayUrl);
+    signCallsAs(stack.internalAuth, "gateway");
     mediaClient = createClient(media.MediaServiceClient, media.MediaServiceService, stack.serviceAddresses.media);
     mediaDb = new Client({ connectionString: stack.databaseUrl("media") });
     await mediaDb.connect();

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { media } from "@study/contracts";
 import { createClient } from "@study/grpc";
-import { eventually, httpClient, signUpUser, startTestStack, type TestStack } from "@study/testkit";
+import { eventually, httpClient, signCallsAs, signUpUser, startTestStack, type TestStack } from "@study/testkit";
 import { Client } from "pg";
 
 /**
@@ -23,6 +23,7 @@ describe("notes and import jobs end to end", () => {
       env: { MEDIA_DOWNLOAD_ALLOWLIST: "127.0.0.1:9" },
     });
     api = httpClient(stack.gatewayUrl);
+    signCallsAs(stack.internalAuth, "gateway");
     mediaClient = createClient(media.MediaServiceClient, media.MediaServiceService, stack.serviceAddresses.media);
     mediaDb = new Client({ connectionString: stack.databaseUrl("media") });
     await mediaDb.connect();

@@ -86,4 +86,28 @@ describe("event delivery across outages", () => {
     await stack.start("notifications");
     await expectExactly(tokens, (token) => [`Welcome to Study, ${token === tokens[0] ? "Dora" : "Eli"}!`]);
   }, 90_000);
+
+  it("answers again within a second or so of a restarted service being ready, however long it was down", async () => {
+    const token = await signUp("Fay");
+    expect((await api("GET", "/api/courses", { token })).status).toBe(200);
+    await stack.stop("courses");
+    // Down long enough for grpc-js's default reconnect back-off (1 s, growing 1.6× to 2 min) to reach 10 s: with it, the
+    // first answer came 6-9 s after the service was ready.
+    const downSince = Date.now();
+    let refused = 0;
+    while (Date.now() - downSince < 6_000) {
+      const status = (await api("GET", "/api/courses", { token })).status;
+      expect(status).toBe(503);
+      refused++;
+    }
+    expect(refused).toBeGreaterThan(0);
+    await stack.start("courses");
+    const ready = Date.now();
+    let answered: number | undefined;
+    while (answered === undefined) {
+      if ((await api("GET", "/api/courses", { token })).status === 200) answered = Date.now();
+    }
+    // The channel retries at most a second apart (libs/grpc client options); the rest is one request's own time.
+    expect(answered - ready).toBeLessThan(2_000);
+  }, 90_000);
 });

@@ -61,7 +61,7 @@ function operationsOf(openapi: { paths: Record<string, Record<string, unknown>> 
     const shared = sharedTestStack();
     const addresses = Object.fromEntries(CATALOGUE.map((entry) => [entry.grpcAddressVariable, shared.serviceAddresses[entry.name]]));
     [stack, browser] = await Promise.all([
-      startTestStack({ catalogue: [], gatewayEnv: { ENABLE_SWAGGER: "true", ...addresses } }),
+      startTestStack({ catalogue: [], internalAuth: shared.internalAuth, gatewayEnv: { ENABLE_SWAGGER: "true", ...addresses } }),
       chromium.launch({
         executablePath: browserFound.executable,
         // As root (CI, this machine), Chromium refuses to start with its sandbox: it exits with "Running as root

@@ -11,6 +11,7 @@ import {
 } from "@grpc/grpc-js";
 import { health } from "@study/contracts";
 import { fromServiceError } from "./errors";
+import { serviceTokenInterceptor } from "./internal-auth";
 import { serviceNameOf } from "./server";
 import { clientCallSpan, rpcMethod } from "./tracing";
 
@@ -71,6 +72,10 @@ export function createClient<C extends Client>(
     "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.enable_retries": 1,
     "grpc.keepalive_time_ms": 30_000,
+    // A restarted service is reached within a second: grpc-js's default back-off grows to two minutes between attempts.
+    "grpc.initial_reconnect_backoff_ms": 250,
+    "grpc.max_reconnect_backoff_ms": 1_000,
+    interceptors: [serviceTokenInterceptor(serviceName)],
     ...(options.maxReceiveMessageBytes ? { "grpc.max_receive_message_length": options.maxReceiveMessageBytes } : {}),
   });
   const calleeName = serviceName.split(".").at(-1) ?? serviceName;

@@ -1,6 +1,7 @@
 export * from "./client";
 export * from "./course-directory";
 export * from "./errors";
+export * from "./internal-auth";
 export * from "./server";
 export * from "./page-info";
 export * from "./unary-handlers";

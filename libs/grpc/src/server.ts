@@ -10,6 +10,7 @@ import {
 import { isAppError, type Logger } from "@study/platform";
 import { HealthImplementation } from "grpc-health-check";
 import { toServiceError } from "./errors";
+import { authenticatedImplementation, type ServiceTokenVerifier } from "./internal-auth";
 import { tracedImplementation } from "./tracing";
 
 export type UnaryHandler<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;
@@ -95,6 +96,8 @@ export function serverStream<Req, Res>(logger: Logger, method: string, handler: 
 export interface GrpcServiceRegistration {
   definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;
+  /** The only processes that may call this service (by their service-token name); any trusted one when absent. */
+  callers?: readonly string[];
 }
 
 export interface RunningGrpcServer {
@@ -116,18 +119,23 @@ export async function startGrpcServer(options: {
   port: number;
   services: GrpcServiceRegistration[];
   logger: Logger;
+  /** Checks each call's service token (internal-auth.ts); without it every call is served (tests of one service). */
+  auth?: ServiceTokenVerifier;
 }): Promise<RunningGrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 16 * 1024 * 1024 });
   const names = options.services.map((s) => serviceNameOf(s.definition));
   const health = new HealthImplementation(Object.fromEntries(["", ...names].map((n) => [n, "SERVING" as const])));
   health.addToServer(server);
-  for (const service of options.services) server.addService(service.definition, tracedImplementation(service.definition, service.implementation));
+  for (const { definition, implementation, callers } of options.services) {
+    const guarded = options.auth ? authenticatedImplementation(definition, implementation, options.auth, callers) : implementation;
+    server.addService(definition, tracedImplementation(definition, guarded));
+  }
 
   const address = `${options.host ?? "0.0.0.0"}:${options.port}`;
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, boundPort) => (error ? reject(error) : resolve(boundPort))),
   );
-  options.logger.info({ port, services: names }, "gRPC server listening");
+  options.logger.info({ port, host: options.host ?? "0.0.0.0", services: names, authenticated: Boolean(options.auth) }, "gRPC server listening");
 
   return {
     server,

@@ -23,6 +23,15 @@ export const baseConfigSchema = z.object({
     .string()
     .refine((value) => /^\s*\d*\.?\d+\s*$/u.test(value) && Number(value) >= 0 && Number(value) <= 1, "must be a ratio between 0 and 1")
     .optional(),
+  /**
+   * This process's Ed25519 key (base64 PKCS#8 DER), which signs its internal gRPC calls, and the public keys of the
+   * processes its gRPC server answers (`name=<base64 SPKI DER>,…`): see libs/grpc/src/internal-auth.ts. Both are
+   * required with NODE_ENV=production; `npm start` and the test stacks make them.
+   */
+  INTERNAL_AUTH_KEY: z.string().min(1).optional(),
+  INTERNAL_AUTH_PUBLIC_KEYS: z.string().min(1).optional(),
+  /** Address the internal ports (gRPC, the services' internal HTTP, workers' health) listen on; `npm start`: 127.0.0.1. */
+  INTERNAL_BIND_HOST: z.string().min(1).default("0.0.0.0"),
 });
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

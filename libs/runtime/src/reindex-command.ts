@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { ConfigError, createLogger, loadConfig, runMain, type Logger } from "@study/platform";
+import { signInternalCalls } from "./start-process";
 import type { z } from "zod";
 
 /** What a reindex command does once its settings are read: `print` writes a progress line for the operator. */
@@ -11,9 +12,11 @@ export interface ReindexRun<C> {
   print: (line: string) => void;
 }
 
-export interface ReindexCommand<C extends { LOG_LEVEL: string }> {
+export interface ReindexCommand<C extends { LOG_LEVEL: string; INTERNAL_AUTH_KEY?: string }> {
   /** The logger's name, e.g. "search-reindex". */
   name: string;
+  /** The service it rebuilds for: its gRPC calls are signed as that service, with its INTERNAL_AUTH_KEY. */
+  service: string;
   /** How to call it, for the usage line, e.g. "node services/search/dist/reindex.js". */
   invocation: string;
   configSchema: z.ZodType<C>;
@@ -40,11 +43,12 @@ export const perSecond = (items: number, ms: number): number => (ms > 0 ? Math.r
  * `[--user <id>]`, settings validated first, progress on stdout; a failure is one line on stderr (the stack goes to
  * the log) and a non-zero exit code.
  */
-export function runReindexCommand<C extends { LOG_LEVEL: string }>(command: ReindexCommand<C>): void {
+export function runReindexCommand<C extends { LOG_LEVEL: string; INTERNAL_AUTH_KEY?: string }>(command: ReindexCommand<C>): void {
   runMain(async () => {
     const userId = userOption(process.argv.slice(2), `Usage: ${command.invocation} [--user <user id>]`);
     const config = loadConfig(command.configSchema);
     const logger = createLogger(command.name, config.LOG_LEVEL);
+    signInternalCalls(command.service, config.INTERNAL_AUTH_KEY);
     const print = (line: string) => process.stdout.write(`${line}\n`);
     try {
       print(await command.run({ config, logger, userId, print }));

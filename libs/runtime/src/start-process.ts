@@ -2,8 +2,27 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import type { AddressInfo } from "node:net";
 import { createPool, type TransactionalClient } from "@study/db";
 import { AmqpConnection, startOutboxRelay } from "@study/events";
-import { startGrpcServer, type GrpcServiceRegistration } from "@study/grpc";
-import { amqpUrl, baseConfigSchema, createLogger, Lifecycle, loadConfig, port, postgresUrl, traceHttpRequests, type Logger } from "@study/platform";
+import {
+  parseInternalAuthKey,
+  parseTrustedKeys,
+  ServiceTokenSigner,
+  ServiceTokenVerifier,
+  startGrpcServer,
+  useServiceIdentity,
+  type GrpcServiceRegistration,
+} from "@study/grpc";
+import {
+  amqpUrl,
+  baseConfigSchema,
+  ConfigError,
+  createLogger,
+  Lifecycle,
+  loadConfig,
+  port,
+  postgresUrl,
+  traceHttpRequests,
+  type Logger,
+} from "@study/platform";
 import { startTelemetry, stopTelemetry } from "@study/platform/telemetry";
 import type { Pool } from "pg";
 import { z } from "zod";
@@ -17,8 +36,9 @@ export const processConfigSchema = baseConfigSchema.extend({
 });
 export type ProcessConfig = Pick<
   z.infer<typeof processConfigSchema>,
-  "LOG_LEVEL" | "DATABASE_URL" | "DATABASE_POOL_SIZE" | "RABBITMQ_URL" | "EVENT_EXCHANGE"
->;
+  "NODE_ENV" | "LOG_LEVEL" | "DATABASE_URL" | "DATABASE_POOL_SIZE" | "RABBITMQ_URL" | "EVENT_EXCHANGE" | "INTERNAL_BIND_HOST"
+> &
+  Partial<Pick<z.infer<typeof processConfigSchema>, "INTERNAL_AUTH_KEY" | "INTERNAL_AUTH_PUBLIC_KEYS">>;
 
 /** Settings of every gRPC service. */
 export const serviceConfigSchema = processConfigSchema.extend({ GRPC_PORT: port(50051) });
@@ -29,6 +49,8 @@ export type Database<Db extends TransactionalClient> = Db & { $disconnect(): Pro
 
 export interface ProcessContext<Db, C> {
   config: C;
+  /** Checks the service tokens of calls to this process's gRPC server (undefined: calls are not authenticated). */
+  internalAuth?: ServiceTokenVerifier;
   logger: Logger;
   db: Db;
   /** The connections `db` uses, for prepared hot reads (`PreparedStatement` of @study/db). */
@@ -130,7 +152,7 @@ export async function startProcess(definition: AnyProcess, options: StartOptions
       return closingOnFailure(context, async () => {
         await definition.compose(context);
         const wanted = definition.healthPort(context.config);
-        const healthPort = wanted > 0 ? await serveLiveness(wanted, context.lifecycle) : undefined;
+        const healthPort = wanted > 0 ? await serveLiveness(wanted, context.config.INTERNAL_BIND_HOST, context.lifecycle) : undefined;
         if (healthPort) context.logger.info({ healthPort }, "liveness endpoint listening");
         return { ...context, healthPort };
       });
@@ -168,6 +190,7 @@ async function foundation<Db extends TransactionalClient, C extends ProcessConfi
 ): Promise<ProcessContext<Db, C>> {
   const config = loadConfig(definition.configSchema, options.env);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const internalAuth = internalAuthOf(definition.name, config, logger);
   const lifecycle = new Lifecycle(logger);
   const handleSignals = options.handleSignals ?? true;
   if (handleSignals) lifecycle.listenForSignals();
@@ -188,7 +211,7 @@ async function foundation<Db extends TransactionalClient, C extends ProcessConfi
 
   const amqp = new AmqpConnection(config.RABBITMQ_URL, logger, definition.name);
   lifecycle.onStop("rabbitmq", () => amqp.close());
-  const context = { config, logger, db, pool, amqp, lifecycle };
+  const context = { config, logger, db, pool, amqp, lifecycle, internalAuth };
   return closingOnFailure(context, async () => {
     // Serving does not wait for the broker: the outbox holds events until it is back.
     await amqp.start(5_000);
@@ -198,29 +221,75 @@ async function foundation<Db extends TransactionalClient, C extends ProcessConfi
   });
 }
 
+/**
+ * This process's service identity (its calls are signed as `name`) and the check of its callers, from
+ * INTERNAL_AUTH_KEY and INTERNAL_AUTH_PUBLIC_KEYS. Production refuses to start without them; elsewhere their
+ * absence (a test of one service in its own process) is logged.
+ */
+function internalAuthOf(name: string, config: ProcessConfig, logger: Logger): ServiceTokenVerifier | undefined {
+  const key = config.INTERNAL_AUTH_KEY;
+  const publicKeys = config.INTERNAL_AUTH_PUBLIC_KEYS;
+  if (!key || !publicKeys) {
+    if (config.NODE_ENV === "production") {
+      throw new ConfigError(
+        "Invalid configuration: INTERNAL_AUTH_KEY and INTERNAL_AUTH_PUBLIC_KEYS are required in production (internal gRPC calls are authenticated; see k8s/README.md)",
+      );
+    }
+    logger.warn("INTERNAL_AUTH_KEY or INTERNAL_AUTH_PUBLIC_KEYS is not set: internal gRPC calls are not authenticated");
+  }
+  signInternalCalls(name, key);
+  return publicKeys ? new ServiceTokenVerifier(parsedSetting("INTERNAL_AUTH_PUBLIC_KEYS", () => parseTrustedKeys(publicKeys))) : undefined;
+}
+
+/** This process's gRPC calls are signed as `name` with INTERNAL_AUTH_KEY (none when it is not set). */
+export function signInternalCalls(name: string, key: string | undefined): void {
+  useServiceIdentity(
+    key
+      ? new ServiceTokenSigner(
+          name,
+          parsedSetting("INTERNAL_AUTH_KEY", () => parseInternalAuthKey(key)),
+        )
+      : undefined,
+  );
+}
+
+function parsedSetting<T>(variable: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${variable}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 async function serveGrpc<Db>(context: ProcessContext<Db, GrpcPortConfig>, services: GrpcServiceRegistration[]): Promise<number> {
-  const server = await startGrpcServer({ port: context.config.GRPC_PORT, services, logger: context.logger });
+  const server = await startGrpcServer({
+    host: context.config.INTERNAL_BIND_HOST,
+    port: context.config.GRPC_PORT,
+    services,
+    logger: context.logger,
+    auth: context.internalAuth,
+  });
   context.lifecycle.onStop("grpc server", () => server.shutdown());
   return server.port;
 }
 
 /** A worker's liveness endpoint: the process answers (it must not depend on the database or broker). */
-async function serveLiveness(wanted: number, lifecycle: Lifecycle): Promise<number> {
+async function serveLiveness(wanted: number, host: string, lifecycle: Lifecycle): Promise<number> {
   const server = createServer(
     traceHttpRequests((request, response) => {
       const live = request.method === "GET" && request.url === "/health/live";
       response.writeHead(live ? 200 : 404, { "content-type": "application/json" }).end(live ? '{"status":"ok"}' : '{"status":"not found"}');
     }),
   );
-  const bound = await listen(server, wanted);
+  const bound = await listen(server, wanted, host);
   lifecycle.onStop("health server", () => closeServer(server));
   return bound;
 }
 
-function listen(server: Server, port: number): Promise<number> {
+function listen(server: Server, port: number, host?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, () => {
+    server.listen(port, host, () => {
       server.off("error", reject);
       resolve((server.address() as AddressInfo).port);
     });

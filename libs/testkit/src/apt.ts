@@ -31,11 +31,19 @@ export const STACK_PACKAGES: AptRequirement[] = [
  */
 export const CHROMIUM: AptRequirement = { package: "chromium", installs: "/usr/bin/chromium" };
 
+export interface AptOptions {
+  /** The apt-get to run (a test gives a stand-in). */
+  aptGet?: string;
+  /** Bound of each apt-get call, waiting for another's dpkg lock included (default 10 minutes). */
+  timeoutMs?: number;
+}
+
 /**
  * Installs the missing packages with apt-get when running as root; otherwise names the command to run.
- * One apt-get call for all of them (≈ 20 s the first time, nothing afterwards).
+ * One apt-get call for all of them (≈ 20 s the first time, nothing afterwards). Another apt-get holding the dpkg lock
+ * (unattended upgrades) is waited for, within the bound, rather than failing at once or hanging.
  */
-export function ensureAptPackages(requirements: AptRequirement[], log: (line: string) => void = () => undefined): void {
+export function ensureAptPackages(requirements: AptRequirement[], log: (line: string) => void = () => undefined, options: AptOptions = {}): void {
   const missing = requirements.filter((r) => !existsSync(r.installs)).map((r) => r.package);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
@@ -43,10 +51,24 @@ export function ensureAptPackages(requirements: AptRequirement[], log: (line: st
   }
   log(`installing ${missing.join(", ")} with apt-get (one time)`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const install = () => spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { env, stdio: "ignore" });
+  const timeoutMs = options.timeoutMs ?? 600_000;
+  const lockWait = ["-o", `DPkg::Lock::Timeout=${Math.max(1, Math.floor(timeoutMs / 1000) - 1)}`];
+  const aptGet = (args: string[]) => {
+    const result = spawnSync(options.aptGet ?? "apt-get", [...lockWait, ...args], {
+      env,
+      stdio: "ignore",
+      timeout: timeoutMs,
+      killSignal: "SIGKILL",
+    });
+    if (result.error && "code" in result.error && result.error.code === "ETIMEDOUT") {
+      throw new Error(`apt-get did not finish within ${timeoutMs / 1000} s (is another package manager holding the dpkg lock?)`);
+    }
+    return result;
+  };
+  const install = () => aptGet(["install", "-y", "-qq", "--no-install-recommends", ...missing]);
   let result = install();
   if (result.status !== 0) {
-    spawnSync("apt-get", ["update", "-qq"], { env, stdio: "ignore" });
+    aptGet(["update", "-qq"]);
     result = install();
   }
   const still = requirements.filter((r) => missing.includes(r.package) && !existsSync(r.installs));

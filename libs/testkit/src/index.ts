@@ -6,6 +6,7 @@ export * from "./rabbitmq";
 export * from "./test-env";
 export * from "./event-capture";
 export * from "./stack";
+export * from "./internal-auth";
 export * from "./http-client";
 export * from "./e2e";
 export { sharedTestStack, type SharedStack } from "./shared-stack";

@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { InternalAuthKeys } from "@study/grpc";
 import { startTestStack, type TestStack } from "./e2e";
 
 /** What a test file learns of the run's shared stack (it runs in jest's main process, not in the test's worker). */
@@ -8,6 +9,8 @@ export interface SharedStack {
   gatewayUrl: string;
   gatewayGrpcAddress: string;
   serviceAddresses: Record<string, string>;
+  /** The stack's processes' keys (see `RunningStack.internalAuth`). */
+  internalAuth: InternalAuthKeys;
   exchange: string;
   /** The Stripe stand-in of the stack (its `/_standin/` routes complete checkouts and settle payouts). */
   stripeUrl: string;
@@ -40,6 +43,7 @@ export async function startSharedStack(): Promise<void> {
     gatewayUrl: stack.gatewayUrl,
     gatewayGrpcAddress: stack.gatewayGrpcAddress,
     serviceAddresses: stack.serviceAddresses,
+    internalAuth: stack.internalAuth,
     exchange: stack.exchange,
     stripeUrl: stack.stripe?.url ?? "",
     databaseUrls: Object.fromEntries(apps.map((app) => [app, stack.databaseUrl(app)])),
@@ -70,6 +74,7 @@ export function sharedTestStack(): SharedStack {
     gatewayUrl: description.gatewayUrl,
     gatewayGrpcAddress: description.gatewayGrpcAddress,
     serviceAddresses: description.serviceAddresses,
+    internalAuth: description.internalAuth,
     exchange: description.exchange,
     stripeUrl: description.stripeUrl,
     databaseUrl(app) {

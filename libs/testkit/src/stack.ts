@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ensureDatabase } from "@study/db";
-import { checkHealth } from "@study/grpc";
+import { checkHealth, generateInternalAuthKeys, type InternalAuthKeys } from "@study/grpc";
 import { CATALOGUE, GATEWAY_APP, type Catalogue, type CatalogueEntry } from "@study/platform/catalogue";
 import { freePort, waitFor } from "./ports";
 
@@ -34,6 +34,12 @@ const appOf = (entry: CatalogueEntry): AppSpec & { addressVariable: string } => 
   extraProcesses: entry.extraProcesses,
   http: entry.http,
 });
+
+/** Every process of a stack (services, their extra processes, the gateway): each has its own internal-auth key. */
+export const processNamesOf = (catalogue: Catalogue = CATALOGUE): string[] => [
+  ...catalogue.flatMap((entry) => [entry.name, ...(entry.extraProcesses ?? []).map((extra) => extra.name)]),
+  GATEWAY_APP.name,
+];
 
 /** Time a stopped process gets to exit on its own before SIGKILL. */
 export const STOP_GRACE_MS = 10_000;
@@ -87,6 +93,8 @@ export interface StackOptions {
    * gets a copy of that database instead of a migration process of its own.
    */
   databaseTemplates?: Record<string, string>;
+  /** The processes' keys (default: new ones each start); `npm start` keeps its own in the data directory. */
+  internalAuth?: InternalAuthKeys;
 }
 
 interface RunningApp {
@@ -103,6 +111,11 @@ export interface RunningStack {
   gatewayGrpcAddress: string;
   /** `host:port` of each service's gRPC API, by service name (e.g. for seeding data a test cannot create over HTTP). */
   serviceAddresses: Record<string, string>;
+  /**
+   * Each process's INTERNAL_AUTH_KEY by process name, and the trust list: a test that calls a service over gRPC signs
+   * as one of them (`signCallsAs`); another stack in front of these services is given the same.
+   */
+  internalAuth: InternalAuthKeys;
   /**
    * Stops one process — for tests of outages: SIGTERM (an orderly shutdown, SIGKILL after the grace period)
    * or SIGKILL (a crash: nothing of the process runs), and waits for it to exit.
@@ -190,8 +203,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const gateway: AppSpec = { name: GATEWAY_APP.name, directory: GATEWAY_APP.directory, entry: options.gatewayEntry };
   const grace = options.stopGraceMs ?? STOP_GRACE_MS;
   const prefix = options.databasePrefix ?? "";
+  // Every process signs its gRPC calls with a key of its own and trusts the others' (libs/grpc/src/internal-auth.ts).
+  const internalAuth = options.internalAuth ?? generateInternalAuthKeys(processNamesOf(options.catalogue));
   const common = {
     NODE_OPTIONS: [process.env.NODE_OPTIONS, APP_NODE_OPTIONS].filter(Boolean).join(" "),
+    // Internal ports answer on loopback only: nothing but the gateway's HTTP port is for other machines.
+    INTERNAL_BIND_HOST: "127.0.0.1",
+    INTERNAL_AUTH_PUBLIC_KEYS: internalAuth.publicKeys,
     // Signs the user id the gateway forwards with streamed uploads (shared by the gateway and media).
     INTERNAL_UPLOAD_SECRET: randomBytes(32).toString("hex"),
     RABBITMQ_URL: options.rabbitmqUrl,
@@ -226,6 +244,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...common,
       GRPC_PORT: String(grpcPorts.get(spec.name)),
       DATABASE_URL: options.databaseUrl(`${prefix}${spec.name}`),
+      INTERNAL_AUTH_KEY: internalAuth.privateKeys[spec.name],
       ...options.serviceEnv?.[spec.name],
     };
     for (const http of spec.http ?? []) {
@@ -236,7 +255,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     apps.set(spec.name, { spec, env });
     for (const extra of spec.extraProcesses ?? []) {
       const healthPort = await freePort();
-      apps.set(extra.name, { spec, env: { ...env, [extra.healthPortVariable]: String(healthPort) }, extra: { script: extra.script, healthPort } });
+      apps.set(extra.name, {
+        spec,
+        env: { ...env, [extra.healthPortVariable]: String(healthPort), INTERNAL_AUTH_KEY: internalAuth.privateKeys[extra.name] },
+        extra: { script: extra.script, healthPort },
+      });
     }
   }
   const gatewayPort = options.gatewayPort ?? (await freePort());
@@ -246,6 +269,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...gatewayEnv,
       PORT: String(gatewayPort),
       GRPC_PORT: String(gatewayGrpcPort),
+      INTERNAL_AUTH_KEY: internalAuth.privateKeys[gateway.name],
       DATABASE_URL: options.databaseUrl(`${prefix}${gateway.name}`),
     },
   });
@@ -329,6 +353,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     gatewayUrl,
     gatewayGrpcAddress,
     serviceAddresses,
+    internalAuth,
     start: startApp,
     stop: stopApp,
     pid: (name) => apps.get(name)?.child?.pid,

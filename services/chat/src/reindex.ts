@@ -30,6 +30,7 @@ function progressLine(progress: ReindexProgress): string {
 
 runReindexCommand({
   name: "chat-reindex",
+  service: "chat",
   invocation: "node services/chat/dist/reindex.js",
   configSchema: reindexConfigSchema,
   async run({ config, userId, print }) {

@@ -90,6 +90,7 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
     if (config.INTERNAL_UPLOAD_SECRET) {
       const storage = createFileStorage(config);
       const internalHttp = await startInternalHttpServer({
+        host: config.INTERNAL_BIND_HOST,
         port: config.MEDIA_HTTP_PORT,
         secret: config.INTERNAL_UPLOAD_SECRET,
         storage,

@@ -18,6 +18,7 @@ function progressLine(progress: ReindexProgress): string {
 
 runReindexCommand({
   name: "search-reindex",
+  service: "search",
   invocation: "node services/search/dist/reindex.js",
   configSchema: reindexConfigSchema,
   async run({ config, logger, userId, print }) {

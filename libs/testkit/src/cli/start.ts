@@ -6,13 +6,14 @@
  * kills what is left at once.
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { generateInternalAuthKeys, type InternalAuthKeys } from "@study/grpc";
 import { ensureAptPackages, STACK_PACKAGES } from "../apt";
 import { startInfrastructure } from "../infrastructure";
 import { startGoogleStandIn } from "./google-stand-in";
 import { startStripeStandIn } from "./stripe-server";
-import { REPO_ROOT, startStack } from "../stack";
+import { processNamesOf, REPO_ROOT, startStack } from "../stack";
 
 const COLORS = [36, 35, 33, 32, 34, 31];
 
@@ -35,6 +36,38 @@ function localSecret(dataDir: string): string {
   return readFileSync(file, "utf8").trim();
 }
 
+/**
+ * Each process's key for internal gRPC calls, kept in the data directory so that a restarted process is still
+ * trusted by the others; made anew when the catalogue's processes change.
+ */
+function localInternalAuthKeys(dataDir: string): InternalAuthKeys {
+  const names = processNamesOf();
+  const file = join(dataDir, "internal-auth-keys.json");
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, "utf8")) as InternalAuthKeys;
+    if (names.every((name) => kept.privateKeys[name]) && Object.keys(kept.privateKeys).length === names.length) return kept;
+  }
+  const keys = generateInternalAuthKeys(names);
+  writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
+  return keys;
+}
+
+/**
+ * The data directory holds sessions' secret, e-mailed reset links and every upload: only its owner may read it.
+ * Files a process writes there are made 0600 (folders 0700) by the runner's umask, which every app inherits; files
+ * left readable by an older version are closed here.
+ */
+function closeToOthers(path: string): void {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return;
+  if (stat.isDirectory()) {
+    if (stat.mode & 0o077) chmodSync(path, 0o700);
+    for (const entry of readdirSync(path)) closeToOthers(join(path, entry));
+  } else if (stat.isFile() && stat.mode & 0o077) {
+    chmodSync(path, stat.mode & 0o700);
+  }
+}
+
 async function main(): Promise<void> {
   const began = Date.now();
   const { reset, dataDir, port } = settingsFromArgs(process.argv.slice(2));
@@ -43,8 +76,9 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     say(`removed ${dataDir}`);
   }
-  mkdirSync(dataDir, { recursive: true });
-  chmodSync(dataDir, 0o755);
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  closeToOthers(dataDir);
 
   // A closed terminal must not end the runner on a write error before it has stopped the apps.
   process.stdout.on("error", () => undefined);
@@ -111,6 +145,7 @@ async function main(): Promise<void> {
       databaseUrl: (name) => postgres.databaseUrl(name),
       rabbitmqUrl: rabbitmq.url,
       gatewayPort: port,
+      internalAuth: localInternalAuthKeys(dataDir),
       env: {
         LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
         NODE_ENV: "development",
@@ -128,6 +163,8 @@ async function main(): Promise<void> {
         CLIENT_URL: process.env.CLIENT_URL ?? "http://localhost:5173",
         TRUSTED_ORIGINS: process.env.TRUSTED_ORIGINS ?? "",
         MAIL_OUTBOX_DIR: process.env.MAIL_OUTBOX_DIR ?? join(dataDir, "mail"),
+        // The API's documentation at /docs for a newcomer (production leaves it off: ENABLE_SWAGGER's default).
+        ENABLE_SWAGGER: process.env.ENABLE_SWAGGER ?? "true",
         ...google?.gatewayEnv,
       },
       log: (app, line) => {

@@ -5,7 +5,7 @@ import type { GetProviderAccessToken } from "../../application/provider-access-t
 
 /**
  * IdentityService: other services (calendar sync) obtain a user's provider access token here rather than
- * reading the gateway's database.
+ * reading the gateway's database. Only the calendar service is answered: a user's Google token is for its sync.
  */
 export function identityService(getProviderAccessToken: GetProviderAccessToken, logger: Logger): GrpcServiceRegistration {
   const implementation: api.IdentityServiceServer = bindUnaryHandlers(logger, api.IdentityServiceService, {
@@ -20,5 +20,5 @@ export function identityService(getProviderAccessToken: GetProviderAccessToken, 
       return { accessToken: token.accessToken, expiresAt: token.expiresAt, scopes: token.scopes };
     },
   });
-  return { definition: api.IdentityServiceService, implementation };
+  return { definition: api.IdentityServiceService, implementation, callers: ["calendar"] };
 }
