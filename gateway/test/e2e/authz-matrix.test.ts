@@ -32,6 +32,7 @@ import {
   type RawAnswer,
   type RawRequest,
 } from "./openapi-operations";
+import { subscribeThroughStripe, verifyEmail } from "./referral-helpers";
 
 /**
  * The authorization matrix, generated from the gateway's own `/openapi.json`: every authenticated operation
@@ -294,7 +295,10 @@ describe("authorization matrix from the OpenAPI document", () => {
     }, 30_000);
     const friend = await signUpUser(api, { name: "Friend" });
     // The friend's referral account is made from the same registration event as the owner's.
+    // A referral needs the friend's verified e-mail and a real subscription (issue #29).
+    await verifyEmail(stack, friend.userId);
     await eventually(async () => (await api("POST", "/api/referral/signup", { token: friend.token, body: { code } })).status === 200, 30_000, 200);
+    await subscribeThroughStripe(api, friend.token);
     const trial = requireStatus(await api("POST", "/api/referral/trial-start", { token: friend.token }), 200, "POST /api/referral/trial-start");
     const reward = (trial.body.data.rewards as { id: string; userId: string }[]).find((entry) => entry.userId === user.userId);
     if (!reward) throw new Error(`the trial gave the referrer no reward: ${JSON.stringify(trial.body.data)}`);
