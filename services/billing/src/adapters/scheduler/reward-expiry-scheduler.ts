@@ -11,7 +11,7 @@ export interface ScheduledExpiry {
  * Runs the reward expiry on a cron schedule (as notifications schedules its cleanup). Every replica runs it; the
  * update is idempotent and skips rows another replica holds. Within one process a run never overlaps the previous.
  */
-export function scheduleRewardExpiry(pattern: string, expireRewards: ExpireRewards, logger: Logger): ScheduledExpiry {
+export function scheduleRewardExpiry(pattern: string, expireRewards: Pick<ExpireRewards, "execute">, logger: Logger): ScheduledExpiry {
   let running: Promise<void> | undefined;
   const run = async () => {
     try {
