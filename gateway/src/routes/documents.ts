@@ -356,7 +356,15 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
       responses: {
         200: {
           description: "The stored document (top-level `document`, the spec's exception to the envelope)",
-          schema: documentAnswer("What happened"),
+          schema: documentAnswer("What happened").extend({
+            duplicateOf: z
+              .string()
+              .nullable()
+              .describe(
+                "The caller's earlier document uploaded with the same file (same SHA-256, in any course), or null. The upload is " +
+                  "kept either way: uploading a file twice may be meant",
+              ),
+          }),
         },
         400: { description: "Not an accepted format (UNEXPECTED_FILE) or invalid fields (VALIDATION_ERROR)", schema: errorEnvelope },
         404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
@@ -370,7 +378,11 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
       async handler({ req, res }) {
         const { body } = await forward(req, res, "/uploads/documents");
         const document = api.Document.fromJSON(body.document);
-        res.status(200).json({ success: true, document: documentJson(document), message: "Document uploaded; text extraction started" });
+        const duplicateOf = typeof body.duplicateOf === "string" ? body.duplicateOf : null;
+        const message = duplicateOf
+          ? `Document uploaded; text extraction started. The same file was uploaded before as document ${duplicateOf}`
+          : "Document uploaded; text extraction started";
+        res.status(200).json({ success: true, document: documentJson(document), message, duplicateOf });
       },
     }),
     route({

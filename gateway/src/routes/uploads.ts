@@ -57,7 +57,20 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
       responses: {
         201: {
           description: "The note (PENDING), its import job and what was stored",
-          schema: dataEnvelope(z.object({ note: noteSchema, importJob: importJobCompactSchema, uploadInfo: uploadInfoSchema })),
+          schema: dataEnvelope(
+            z.object({
+              note: noteSchema,
+              importJob: importJobCompactSchema,
+              uploadInfo: uploadInfoSchema,
+              duplicateOf: z
+                .string()
+                .nullable()
+                .describe(
+                  "The caller's earlier note uploaded with the same file (same SHA-256), or null. The upload is kept either way: " +
+                    "uploading a recording twice may be meant",
+                ),
+            }),
+          ),
         },
         400: { description: "Not a supported audio file (UNEXPECTED_FILE) or invalid fields (VALIDATION_ERROR)", schema: errorEnvelope },
         404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
@@ -69,11 +82,12 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         const note = api.Note.fromJSON(body.note);
         const job = api.ImportJob.fromJSON(body.job);
         const courses = await coursesById(clients, note.userId, [note.courseId]);
+        const duplicateOf = typeof body.duplicateOf === "string" ? body.duplicateOf : null;
         sendData(
           res,
           201,
-          { note: noteJson(note, courseJson(courses.get(note.courseId))), importJob: importJobJson(job), uploadInfo: body.uploadInfo },
-          "Audio uploaded; import started",
+          { note: noteJson(note, courseJson(courses.get(note.courseId))), importJob: importJobJson(job), uploadInfo: body.uploadInfo, duplicateOf },
+          duplicateOf ? `Audio uploaded; import started. The same file was uploaded before as note ${duplicateOf}` : "Audio uploaded; import started",
         );
       },
     }),

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Transform, type Readable, type TransformCallback } from "node:stream";
@@ -23,6 +23,8 @@ export interface StoredUpload {
   size: number;
   /** As declared by the client (may be refined by `inspect`). */
   declaredMimeType: string;
+  /** SHA-256 of the file's bytes (hex), computed while it streamed in: the same file uploaded again has the same. */
+  sha256: string;
 }
 
 /**
@@ -305,6 +307,7 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       }
       let mimeType = declaredMimeType;
       let size = 0;
+      const hash = createHash("sha256");
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           size += chunk.length;
@@ -314,6 +317,7 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
             callback(error);
             return;
           }
+          hash.update(chunk);
           callback(null, chunk);
         },
       });
@@ -333,7 +337,7 @@ export async function startInternalHttpServer(options: InternalHttpServerOptions
       check.on("error", onError);
       storedKey = key;
       stored = options.storage.put(key, body, { contentType: declaredMimeType, signal: controller.signal }).then(
-        (object) => ({ storageKey: key, fileName, size: object.size, declaredMimeType, mimeType }),
+        (object) => ({ storageKey: key, fileName, size: object.size, declaredMimeType, mimeType, sha256: hash.digest("hex") }),
         (error: unknown) => {
           // Also when the body stream saw no error (S3 failing on its own): the request must end with an answer.
           const reason = failure ?? classify(error, "storage");

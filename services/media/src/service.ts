@@ -17,6 +17,7 @@ import { AddAttachment } from "./application/add-attachment";
 import { logRefusalsTo, OutboundUrlPolicy } from "./adapters/download/outbound-url-policy";
 import { YtDlpVideoSource } from "./adapters/video/yt-dlp-video-source";
 import { GetVideoInfo } from "./application/get-video-info";
+import { RecordUploadedContent } from "./application/record-uploaded-content";
 import { CancelJob } from "./application/cancel-job";
 import { CreateImport } from "./application/create-import";
 import { DeleteCourseNotes } from "./application/delete-course-notes";
@@ -96,7 +97,13 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
         storage,
         logger,
         uploads: {
-          "/uploads/audio": audioUploadRoute({ maxBytes: config.MEDIA_MAX_UPLOAD_BYTES, storage, createImport }),
+          "/uploads/audio": audioUploadRoute({
+            maxBytes: config.MEDIA_MAX_UPLOAD_BYTES,
+            storage,
+            createImport,
+            recordContent: new RecordUploadedContent(notes),
+            logger,
+          }),
           "/uploads/notes/:noteId/attachments": attachmentUploadRoute({ storage, addAttachment: new AddAttachment(notes) }),
         },
         files: fileDownloadRoute({ storage, getNoteFile: new GetNoteFile(notes), logger }),

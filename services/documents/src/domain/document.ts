@@ -26,6 +26,8 @@ export interface Document {
   format: DocumentFormat;
   mimeType: string;
   storageKey: string;
+  /** SHA-256 (hex) of the file as uploaded; null for documents stored before it was kept. */
+  contentHash: string | null;
   description: string | null;
   documentType: DocumentType;
   tags: string[];
@@ -57,6 +59,8 @@ export interface StoredFile {
   fileName: string;
   size: number;
   format: DocumentFormat;
+  /** SHA-256 (hex) of its bytes, computed while it streamed in. */
+  contentHash?: string;
 }
 
 export const DOCUMENT_LIMITS = { title: 255, description: 2000, tags: 20, tag: 50, failureReason: 1000 } as const;
@@ -139,6 +143,7 @@ export function createDocument(id: string, userId: string, upload: ValidatedUplo
     format: file.format,
     mimeType: mimeTypeOfFormat(file.format),
     storageKey: file.storageKey,
+    contentHash: file.contentHash ?? null,
     description: upload.description,
     documentType: upload.documentType ?? documentTypeOfFormat(file.format),
     tags: upload.tags,

@@ -44,6 +44,12 @@ export class InMemoryDocumentRepository implements DocumentRepository {
     return row && row.userId === userId ? { ...row, extractedText: null, pages: [] } : null;
   }
 
+  async findEarliestWithContentHash(userId: string, contentHash: string): Promise<Pick<Document, "id"> | null> {
+    const matching = [...this.rows.values()].filter((row) => row.userId === userId && row.contentHash === contentHash);
+    matching.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+    return matching[0] ? { id: matching[0].id } : null;
+  }
+
   async listOwned(userId: string, query: DocumentListQuery): Promise<{ documents: Document[]; total: number }> {
     const matching = [...this.rows.values()]
       .filter((row) => row.userId === userId && row.courseId === query.courseId && (!query.documentType || row.documentType === query.documentType))

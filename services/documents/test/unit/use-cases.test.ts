@@ -148,6 +148,21 @@ describe("documents use cases", () => {
       expect(documents.outbox).toEqual([]);
     });
 
+    it("keeps the same file uploaded again, naming the user's earliest document of it (any course), never another user's", async () => {
+      const upload = new UploadDocument(documents, courses);
+      const hash = "ab".repeat(32);
+      const first = await upload.upload(USER, { courseId }, storedFile({ contentHash: hash }));
+      expect(first).toMatchObject({ duplicateOf: null, document: { contentHash: hash } });
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      const second = await upload.upload(USER, { courseId: courses.own(USER) }, storedFile({ contentHash: hash }));
+      expect(second.duplicateOf).toBe(first.document.id);
+      expect(second.document.id).not.toBe(first.document.id);
+      expect((await upload.upload(USER, { courseId }, storedFile({ contentHash: hash }))).duplicateOf).toBe(first.document.id);
+      expect((await upload.upload(USER, { courseId }, storedFile({ contentHash: "cd".repeat(32) }))).duplicateOf).toBeNull();
+      expect((await upload.upload(OTHER_USER, { courseId: courses.own(OTHER_USER) }, storedFile({ contentHash: hash }))).duplicateOf).toBeNull();
+      expect((await upload.upload(USER, { courseId }, storedFile())).duplicateOf).toBeNull();
+    });
+
     it("answers NOT_FOUND for another user's course and stores nothing", async () => {
       const otherCourse = courses.own(OTHER_USER);
       await expect(new UploadDocument(documents, courses).execute(USER, { courseId: otherCourse }, storedFile())).rejects.toMatchObject(notFound);

@@ -78,6 +78,10 @@ export class PrismaDocumentRepository implements DocumentRepository {
     return row ? toDocument({ ...row, extractedText: null, pages: [] }) : null;
   }
 
+  async findEarliestWithContentHash(userId: string, contentHash: string): Promise<Pick<Document, "id"> | null> {
+    return this.prisma.document.findFirst({ where: { userId, contentHash }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true } });
+  }
+
   async listOwned(userId: string, query: DocumentListQuery): Promise<{ documents: Document[]; total: number }> {
     const where = { userId, courseId: query.courseId, ...(query.documentType ? { documentType: query.documentType } : {}) };
     const [rows, total] = await Promise.all([

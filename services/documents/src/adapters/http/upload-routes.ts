@@ -64,7 +64,7 @@ function storedDocumentRoute(
     inspect: (_firstBytes, _fileName, declared) => declared,
     async complete(userId, upload, fields, _params, fieldValues) {
       const format = await detectStoredFormat(options.detector, options.storage, upload.storageKey, upload.size);
-      const file = { storageKey: upload.storageKey, fileName: upload.fileName, size: upload.size, format };
+      const file = { storageKey: upload.storageKey, fileName: upload.fileName, size: upload.size, format, contentHash: upload.sha256 };
       const body = await accept(userId, { ...fields, ...repeatedTags(fieldValues) }, file);
       return { status: 200, body };
     },
@@ -73,12 +73,13 @@ function storedDocumentRoute(
 
 /**
  * POST /uploads/documents (gateway: POST /api/documents/upload): multipart `file`, `courseId`, `title?`,
- * `description?`, `documentType?`, `tags?`. Answers 200 `{document}` (processed false); the worker reads it.
+ * `description?`, `documentType?`, `tags?`. Answers 200 `{document, duplicateOf}` (processed false; duplicateOf the
+ * user's earlier document of the same file, or null); the worker reads it.
  */
 export function documentUploadRoute(options: StoredDocumentRouteOptions & { uploadDocument: UploadDocument }): UploadRoute {
   return storedDocumentRoute(options, async (userId, fields, file) => {
-    const document = await options.uploadDocument.execute(userId, fields, file);
-    return { document: api.Document.toJSON(toProtoDocument(document, { withText: false })) };
+    const { document, duplicateOf } = await options.uploadDocument.upload(userId, fields, file);
+    return { document: api.Document.toJSON(toProtoDocument(document, { withText: false })), duplicateOf };
   });
 }
 

@@ -45,6 +45,8 @@ export interface DocumentRepository {
   findOwnedAnyCourse(userId: string, documentId: string): Promise<Document | null>;
   /** The user's document in any of their courses, without its text (extractedText null, no pages), or null. */
   findOwnedWithoutText(userId: string, documentId: string): Promise<Document | null>;
+  /** The user's earliest document (any course) whose file has this SHA-256, without its text, or null. */
+  findEarliestWithContentHash(userId: string, contentHash: string): Promise<Pick<Document, "id"> | null>;
   /** Newest first, without text. */
   listOwned(userId: string, query: DocumentListQuery): Promise<{ documents: Document[]; total: number }>;
   /** Deletes the document (its chunks go with it) with the events built from it; null when there was none. */

@@ -110,6 +110,18 @@ export class PrismaNoteRepository implements NoteRepository {
     return attachment && attachmentFileOf(attachment);
   }
 
+  async recordContentHash(userId: string, noteId: string, contentHash: string): Promise<string | null> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.note.updateMany({ where: { id: noteId, userId }, data: { contentHash } });
+      const earlier = await tx.note.findFirst({
+        where: { userId, contentHash, id: { not: noteId } },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        select: { id: true },
+      });
+      return earlier?.id ?? null;
+    });
+  }
+
   async listIdsOfCourse(userId: string, courseId: string): Promise<string[]> {
     const rows = await this.prisma.note.findMany({ where: { userId, courseId }, select: { id: true }, orderBy: { createdAt: "asc" } });
     return rows.map((row) => row.id);

@@ -1,8 +1,9 @@
 import { media as api } from "@study/contracts";
-import { AppError } from "@study/platform";
+import { AppError, type Logger } from "@study/platform";
 import type { AddAttachment } from "../../application/add-attachment";
 import { validateAttachmentFields } from "../../application/add-attachment";
 import type { CreateImport } from "../../application/create-import";
+import type { RecordUploadedContent } from "../../application/record-uploaded-content";
 import type { FileStorage } from "../../application/ports/file-storage.port";
 import { ATTACHMENT_DETECTION_BYTES, ATTACHMENT_SIZE_LIMITS, assertAttachmentContent, attachmentTypeOf } from "../../domain/attachment-type";
 import { AUDIO_FORMAT_DETECTION_BYTES, AUDIO_FORMATS, detectAudioFormat, mimeTypeOfAudioFormat } from "../../domain/audio-format";
@@ -23,9 +24,17 @@ const unexpectedAudio = () =>
 
 /**
  * POST /uploads/audio (gateway: POST /api/notes/upload/audio): multipart `file`, `courseId`, `title?`,
- * `speedMultiplier?`. The format is recognised from the content; then CreateImport (course, fields, title). Answers 201 `{note, job}` (protobuf JSON, shaped by the gateway) and `uploadInfo`.
+ * `speedMultiplier?`. The format is recognised from the content; then CreateImport (course, fields, title), then the
+ * file's SHA-256 is kept with the note (RecordUploadedContent). Answers 201 `{note, job}` (protobuf JSON, shaped by
+ * the gateway), `uploadInfo` and `duplicateOf` (the user's earlier note of the same file, or null).
  */
-export function audioUploadRoute(options: { maxBytes: number; storage: FileStorage; createImport: CreateImport }): UploadRoute {
+export function audioUploadRoute(options: {
+  maxBytes: number;
+  storage: FileStorage;
+  createImport: CreateImport;
+  recordContent: RecordUploadedContent;
+  logger: Logger;
+}): UploadRoute {
   return {
     maxBytes: () => options.maxBytes,
     inspectBytes: AUDIO_FORMAT_DETECTION_BYTES,
@@ -50,12 +59,19 @@ export function audioUploadRoute(options: { maxBytes: number; storage: FileStora
         fileSize: upload.size,
         audioUrl: options.storage.publicUrl(upload.storageKey),
       });
+      // The note and its job exist now: a failure here must not fail the upload (its file would be removed under
+      // the note). The note then only goes unnoticed by later uploads of the same file.
+      const { duplicateOf } = await options.recordContent.execute(userId, note.id, upload.sha256).catch((error: unknown) => {
+        options.logger.warn({ err: error, noteId: note.id }, "could not record the content hash of an uploaded note");
+        return { duplicateOf: null };
+      });
       return {
         status: 201,
         body: {
           note: api.Note.toJSON(toProtoNote(note)),
           job: api.ImportJob.toJSON(toProtoJob(job)),
           uploadInfo: { filename: upload.fileName, size: upload.size, mimeType: upload.mimeType, s3Key: upload.storageKey },
+          duplicateOf,
         },
       };
     },

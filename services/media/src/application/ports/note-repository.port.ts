@@ -55,6 +55,11 @@ export interface NoteRepository {
   addAttachment(userId: string, attachment: Attachment): Promise<boolean>;
   /** The stored file under `storageKey` when it is the audio or an attachment of one of the user's notes. */
   findOwnedFile(userId: string, storageKey: string): Promise<NoteFile | null>;
+  /**
+   * Stores the content hash of the user's note's uploaded audio and returns the id of the user's earliest other
+   * note with the same hash (oldest first), or null.
+   */
+  recordContentHash(userId: string, noteId: string, contentHash: string): Promise<string | null>;
   /** The user's notes of a course, for deleting them when the course goes. */
   listIdsOfCourse(userId: string, courseId: string): Promise<string[]>;
   /** Up to `limit` notes (of one user, or of all when userId is absent) with ids after `afterId`, in id order. */
