@@ -62,6 +62,12 @@ export function termOf(text: StudyText, definition: Definition): KeyTerm {
 /** A defined phrase's head is the term said short ("heart" for "the human heart"): an item on one asks the other. */
 const definedHead = (term: KeyTerm): string[] => (term.defined && term.words.length > 1 ? [term.words[term.words.length - 1]] : []);
 
+/**
+ * A person's name (compromise's #Person on the name's first word, see key-terms.ts): asked about with "Who …?",
+ * not "What …?" ("Who is Elinor Dashwood?").
+ */
+export const isPersonTerm = (term: KeyTerm) => term.entity === "person";
+
 /** A name: a person, place, organization or other name, not a concept or a date. */
 export const isNameTerm = (term: KeyTerm) => term.entity !== null && term.entity !== "date";
 

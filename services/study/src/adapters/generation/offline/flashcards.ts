@@ -13,6 +13,7 @@ import {
   isFact,
   isNameAnswer,
   isNameTerm,
+  isPersonTerm,
   nameKey,
   NEXT_ANSWER_FACTOR,
   sameAnswerKeys,
@@ -31,11 +32,12 @@ interface CardCandidate extends Candidate {
   card: GeneratedFlashcard;
 }
 
-function definitionFront(name: string, definition: Definition): string {
+/** The question a definition card asks: "What is …?", "Who is …?" of a person (#29). */
+function definitionFront(name: string, definition: Definition, person: boolean): string {
   switch (definition.verb) {
     case "is":
     case "are":
-      return `What ${definition.verb} ${name}?`;
+      return `${person ? "Who" : "What"} ${definition.verb} ${name}?`;
     case "refers to":
       return `What does ${name} refer to?`;
     case "is defined as":
@@ -51,8 +53,12 @@ function definitionCard(text: StudyText, profile: DifficultyProfile, definition:
   const description = `${capitalize(definition.description)}.`;
   const name = definedName(term, definition);
   const card = profile.reverseDefinitions
-    ? { front: `Which term is this? ${description}`, back: `${capitalize(name)}. ${definition.source}`, source: sourceOf(unit) }
-    : { front: definitionFront(name, definition), back: description, source: sourceOf(unit) };
+    ? {
+        front: `${isPersonTerm(term) ? "Who is this?" : "Which term is this?"} ${description}`,
+        back: `${capitalize(name)}. ${definition.source}`,
+        source: sourceOf(unit),
+      }
+    : { front: definitionFront(name, definition, isPersonTerm(term)), back: description, source: sourceOf(unit) };
   const score = candidateScore(text, profile, profile.kindWeights.definition, term, unit);
   return {
     kind: "definition",

@@ -13,6 +13,7 @@ import {
   focusFirst,
   isFact,
   isNameTerm,
+  isPersonTerm,
   nameKey,
   NEXT_ANSWER_FACTOR,
   optionForm,
@@ -70,8 +71,9 @@ function definitionQuestion(text: StudyText, profile: DifficultyProfile, definit
   const answer = termOf(text, definition);
   const unit = text.units[definition.unitId];
   const description = capitalize(definition.description);
+  // A person is described, not defined, and the options are people (#29).
   const draft = {
-    question: `Which term matches this definition: "${description}"?`,
+    question: isPersonTerm(answer) ? `Who is described here: "${description}"?` : `Which term matches this definition: "${description}"?`,
     answer,
     plural: false,
     visibleText: description,
