@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import {
   freePort,
+  signCallsAs,
   startInfrastructure,
   startStack,
   startStripeServer,
@@ -188,6 +189,8 @@ export async function startBenchStack(
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
   });
   cleanups.push(() => stack.stopAll());
+  // The benchmarks' own gRPC calls (seeding, the fan-out and direct-call phases) go as the gateway's do: signed.
+  signCallsAs(stack.internalAuth, "gateway");
   return {
     infrastructure,
     stack,

@@ -498,6 +498,8 @@ async function main(): Promise<void> {
       RABBITMQ_URL: infrastructure.rabbitmq.url,
       EVENT_EXCHANGE: exchange,
       LOG_LEVEL: "warn",
+      // The reindex asks the owning services as search itself does: with search's key.
+      INTERNAL_AUTH_KEY: stack.internalAuth.privateKeys.search,
       COURSES_GRPC_ADDRESS: stack.serviceAddresses.courses,
       MEDIA_GRPC_ADDRESS: stack.serviceAddresses.media,
       STUDY_GRPC_ADDRESS: stack.serviceAddresses.study,

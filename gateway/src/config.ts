@@ -1,6 +1,31 @@
 import { amqpUrl, baseConfigSchema, booleanString, postgresUrl, port } from "@study/platform";
 import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
+
+/** Express's named address ranges for "trust proxy". */
+const TRUST_PROXY_PRESETS = new Set(["loopback", "linklocal", "uniquelocal"]);
+const isAddressOrRange = (value: string) =>
+  TRUST_PROXY_PRESETS.has(value) || ipaddr.isValid(value) || (value.includes("/") && ipaddr.isValidCIDR(value));
+
+/**
+ * Express "trust proxy" from its setting: `true`/`false`, a number of hops (the proxies in front, e.g. `1` behind one
+ * ingress), or addresses and ranges (`loopback`, `10.0.0.0/8`, …; comma-separated). Refused at start when it is none
+ * of these, rather than by Express on the first request.
+ */
+const trustProxy = () =>
+  z
+    .string()
+    .default("loopback")
+    .transform((value, context) => {
+      const text = value.trim();
+      if (text === "true" || text === "false") return text === "true";
+      if (/^\d+$/.test(text)) return Number(text);
+      const parts = text.split(",").map((part) => part.trim());
+      if (parts.every(isAddressOrRange)) return parts.join(",");
+      context.addIssue({ code: "custom", message: "must be true, false, a number of hops, or addresses/ranges (loopback, 10.0.0.0/8, …)" });
+      return z.NEVER;
+    });
 
 const grpcAddress = () => z.string().regex(/^[\w.-]+:\d+$/, "must be host:port");
 
@@ -102,7 +127,7 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
     .min(100)
     .default(10 * 60_000),
   /** Express "trust proxy": which hops may set X-Forwarded-For (client IP recorded on sessions). */
-  TRUST_PROXY: z.string().default("loopback"),
+  TRUST_PROXY: trustProxy(),
   /** Sign-in / sign-up attempts per client address per minute (each endpoint counted on its own). */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Per client address; calendar apps poll feeds, so a little above the credential endpoints' limit. */

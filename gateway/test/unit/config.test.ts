@@ -30,6 +30,20 @@ describe("gateway configuration", () => {
     });
   });
 
+  it("reads TRUST_PROXY as Express takes it: a switch, a number of hops, or addresses; anything else is refused at start", () => {
+    const trust = (TRUST_PROXY?: string) =>
+      loadConfig(gatewayConfigSchema, { ...valid, ...(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }) }).TRUST_PROXY;
+    expect(trust()).toBe("loopback");
+    expect(trust("false")).toBe(false);
+    expect(trust("true")).toBe(true);
+    expect(trust("1")).toBe(1);
+    expect(trust("loopback, 10.0.0.0/8,fd00::1")).toBe("loopback,10.0.0.0/8,fd00::1");
+    // Express would take "1" or "false" as an address and throw on the first request.
+    expect(() => trust("ingress")).toThrow(
+      "Invalid configuration: TRUST_PROXY: must be true, false, a number of hops, or addresses/ranges (loopback, 10.0.0.0/8, …)",
+    );
+  });
+
   it("names the setting that is missing or wrong, in one line", () => {
     const { AUTH_SECRET: _secret, ...withoutSecret } = valid;
     expect(() => loadConfig(gatewayConfigSchema, withoutSecret)).toThrow(

