@@ -260,6 +260,31 @@ describe("ProcessImport (the worker's pipeline, with in-memory ports)", () => {
     expect(await readdir(work, { recursive: true })).toEqual([]);
   });
 
+  it("stops a run whose job was cancelled, retried and started again meanwhile: same attempt number, another start (#29)", async () => {
+    const state = memoryRepository(uploadJob());
+    let aborted = false;
+    const transcriber: Transcriber = {
+      name: "slow",
+      transcribe: (_path, options) =>
+        new Promise((_resolve, reject) => {
+          // Cancelled, retried (attempts from 0) and started by another worker before this run re-read the job:
+          // the job is IN_PROGRESS at attempt 1 again, from a later start.
+          const { job, note } = state.current();
+          state.set({
+            job: { ...job, status: "IN_PROGRESS", attempts: 1, startedAt: new Date(job.startedAt!.getTime() + 5_000), version: job.version + 3 },
+            note,
+          });
+          options!.signal!.addEventListener("abort", () => {
+            aborted = true;
+            reject(options!.signal!.reason);
+          });
+        }),
+    };
+    expect(await pipeline(state, { transcriber }).run(JOB_ID)).toBe("cancelled");
+    expect(aborted).toBe(true);
+    expect(state.current().job).toMatchObject({ status: "IN_PROGRESS", attempts: 1 });
+  });
+
   it("leaves the job to redelivery when the worker shuts down (rejects, job stays IN_PROGRESS)", async () => {
     const state = memoryRepository(uploadJob());
     const shutdown = new AbortController();
