@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, open, readdir, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, open, readdir, readFile, rm } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -183,7 +184,7 @@ describe("the internal upload endpoint", () => {
     },
     async complete(_userId, upload, fields) {
       completed.push(upload.storageKey);
-      return { status: 201, body: { storageKey: upload.storageKey, size: upload.size, title: fields.title } };
+      return { status: 201, body: { storageKey: upload.storageKey, size: upload.size, sha256: upload.sha256, title: fields.title } };
     },
   };
 
@@ -218,9 +219,17 @@ describe("the internal upload endpoint", () => {
     const answer = await post(port, multipartBody(audioContent(300 * KiB)));
     expect(answer).toEqual({
       status: 201,
-      body: { storageKey: expect.stringMatching(/^uploads\/test\/user-1\/.+\/lecture\.aud$/), size: 300 * KiB, title: "Lecture" },
+      body: {
+        storageKey: expect.stringMatching(/^uploads\/test\/user-1\/.+\/lecture\.aud$/),
+        size: 300 * KiB,
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        title: "Lecture",
+      },
     });
     expect(await filesUnder(root)).toEqual([answer.body.storageKey]);
+    // The hash computed while the file streamed in is the stored file's.
+    const stored = await readFile(join(root, answer.body.storageKey));
+    expect(answer.body.sha256).toBe(createHash("sha256").update(stored).digest("hex"));
   });
 
   describe("answers 400 VALIDATION_ERROR for a body that is not the multipart it announces, storing nothing", () => {
