@@ -172,7 +172,8 @@ export interface SoakUser {
   events: string[];
   material: { kind: "flashcards" | "quizzes" | "study-guides"; id: string }[];
   referralCode?: string;
-  referral: "none" | "signed-up" | "trial";
+  /** "refused": billing turned the referral down (a soak user's e-mail is never verified, nor does it subscribe). */
+  referral: "none" | "signed-up" | "trial" | "refused";
   /** A counter for unique names of what this user makes. */
   made: number;
 }
@@ -550,7 +551,9 @@ export class Traffic {
         run: async (u) => {
           const referrer = this.pick(this.users.filter((other) => other !== u && other.referralCode));
           const answer = await c.call("POST /api/referral/signup", "/api/referral/signup", { ...token(u), json: { code: referrer.referralCode } });
-          if (answer.status === 200 || textAt(answer.body, "code") === "DUPLICATE_REFERRAL") u.referral = "signed-up";
+          const code = textAt(answer.body, "code");
+          if (answer.status === 200 || code === "DUPLICATE_REFERRAL") u.referral = "signed-up";
+          else if (code === "EMAIL_NOT_VERIFIED" || code === "REFERRAL_LIMIT_REACHED") u.referral = "refused";
         },
       },
       {
@@ -558,7 +561,10 @@ export class Traffic {
         applies: (u) => u.referral === "signed-up",
         run: async (u) => {
           const answer = await c.call("POST /api/referral/trial-start", "/api/referral/trial-start", token(u));
-          if (answer.status === 200 || textAt(answer.body, "code") === "NO_REFERRAL") u.referral = "trial";
+          const code = textAt(answer.body, "code");
+          if (answer.status === 200 || code === "NO_REFERRAL") u.referral = "trial";
+          // Referral farming's shape, refused by billing (README "Referral abuse rules").
+          else if (code === "NO_SUBSCRIPTION" || code === "EMAIL_NOT_VERIFIED" || code === "REFERRAL_LIMIT_REACHED") u.referral = "refused";
         },
       },
     ];
