@@ -222,11 +222,20 @@ describe("the documents routes", () => {
         calendarEventsCreated: null,
         createdAt: "2026-11-20T10:00:00.000Z",
       }),
+      duplicateOf: null,
     });
     expect(Object.keys(body.document as object)).not.toContain("pages");
     expect(uploads).toHaveLength(1);
     expect(uploads[0]).toMatchObject({ path: "/uploads/documents", userId: USER_ID, authorization: undefined });
     expect(uploads[0].bytes).toBeGreaterThan(0);
+  });
+
+  it("names the caller's earlier document of the same file, as the documents service found it", async () => {
+    const earlier = "0193a7a4-1c1e-7b5e-9f0e-4c1a2b3c4d5e";
+    uploadAnswer = () => ({ status: 201, body: { document: documents.Document.toJSON(documentOf()), duplicateOf: earlier } });
+    const { status, body } = await upload("/api/documents/upload", { courseId: COURSE_ID });
+    expect([status, body.duplicateOf]).toEqual([200, earlier]);
+    expect(body.message).toBe(`Document uploaded; text extraction started. The same file was uploaded before as document ${earlier}`);
   });
 
   it("answers a syllabus processed, with the number of calendar events made from it", async () => {
