@@ -13,7 +13,7 @@ export interface FileSettings {
   INTERNAL_UPLOAD_SECRET?: string;
 }
 
-/** Headers of media's answer that reach the client (media's own Date, Connection… stay behind). */
+/** Headers of the service's answer that reach the client (its own Date, Connection… stay behind). */
 const FORWARDED_HEADERS = [
   "content-type",
   "content-length",
@@ -25,7 +25,7 @@ const FORWARDED_HEADERS = [
 ];
 /** Answers that carry the file, or refuse the asked range; any other status comes with a JSON error. */
 const FILE_STATUSES = new Set([200, 206, 416]);
-/** Time for media to start answering (a database look-up and a storage stat), not for the transfer itself. */
+/** Time for the service to start answering (a database look-up and a storage stat), not for the transfer itself. */
 const ANSWER_TIMEOUT_MS = 30_000;
 const MAX_ERROR_BYTES = 64 * 1024;
 
