@@ -32,6 +32,7 @@ describe("loadConfig", () => {
       RABBITMQ_URL: valid.RABBITMQ_URL,
       FEATURE_ON: false,
       EVENT_EXCHANGE: "study.events",
+      INTERNAL_BIND_HOST: "0.0.0.0",
     });
   });
 

@@ -1,7 +1,9 @@
 import { createServer } from "node:net";
 import { pgTransactionalClient } from "@study/db";
 import { PLATFORM_MIGRATIONS } from "@study/events";
-import { checkHealth } from "@study/grpc";
+import { status } from "@grpc/grpc-js";
+import { courses } from "@study/contracts";
+import { checkHealth, createClient, generateInternalAuthKeys, useServiceIdentity } from "@study/grpc";
 import { createTestDatabase, freePort, testRabbitMqUrl, uniqueSuffix } from "@study/testkit";
 import type { Pool } from "pg";
 import { z } from "zod";
@@ -98,5 +100,65 @@ describe("startProcess", () => {
     );
     await expect(starting).rejects.toThrow(String(port));
     taken.close();
+  });
+
+  it("refuses to start in production without internal-auth keys, and names a key it cannot read", async () => {
+    const service = {
+      kind: "service",
+      name: "runtime-keys",
+      configSchema: serviceConfigSchema,
+      createDatabase: database,
+      compose: async () => [],
+    } as const;
+    await expect(startProcess(service, { env: { ...env, GRPC_PORT: "0", NODE_ENV: "production" }, handleSignals: false })).rejects.toThrow(
+      "Invalid configuration: INTERNAL_AUTH_KEY and INTERNAL_AUTH_PUBLIC_KEYS are required in production",
+    );
+    await expect(
+      startProcess(service, {
+        env: { ...env, GRPC_PORT: "0", INTERNAL_AUTH_KEY: "bm90IGEga2V5", INTERNAL_AUTH_PUBLIC_KEYS: "x=" },
+        handleSignals: false,
+      }),
+    ).rejects.toThrow(/^Invalid configuration: INTERNAL_AUTH_KEY: /);
+  });
+
+  it("serves only callers with a valid service token once keys are set, on the internal bind address", async () => {
+    const keys = generateInternalAuthKeys(["runtime-keyed", "gateway"]);
+    const service = await startProcess(
+      {
+        kind: "service",
+        name: "runtime-keyed",
+        configSchema: serviceConfigSchema,
+        createDatabase: database,
+        compose: async () => [
+          {
+            definition: courses.CoursesServiceService,
+            implementation: {
+              listCourses: (_call: unknown, callback: (e: null, r: object) => void) => callback(null, courses.ListCoursesResponse.fromPartial({})),
+            },
+          },
+        ],
+      },
+      {
+        env: {
+          ...env,
+          GRPC_PORT: "0",
+          INTERNAL_BIND_HOST: "127.0.0.1",
+          INTERNAL_AUTH_KEY: keys.privateKeys["runtime-keyed"],
+          INTERNAL_AUTH_PUBLIC_KEYS: keys.publicKeys,
+        },
+        handleSignals: false,
+      },
+    );
+    stops.push(() => service.lifecycle.stop());
+    const client = createClient(courses.CoursesServiceClient, courses.CoursesServiceService, `127.0.0.1:${service.grpcPort}`);
+    try {
+      // The process signs as itself: its own calls are trusted.
+      await expect(client.listCourses({ userId: "u" })).resolves.toEqual(expect.anything());
+      useServiceIdentity(undefined);
+      // Refused before the handler; to the caller's own callers that is a server fault (500), never the user's 401.
+      await expect(client.listCourses({ userId: "u" })).rejects.toMatchObject({ kind: "internal", cause: { code: status.UNAUTHENTICATED } });
+    } finally {
+      client.close();
+    }
   });
 });
