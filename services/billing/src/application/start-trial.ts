@@ -11,7 +11,7 @@ import {
   type ReferralLimits,
 } from "../domain/referral-eligibility";
 import { referralTrialStarted } from "./billing-events";
-import type { BillingStore } from "./ports/billing-store.port";
+import type { BillingAccount, BillingStore } from "./ports/billing-store.port";
 
 /**
  * The caller (a referee) starts a trial: the referral's two rewards are made PENDING and both users are told. The
@@ -36,14 +36,18 @@ export class StartTrial {
       assertEmailVerified(emailVerified);
       assertRealTrial(hasTrialOrPaidSubscription(await tx.loadEntitlementSources(userId), now));
       assertDifferentPayer(await tx.payerIdentity(userId), await tx.payerIdentity(pending.referrerId));
-      // The referrer's account row is locked: two referees of one referrer starting at once count one after the other.
-      const referrer = await tx.lockAccount(pending.referrerId);
+      // Both accounts are locked, always in the same order: the referrer's, so that two referees of one referrer
+      // count one after the other; the referee's, so that a first payment recorded meanwhile (recordPayment updates
+      // that row, then releases the referee's rewards) is either seen here or sees the rewards made here.
+      const locked = new Map<string, BillingAccount | null>();
+      for (const id of [pending.referrerId, userId].sort()) locked.set(id, await tx.lockAccount(id));
+      const referrer = locked.get(pending.referrerId) ?? null;
       assertWithinLimit(
         await tx.countCashRewardsSince(pending.referrerId, limitPeriodStart(this.limits, now)),
         this.limits.rewardsPerPeriod,
         "Your friend has reached the referral rewards allowed for now: try again later",
       );
-      const referee = await tx.findAccount(userId);
+      const referee = locked.get(userId) ?? null;
       const { referral, rewards } = startTrial(
         pending,
         { cash: newId(), freeMonth: newId() },
