@@ -53,7 +53,13 @@ const IGNORED = [
 ];
 
 /** The type-checked sets, for the sources that belong to a tsconfig.json. */
-const TYPED_SOURCES = ["{libs,services}/*/src/**/*.ts", "gateway/src/**/*.ts", "bench/src/**/*.ts", "libs/testkit/test/fixtures/lint/*.ts"];
+const TYPED_SOURCES = [
+  "{libs,services}/*/src/**/*.ts",
+  "gateway/src/**/*.ts",
+  "bench/src/**/*.ts",
+  "libs/testkit/test/fixtures/lint/*.ts",
+  "clients/*/src/**/*.{ts,tsx}",
+];
 
 export default tseslint.config(
   { ignores: IGNORED },
@@ -135,11 +141,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ["**/*.ts"],
+    files: ["**/*.{ts,tsx}"],
     rules: {
       // `_` marks a parameter an implementation of an interface does not use.
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
     },
+  },
+
+  // The web app runs in browsers.
+  {
+    files: ["clients/*/src/**/*.{ts,tsx}"],
+    languageOptions: { globals: { ...globals.browser } },
   },
 
   // Plain JavaScript config and scripts (CommonJS .js/.cjs, ES modules .mjs)

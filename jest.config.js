@@ -31,7 +31,7 @@ const swc = ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es
 const common = {
   testEnvironment: "node",
   rootDir: __dirname,
-  roots: ["<rootDir>/libs", "<rootDir>/services", "<rootDir>/gateway"],
+  roots: ["<rootDir>/libs", "<rootDir>/services", "<rootDir>/gateway", "<rootDir>/clients"],
   testPathIgnorePatterns: ["/node_modules/", "/dist/"],
   transform: { "^.+\\.(ts|js|mjs|cjs)$": swc },
   // ESM-only dependencies are compiled to CommonJS for jest's module system.
@@ -62,7 +62,7 @@ module.exports = {
       ...infrastructure,
       displayName: "integration",
       testMatch: ["**/test/**/*.test.ts"],
-      testPathIgnorePatterns: [...common.testPathIgnorePatterns, "/test/unit/", "<rootDir>/gateway/test/e2e/"],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, "/test/unit/", "<rootDir>/gateway/test/e2e/", "<rootDir>/clients/"],
     },
     {
       ...common,
@@ -70,7 +70,8 @@ module.exports = {
       // The servers, then the run's shared stack (`sharedTestStack()`), started once for every end-to-end file.
       globalSetup: "<rootDir>/libs/testkit/src/jest/e2e-global-setup.ts",
       displayName: "e2e",
-      testMatch: ["<rootDir>/gateway/test/e2e/**/*.test.ts"],
+      // The gateway over HTTP, and the web app in Chromium (clients/web/test/browser), on the same shared stack.
+      testMatch: ["<rootDir>/gateway/test/e2e/**/*.test.ts", "<rootDir>/clients/web/test/browser/**/*.test.ts"],
     },
   ],
 };

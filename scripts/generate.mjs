@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run generate`: the gRPC contracts (buf + ts-proto, from proto/) and each service's Prisma client, each made
+ * `npm run generate`: the gRPC contracts (buf + ts-proto, from proto/), each service's Prisma client and the SDK's
+ * types (openapi-typescript, from clients/sdk/openapi.json), each made
  * again only when what it is made from changed (a hash of its inputs and the generator's version, kept in
  * node_modules/.cache/study-generate/) or its output is missing. `npm start` builds first: a restart with nothing
  * changed no longer spends half a minute generating what it already has. `--force` makes everything.
@@ -74,4 +75,21 @@ for (const parent of ["services", "."]) {
     if (changed) made.push(name);
   }
 }
+// The SDK's types, from the committed OpenAPI document (`npm run openapi` writes it from the gateway's routes).
+if (
+  generate("sdk", {
+    inputs: [join(root, "clients/sdk/openapi.json")],
+    versions: [versionOf("openapi-typescript")],
+    output: join(root, "clients/sdk/src/generated/api.ts"),
+    make: () =>
+      run(
+        join(root, "node_modules/.bin/openapi-typescript"),
+        ["openapi.json", "--output", "src/generated/api.ts", "--silent"],
+        join(root, "clients/sdk"),
+      ),
+  })
+) {
+  made.push("sdk");
+}
+
 process.stdout.write(`generate: ${made.length ? `made ${made.join(", ")}` : "everything up to date"}\n`);

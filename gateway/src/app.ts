@@ -10,6 +10,7 @@ import type { GatewayConfig } from "./config";
 import { ApiRegistry, route } from "./http/api";
 import { errorHandler, notFound } from "./http/errors";
 import { requestId } from "./http/request-id";
+import { WEB_APP_PATH, webAppRoutes } from "./http/web-app";
 import type { Identity } from "./identity/identity";
 import { courseRoutes } from "./routes/courses";
 import { healthRoutes } from "./routes/health";
@@ -138,7 +139,10 @@ export function createApp(deps: GatewayDependencies): Express {
   // reached over plain HTTP at a name other than loopback (e.g. compose on a LAN address). The page has no
   // http:// URL to upgrade over HTTPS, so /docs goes without that directive; the rest of the policy, and the
   // API's, stay (gateway/test/e2e/swagger-browser.test.ts).
-  if (config.ENABLE_SWAGGER) app.use("/docs", helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // The web app (/app) loads its scripts and styles the same way.
+  const pagePolicy = helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
+  if (config.ENABLE_SWAGGER) app.use("/docs", pagePolicy);
+  if (config.WEB_APP_DIR) app.use(WEB_APP_PATH, pagePolicy);
   const trusted = new Set([config.CLIENT_URL, ...config.TRUSTED_ORIGINS].map((url) => new URL(url).origin));
   const corsHeaders = cors({ origin: (origin, allow) => allow(null, origin !== undefined && trusted.has(origin)), credentials: true });
   // Only a browser's cross-origin request carries Origin; the others need no CORS headers, only the Vary that
@@ -165,6 +169,7 @@ export function createApp(deps: GatewayDependencies): Express {
   const registry = apiRegistry(deps);
   if (config.ENABLE_SWAGGER) app.use("/docs/", swaggerUi.serveFiles(registry.openApiDocument(API_INFO)));
   registry.mount(app, sessions.requireSession);
+  if (config.WEB_APP_DIR) app.use(WEB_APP_PATH, webAppRoutes(config.WEB_APP_DIR));
 
   // Unknown routes: 401 for an unauthenticated caller under /api (every API route needs a session), 404 otherwise.
   app.use("/api", sessions.requireSession);

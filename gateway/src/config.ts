@@ -1,5 +1,7 @@
 import { amqpUrl, baseConfigSchema, booleanString, postgresUrl, port } from "@study/platform";
 import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
@@ -143,6 +145,17 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   /** Serves Swagger UI at /docs. */
   ENABLE_SWAGGER: booleanString(false),
+  /**
+   * The built web app (clients/web/dist): served at /app/ on the API's own origin, so its cookie sessions need no
+   * CORS. Unset: no app here (it is deployed elsewhere, at CLIENT_URL). Checked at start: the folder must hold the
+   * build's index.html.
+   */
+  WEB_APP_DIR: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((dir) => dir === undefined || existsSync(join(dir, "index.html")), "must be the web app's build folder (with index.html): run npm run build"),
   /** The gateway's own gRPC API (IdentityService: provider access tokens for other services). */
   GRPC_PORT: port(50050),
   /** Google sign-in, enabled when both are set (an empty value counts as unset). */

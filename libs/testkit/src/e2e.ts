@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startStripeServer, type StripeServer } from "./peers/stripe-server";
 import { freePort } from "./ports";
+import { WEB_APP_BASE, WEB_APP_DIST } from "./web-app";
 import { createDatabaseTemplates, startStack, type RunningStack, type StackOptions } from "./stack";
 import { uniqueSuffix } from "./test-env";
 
@@ -49,7 +50,12 @@ export async function prepareDatabaseTemplates(): Promise<void> {
  * The whole system for an end-to-end test file: own databases and exchange on the shared test PostgreSQL and
  * RabbitMQ (or on a given broker), processes started from the built dist/ folders.
  */
-export async function startTestStack(options: Partial<StackOptions> = {}): Promise<TestStack> {
+export interface TestStackOptions extends Partial<StackOptions> {
+  /** Serve the built web app at /app/ (CLIENT_URL then points there). */
+  webApp?: boolean;
+}
+
+export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const adminUrl = process.env.STUDY_TEST_POSTGRES_URL;
   const rabbitmqUrl = options.rabbitmqUrl ?? process.env.STUDY_TEST_RABBITMQ_URL;
   if (!adminUrl || !rabbitmqUrl) throw new Error("run end-to-end tests through jest (its global set-up starts PostgreSQL and RabbitMQ)");
@@ -83,6 +89,8 @@ export async function startTestStack(options: Partial<StackOptions> = {}): Promi
       BASE_URL: `http://127.0.0.1:${gatewayPort}`,
       CLIENT_URL: "http://localhost:5173",
       MAIL_OUTBOX_DIR: join(tmpdir(), `study-mail-${suffix}`),
+      // The web app on the stack's own origin, as `npm start` serves it (the browser tests drive it).
+      ...(options.webApp ? { WEB_APP_DIR: WEB_APP_DIST, CLIENT_URL: `http://127.0.0.1:${gatewayPort}${WEB_APP_BASE}` } : {}),
       ...options.gatewayEnv,
     },
   }).catch(async (error: unknown) => {

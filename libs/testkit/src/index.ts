@@ -26,3 +26,4 @@ export * from "./peers/fake-identity";
 export * from "./browser";
 export * from "./apt";
 export * from "./dead-letter-drill";
+export { WEB_APP_BASE, WEB_APP_DEV_ORIGIN, WEB_APP_DIST } from "./web-app";

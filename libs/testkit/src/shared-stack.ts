@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { InternalAuthKeys } from "@study/grpc";
 import { startTestStack, type TestStack } from "./e2e";
+import { WEB_APP_BASE } from "./web-app";
 
 /** What a test file learns of the run's shared stack (it runs in jest's main process, not in the test's worker). */
 export interface SharedStack {
   gatewayUrl: string;
+  /** The web app the gateway serves (its CLIENT_URL): `<gatewayUrl>/app`. */
+  webAppUrl: string;
   gatewayGrpcAddress: string;
   serviceAddresses: Record<string, string>;
   /** The stack's processes' keys (see `RunningStack.internalAuth`). */
@@ -30,6 +33,7 @@ export async function startSharedStack(): Promise<void> {
   // Stored and temporary files (media's, documents') in the run's folder, never in the repository's .data/.
   const folder = mkdtempSync(join(process.env.STUDY_TEST_BASE_DIR ?? tmpdir(), "shared-stack-"));
   const stack = await startTestStack({
+    webApp: true,
     env: {
       MEDIA_STORAGE_DIR: join(folder, "storage"),
       MEDIA_WORK_DIR: join(folder, "work"),
@@ -41,6 +45,7 @@ export async function startSharedStack(): Promise<void> {
   const apps = ["gateway", ...Object.keys(stack.serviceAddresses)];
   const description = {
     gatewayUrl: stack.gatewayUrl,
+    webAppUrl: `${stack.gatewayUrl}${WEB_APP_BASE}`,
     gatewayGrpcAddress: stack.gatewayGrpcAddress,
     serviceAddresses: stack.serviceAddresses,
     internalAuth: stack.internalAuth,
@@ -72,6 +77,7 @@ export function sharedTestStack(): SharedStack {
   const description = JSON.parse(raw) as Omit<SharedStack, "databaseUrl"> & { databaseUrls: Record<string, string> };
   return {
     gatewayUrl: description.gatewayUrl,
+    webAppUrl: description.webAppUrl,
     gatewayGrpcAddress: description.gatewayGrpcAddress,
     serviceAddresses: description.serviceAddresses,
     internalAuth: description.internalAuth,

@@ -15,6 +15,7 @@ import { startGoogleStandIn } from "./google-stand-in";
 import { startStripeStandIn } from "./stripe-server";
 import { processNamesOf } from "@study/platform/catalogue";
 import { REPO_ROOT, startStack } from "../stack";
+import { WEB_APP_BASE, WEB_APP_DEV_ORIGIN, WEB_APP_DIST } from "../web-app";
 
 const COLORS = [36, 35, 33, 32, 34, 31];
 
@@ -163,8 +164,11 @@ async function main(): Promise<void> {
       gatewayEnv: {
         AUTH_SECRET: localSecret(dataDir),
         BASE_URL: process.env.BASE_URL ?? `http://localhost:${port}`,
-        CLIENT_URL: process.env.CLIENT_URL ?? "http://localhost:5173",
-        TRUSTED_ORIGINS: process.env.TRUSTED_ORIGINS ?? "",
+        // The web app, built by `npm run build`, at /app/ on the API's origin; its Vite dev server (hot reload,
+        // `npm run dev -w clients/web`) at :5173 proxies the API here, so that origin is trusted too.
+        WEB_APP_DIR: process.env.WEB_APP_DIR ?? WEB_APP_DIST,
+        CLIENT_URL: process.env.CLIENT_URL ?? `http://localhost:${port}${WEB_APP_BASE}`,
+        TRUSTED_ORIGINS: process.env.TRUSTED_ORIGINS ?? WEB_APP_DEV_ORIGIN,
         MAIL_OUTBOX_DIR: process.env.MAIL_OUTBOX_DIR ?? join(dataDir, "mail"),
         // The API's documentation at /docs for a newcomer (production leaves it off: ENABLE_SWAGGER's default).
         ENABLE_SWAGGER: process.env.ENABLE_SWAGGER ?? "true",

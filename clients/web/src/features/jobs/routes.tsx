@@ -1,0 +1,4 @@
+import type { RouteObject } from "react-router";
+
+/** The jobs pages (paths under the app's basename). */
+export const jobRoutes: RouteObject[] = [];
