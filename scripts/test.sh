@@ -11,6 +11,8 @@ npm run -s lint &
 lint=$!
 unit=0
 npx jest --ci --selectProjects unit || unit=$?
+# The web app's component and hook tests (Vitest, in jsdom).
+(cd clients/web && npx vitest run) || unit=$?
 lint_status=0
 wait "$lint" || lint_status=$?
 if [ "$unit" -ne 0 ] || [ "$lint_status" -ne 0 ]; then
