@@ -11,7 +11,8 @@ npm run -s lint &
 lint=$!
 unit=0
 npx jest --ci --selectProjects unit || unit=$?
-# The web app's component and hook tests (Vitest, in jsdom).
+# The SDK on the wire (a local server) and the web app's component and hook tests (jsdom): Vitest.
+(cd clients/sdk && npx vitest run) || unit=$?
 (cd clients/web && npx vitest run) || unit=$?
 lint_status=0
 wait "$lint" || lint_status=$?

@@ -17,6 +17,9 @@ interface UploadRequest extends UploadOptions {
   fetch: typeof globalThis.fetch;
 }
 
+/** How much of an upload is read at a time (Node, Deno): progress moves in steps of this size. */
+const UPLOAD_SLICE_BYTES = 64 * 1024;
+
 const abortError = () => new DOMException("The upload was cancelled.", "AbortError");
 
 /** The data of a successful answer (trusted to be the documented one, as openapi-fetch trusts answers). */
@@ -76,16 +79,20 @@ async function uploadWithFetch<T>(url: string, form: FormData, { headers, onProg
   const encoded = new Response(form);
   const contentType = encoded.headers.get("content-type") ?? "multipart/form-data";
   const bytes = await encoded.blob();
+  // Pulled a slice at a time as fetch sends: what has been read is (within a slice) what has gone out.
   let loaded = 0;
-  const counted = bytes.stream().pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        loaded += chunk.byteLength;
-        onProgress?.({ loaded, total: bytes.size });
-        controller.enqueue(chunk);
-      },
-    }),
-  );
+  const counted = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (loaded >= bytes.size) {
+        controller.close();
+        return;
+      }
+      const slice = new Uint8Array(await bytes.slice(loaded, loaded + UPLOAD_SLICE_BYTES).arrayBuffer());
+      loaded += slice.byteLength;
+      controller.enqueue(slice);
+      onProgress?.({ loaded, total: bytes.size });
+    },
+  });
   let response: Response;
   try {
     response = await fetch(url, {
