@@ -21,7 +21,7 @@ describe("waiting as a refusal asks", () => {
   });
 
   it("counts down to zero", () => {
-    const { result } = renderHook(({ error }) => useRetryAfter(error), { initialProps: { error: locked(2) as unknown } });
+    const { result } = renderHook(({ error }) => useRetryAfter(error), { initialProps: { error: locked(2) } });
     expect(result.current).toBe(2);
     act(() => {
       vi.advanceTimersByTime(1_000);
