@@ -45,7 +45,8 @@ RUN npm install --omit=dev --ignore-scripts
 
 # --- files the selected app needs at run time ----------------------------------------------------
 # From every lib and from APP: the compiled code (dist/) and committed SQL migrations (prisma/ or
-# migrations/). A workspace that needs other files at run time must keep them in one of these folders.
+# migrations/). A workspace that needs other files at run time must keep them in one of these folders. The gateway
+# also gets the web app's build (clients/web/dist), which it serves at /app/ (WEB_APP_DIR).
 FROM base AS assemble
 ARG APP
 COPY --from=build /app/ /build/
@@ -64,7 +65,8 @@ RUN set -eu; \
       for part in dist prisma migrations; do \
         if [ -e "${ws}/${part}" ]; then cp -a "${ws}/${part}" "/out/${ws}/"; fi; \
       done; \
-    done
+    done; \
+    if [ "${APP}" = gateway ]; then mkdir -p /out/clients/web && cp -a clients/web/dist /out/clients/web/; fi
 
 # --- runtime --------------------------------------------------------------------------------------
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime

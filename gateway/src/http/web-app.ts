@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { AppError } from "@study/platform";
 import express, { type Router } from "express";
 
 /** Where the gateway serves the web app (its Vite `base`). */
@@ -11,7 +12,10 @@ export const WEB_APP_PATH = "/app";
 export function webAppRoutes(dir: string): Router {
   const router = express.Router();
   const index = join(dir, "index.html");
-  router.use("/assets", express.static(join(dir, "assets"), { immutable: true, maxAge: "365d", index: false, fallthrough: false }));
+  router.use("/assets", express.static(join(dir, "assets"), { immutable: true, maxAge: "365d", index: false }), (req, _res, next) => {
+    // An asset of another build (a page open across a deployment): 404 in the envelope, not the page in its place.
+    next(new AppError("not_found", "NOT_FOUND", `No asset ${req.path} in this build of the web app`));
+  });
   router.use(express.static(dir, { index: false, maxAge: "1h" }));
   router.get("/{*path}", (_req, res) => {
     res.setHeader("Cache-Control", "no-cache");
