@@ -9,12 +9,15 @@ import { gatewayConfigSchema } from "../../src/config";
 import { errorHandler } from "../../src/http/errors";
 import { WEB_APP_PATH, webAppRoutes } from "../../src/http/web-app";
 
+const LARGE_SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `word${i % 50}`))};`;
+
 /** A web app build as Vite writes it: index.html and hashed assets. */
 function fakeBuild(): string {
   const dir = mkdtempSync(join(tmpdir(), "web-app-"));
   mkdirSync(join(dir, "assets"));
   writeFileSync(join(dir, "index.html"), '<!doctype html><script type="module" src="/app/assets/index-abc123.js"></script>');
   writeFileSync(join(dir, "assets", "index-abc123.js"), "console.log('app')");
+  writeFileSync(join(dir, "assets", "large-def456.js"), LARGE_SCRIPT);
   writeFileSync(join(dir, "favicon.svg"), "<svg/>");
   return dir;
 }
@@ -42,6 +45,12 @@ describe("the web app the gateway serves at /app/", () => {
       expect({ path, status: response.status, cache: response.headers.get("cache-control") }).toEqual({ path, status: 200, cache: "no-cache" });
       expect(await response.text()).toContain("/app/assets/index-abc123.js");
     }
+  });
+
+  it("compresses what it sends when the browser accepts gzip", async () => {
+    const response = await fetch(`${origin}/app/assets/large-def456.js`, { headers: { "Accept-Encoding": "gzip" } });
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(await response.text()).toBe(LARGE_SCRIPT);
   });
 
   it("serves hashed assets for a year, and a missing asset as 404 rather than the page", async () => {
