@@ -14,7 +14,9 @@ describe("web app: accounts", () => {
 
   it("signs up, signs out and signs in again, from the keyboard", async () => {
     const { page } = app;
-    await page.goto(app.url("/"));
+    // The API's root sends browsers to the app (CLIENT_URL), which asks a visitor to sign in.
+    await page.goto(app.apiUrl);
+    await page.waitForURL((url) => url.pathname === "/app/sign-in");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
     await checkPage(app, "sign-in");
 

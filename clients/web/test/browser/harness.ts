@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { CHROMIUM, ensureAptPackages, sharedTestStack } from "@study/testkit";
+import { CHROMIUM, ensureAptPackages, sharedTestStack, WEB_APP_BASE } from "@study/testkit";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 /**
@@ -49,8 +49,14 @@ export interface AppBrowser {
 }
 
 /** Chromium on the shared stack's app, one page in a fresh context (no cookies), 375 px wide. */
-export async function openApp(options: { viewport?: { width: number; height: number } } = {}): Promise<AppBrowser> {
-  const stack = sharedTestStack();
+export async function openApp(
+  options: {
+    viewport?: { width: number; height: number };
+    /** Another stack's gateway (default: the run's shared stack), serving the app at <gatewayUrl>/app. */
+    gatewayUrl?: string;
+  } = {},
+): Promise<AppBrowser> {
+  const gatewayUrl = options.gatewayUrl ?? sharedTestStack().gatewayUrl;
   const browser = await chromium.launch({
     executablePath: chromiumExecutable(),
     // As root (CI, this machine) Chromium refuses to start with its sandbox; it only opens our own app on loopback.
@@ -72,12 +78,12 @@ export async function openApp(options: { viewport?: { width: number; height: num
   page.setDefaultTimeout(20_000);
   const problems: string[] = [];
   const expected: RegExp[] = [];
-  const appUrl = stack.webAppUrl;
+  const appUrl = `${gatewayUrl}${WEB_APP_BASE}`;
   const app: AppBrowser = {
     browser,
     context,
     page,
-    apiUrl: stack.gatewayUrl,
+    apiUrl: gatewayUrl,
     url: (path = "/") => `${appUrl}${path}`,
     problems,
     expectProblem: (pattern) => expected.push(pattern),
