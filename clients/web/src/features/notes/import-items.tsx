@@ -116,10 +116,10 @@ function ImportItemView({ item, onCancel, onRetryFollowing, onDismiss }: { item:
           <p role="status" className="job-status">
             {jobSentence(job)}
           </p>
+          {(item.phase === "importing" || item.phase === "completed") && <Stages job={job} />}
           {item.phase === "importing" && (
             <>
               <Progress label="Import progress" value={job.progress} />
-              <Stages job={job} />
               <Button variant="danger" onPress={() => onCancel(item.key)} isDisabled={item.cancelling}>
                 {item.cancelling ? "Cancelling…" : "Cancel import"}
               </Button>

@@ -77,7 +77,7 @@ function LinkPanel({ kind, courseId, speed, onStarted }: LinkPanelProps) {
       setUrl("");
     },
   });
-  const label = kind === "video" ? "Video link" : "Audio file link";
+  const label = kind === "video" ? "Link to the video" : "Link to the audio file";
   return (
     <Form
       onSubmit={(event) => {
