@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { startMediaServer, startTestStack, WEB_APP_BASE, type LocalMediaServer, type TestStack } from "@study/testkit";
+import { startMediaServer, startTestStack, type LocalMediaServer, type TestStack } from "@study/testkit";
 import type { CDPSession, Page } from "playwright-core";
 import { checkPage, openApp, signUpThroughApi, type AppBrowser } from "./harness";
 import { createCourse, makeRecordings, type Recordings } from "./notes-helpers";
@@ -37,10 +37,7 @@ describe("web app: importing notes", () => {
         MEDIA_CANCEL_CHECK_MS: "300",
       },
     });
-    app = await openApp();
-    // The page and the API calls go to this file's stack (harness.ts opens the shared stack's app).
-    app.apiUrl = stack.gatewayUrl;
-    app.url = (path = "/") => `${stack.gatewayUrl}${WEB_APP_BASE}${path}`;
+    app = await openApp({ gatewayUrl: stack.gatewayUrl });
     await signUpThroughApi(app, "Ivy Importer");
     courseId = await createCourse(app, "Victorian Novels");
   }, 180_000);
