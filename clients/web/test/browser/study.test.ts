@@ -215,10 +215,31 @@ describe("web app: study material", () => {
     await page.goto(app.url(made.guidePath));
     await page.getByRole("heading", { name: "Overview" }).waitFor();
     await page.getByRole("heading", { name: "Where each section comes from" }).waitFor();
+    // The page's heading is the guide's title; the Markdown's own title is not repeated.
+    expect(await page.getByRole("heading", { level: 1 }).allTextContents()).toEqual([await page.locator("main h1").textContent()]);
+    expect(await page.locator(".markdown h1").count()).toBe(0);
     const link = page.getByRole("link", { name: new RegExp(`^from \\d+:\\d\\d in ${lecture.title}$`) }).first();
     const second = secondsOf((await link.textContent()) ?? "");
     expect(await link.getAttribute("href")).toBe(`/app/notes/${lecture.noteId}?t=${second}`);
     await checkPage(app, "study-guide");
+  });
+
+  it("says so in the API's words when material does not exist", async () => {
+    const missing = "00000000-0000-4000-8000-000000000000";
+    for (const [path, words] of [
+      [`/study/flashcards/${missing}`, /flashcard set/i],
+      [`/study/quizzes/${missing}`, /quiz/i],
+      [`/study/guides/${missing}`, /study guide/i],
+    ] as const) {
+      await page.goto(app.url(path));
+      await page
+        .getByRole("alert")
+        .filter({ hasText: words })
+        .filter({ hasText: /not found/i })
+        .waitFor();
+      await page.getByRole("button", { name: "Try again" }).waitFor();
+    }
+    await checkPage(app, "study-not-found");
   });
 
   it("deletes material after asking", async () => {

@@ -41,9 +41,10 @@ export function ReviewSession({ flashcardSetId }: ReviewSessionProps) {
       setReviewedCount((count) => count + 1);
       const label = RATINGS.find((entry) => entry.rating === rating)?.label ?? rating;
       setAnnouncement(`Rated ${label}. Next review ${new Date(answer.nextReviewAt).toLocaleString()}.`);
-      // Other pages' due counts and the set's schedules changed (this session's own list is asked again at its end).
+      // The set's schedules and the other due lists changed (this session's own list is asked again at its end).
+      void queryClient.invalidateQueries({ queryKey: studyKeys.flashcardSet(reviewed.flashcardSetId) });
       void queryClient.invalidateQueries({
-        predicate: (query) => query.queryKey[0] === "study" && JSON.stringify(query.queryKey) !== JSON.stringify(studyKeys.due(flashcardSetId)),
+        predicate: ({ queryKey }) => queryKey[0] === "study" && queryKey[1] === "due" && queryKey[2] !== (flashcardSetId ?? "all"),
       });
     },
   });
