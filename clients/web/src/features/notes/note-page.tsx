@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { noteQuery } from "./queries";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Dialog, DialogTrigger, Form, Heading, Modal } from "react-aria-components";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
@@ -246,15 +247,7 @@ export function NotePage() {
   const { noteId = "" } = useParams();
   const [search] = useSearchParams();
   const startSecond = startSecondOf(search);
-  const note = useQuery({
-    queryKey: ["notes", noteId],
-    queryFn: () => data(api.GET("/api/notes/{id}", { params: { path: { id: noteId } } })),
-    // While the import runs, the transcript arrives on its own.
-    refetchInterval: (query) => {
-      const status = query.state.data?.transcriptionStatus;
-      return status === "PENDING" || status === "PROCESSING" ? 5000 : false;
-    },
-  });
+  const note = useQuery(noteQuery(noteId));
   if (isNotFound(note.error)) return <NotFoundState what="note" />;
   if (note.isPending)
     return (
