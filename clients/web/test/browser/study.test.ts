@@ -110,6 +110,8 @@ describe("web app: study material", () => {
     const second = secondsOf((await first.textContent()) ?? "");
     await first.click();
     await page.waitForURL((url) => url.pathname === `/app/notes/${lecture.noteId}` && url.searchParams.get("t") === String(second));
+    await page.getByRole("heading", { level: 1, name: lecture.title }).waitFor();
+    await checkPage(app, "note-from-source-link");
   });
 
   it("exports the set for Anki and as CSV", async () => {
