@@ -1,8 +1,9 @@
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { InternalAuthKeys } from "@study/grpc";
 import { startTestStack, type TestStack } from "./e2e";
+import { startMediaServer, type LocalMediaServer } from "./peers/media-server";
 import { WEB_APP_BASE } from "./web-app";
 
 /** What a test file learns of the run's shared stack (it runs in jest's main process, not in the test's worker). */
@@ -17,12 +18,17 @@ export interface SharedStack {
   exchange: string;
   /** The Stripe stand-in of the stack (its `/_standin/` routes complete checkouts and settle payouts). */
   stripeUrl: string;
+  /**
+   * A server of audio and video files the stack's media service may download from (allow-listed): a file written
+   * under `root` (in a folder of your own there, e.g. named after the test file) is at `url` + its path there.
+   */
+  mediaServer: { url: string; root: string };
   /** Database URL of one app of the stack (e.g. "gateway"). */
   databaseUrl(app: string): string;
 }
 
 const ENV = "STUDY_TEST_SHARED_STACK";
-const holder = globalThis as { __studySharedStack?: TestStack };
+const holder = globalThis as { __studySharedStack?: TestStack; __studySharedMediaServer?: LocalMediaServer };
 
 /**
  * Starts the run's shared stack (jest's e2e global set-up) and publishes where it listens to the test workers,
@@ -32,9 +38,17 @@ export async function startSharedStack(): Promise<void> {
   if (holder.__studySharedStack) return;
   // Stored and temporary files (media's, documents') in the run's folder, never in the repository's .data/.
   const folder = mkdtempSync(join(process.env.STUDY_TEST_BASE_DIR ?? tmpdir(), "shared-stack-"));
+  // Media's worker downloads audio and video links only from allow-listed hosts; tests serve theirs from here.
+  const served = join(folder, "served");
+  mkdirSync(served);
+  const mediaServer = await startMediaServer({ root: served });
+  holder.__studySharedMediaServer = mediaServer;
   const stack = await startTestStack({
     webApp: true,
     env: {
+      MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${mediaServer.port}`,
+      // A cancelled import stops within a third of a second (the default checks every 2 s).
+      MEDIA_CANCEL_CHECK_MS: "300",
       MEDIA_STORAGE_DIR: join(folder, "storage"),
       MEDIA_WORK_DIR: join(folder, "work"),
       DOCUMENTS_STORAGE_DIR: join(folder, "documents"),
@@ -51,6 +65,7 @@ export async function startSharedStack(): Promise<void> {
     internalAuth: stack.internalAuth,
     exchange: stack.exchange,
     stripeUrl: stack.stripe?.url ?? "",
+    mediaServer: { url: mediaServer.url, root: served },
     databaseUrls: Object.fromEntries(apps.map((app) => [app, stack.databaseUrl(app)])),
   };
   process.env[ENV] = JSON.stringify(description);
@@ -63,6 +78,8 @@ export async function stopSharedStack(): Promise<void> {
   holder.__studySharedStack = undefined;
   if (process.env.E2E_DUMP_LOGS) process.stderr.write(`${stack.logs.join("\n")}\n`);
   await stack.stopAll();
+  await holder.__studySharedMediaServer?.close();
+  holder.__studySharedMediaServer = undefined;
 }
 
 /**
@@ -83,6 +100,7 @@ export function sharedTestStack(): SharedStack {
     internalAuth: description.internalAuth,
     exchange: description.exchange,
     stripeUrl: description.stripeUrl,
+    mediaServer: description.mediaServer,
     databaseUrl(app) {
       const url = description.databaseUrls[app];
       if (!url) throw new Error(`the shared stack has no app ${app}`);

@@ -1,7 +1,6 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { startMediaServer, startTestStack, type LocalMediaServer, type TestStack } from "@study/testkit";
+import { sharedTestStack } from "@study/testkit";
 import type { CDPSession, Page } from "playwright-core";
 import { checkPage, openApp, signUpThroughApi, type AppBrowser } from "./harness";
 import { createCourse, makeRecordings, type Recordings } from "./notes-helpers";
@@ -11,42 +10,29 @@ import { createCourse, makeRecordings, type Recordings } from "./notes-helpers";
  * audio link and a video link, each followed live through its job's stages until the note is ready; a failing
  * import's message; cancelling an upload and an import.
  *
- * Audio and video links are downloaded by media's worker, which refuses loopback addresses unless
- * MEDIA_DOWNLOAD_ALLOWLIST names them, and the run's shared stack names none. So this file starts its own stack
- * (the web app included), allow-listing its own stand-in server of recordings, and points the browser at it.
+ * Audio and video links are downloaded by media's worker from the shared stack's allow-listed media server, where
+ * this file writes its recordings.
  */
 describe("web app: importing notes", () => {
-  let stack: TestStack;
-  let served: LocalMediaServer;
+  let served: { urlOf(path: string): string };
   let folder: string;
   let recordings: Recordings;
   let app: AppBrowser;
   let courseId: string;
 
   beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "web-notes-import-"));
-    recordings = await makeRecordings(join(folder));
-    served = await startMediaServer({ root: folder });
-    stack = await startTestStack({
-      webApp: true,
-      services: ["courses", "media", "notifications"],
-      env: {
-        MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${String(served.port)}`,
-        MEDIA_WORK_DIR: join(folder, "work"),
-        MEDIA_STORAGE_DIR: join(folder, "storage"),
-        MEDIA_CANCEL_CHECK_MS: "300",
-      },
-    });
-    app = await openApp({ gatewayUrl: stack.gatewayUrl });
+    // Recordings in a folder of this file's on the shared stack's allow-listed media server.
+    const { mediaServer } = sharedTestStack();
+    folder = await mkdtemp(join(mediaServer.root, "web-notes-import-"));
+    recordings = await makeRecordings(folder);
+    served = { urlOf: (path) => `${mediaServer.url}/${basename(folder)}${path}` };
+    app = await openApp();
     await signUpThroughApi(app, "Ivy Importer");
     courseId = await createCourse(app, "Victorian Novels");
   }, 180_000);
 
   afterAll(async () => {
     await app?.close();
-    if (process.env.E2E_DUMP_LOGS) console.log(stack?.logs.join("\n"));
-    await stack?.stopAll();
-    await served?.close();
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
