@@ -126,17 +126,19 @@ export async function failedImport(app: AppBrowser, courseId: string, title: str
 
 /**
  * An import under way at `progress` %: a failed one (the worker is done with it, so nothing moves it on) put back
- * IN_PROGRESS as the worker's progress reports leave a job; the page can cancel it.
+ * IN_PROGRESS as the worker's progress reports leave a job (its note
+ * being transcribed); the page can cancel it.
  */
 export async function importUnderWay(app: AppBrowser, courseId: string, title: string, progress: number): Promise<Upload> {
   const made = await failedImport(app, courseId, title);
-  await withMediaDatabase((db) =>
-    db.query(
+  await withMediaDatabase(async (db) => {
+    await db.query(
       `UPDATE import_job SET status = 'IN_PROGRESS', progress = $2, stage = 'TRANSCRIPTION', error_message = NULL, completed_at = NULL,
          started_at = now(), version = version + 1 WHERE id = $1`,
       [made.jobId, progress],
-    ),
-  );
+    );
+    await db.query(`UPDATE note SET transcription_status = 'PROCESSING' WHERE id = $1`, [made.noteId]);
+  });
   return made;
 }
 

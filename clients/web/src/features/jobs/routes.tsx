@@ -1,4 +1,4 @@
 import type { RouteObject } from "react-router";
 
 /** The jobs pages (paths under the app's basename). */
-export const jobRoutes: RouteObject[] = [];
+export const jobRoutes: RouteObject[] = [{ path: "jobs", lazy: async () => ({ Component: (await import("./jobs-page")).JobsPage }) }];
