@@ -17,6 +17,18 @@ export const PHONE = { width: 375, height: 740 };
 
 /** `npm run screenshots` sets it: checkPage saves the README's pictures (docs/screenshots/). */
 const SCREENSHOT_DIR = process.env.WEB_SCREENSHOTS ? resolve(__dirname, "../../../../docs/screenshots") : undefined;
+/** The pages the README shows, by their checkPage names. */
+const README_PAGES = new Set([
+  "sign-in",
+  "courses",
+  "course",
+  "import-transcribing",
+  "note",
+  "flashcard-set",
+  "review",
+  "quiz-scored",
+  "study-guide",
+]);
 
 function chromiumExecutable(): string {
   try {
@@ -143,7 +155,7 @@ export async function checkPage(app: AppBrowser, name: string): Promise<void> {
   });
   const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  if (SCREENSHOT_DIR) {
+  if (SCREENSHOT_DIR && README_PAGES.has(name)) {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
   }
