@@ -60,7 +60,7 @@ function Details({ user }: { user: User }) {
           <dd>{user.email}</dd>
         </div>
         <div>
-          <dt>E-mail address</dt>
+          <dt>Confirmation</dt>
           <dd>{user.emailVerified ? "Confirmed" : "Not confirmed yet: some features wait until it is."}</dd>
         </div>
         <div>

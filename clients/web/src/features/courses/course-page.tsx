@@ -72,7 +72,9 @@ function Notes({ courseId }: { courseId: string }) {
                   <li key={note.id}>
                     <Link to={`/notes/${note.id}`}>{note.title}</Link>
                     <p className="muted note-facts">
-                      {[formatDate(note.createdAt), duration ? formatSecond(duration) : undefined, status].filter(Boolean).join(" · ")}
+                      {[formatDate(note.createdAt), duration && duration >= 1 ? formatSecond(duration) : undefined, status]
+                        .filter(Boolean)
+                        .join(" · ")}
                     </p>
                   </li>
                 );
