@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import {
   Button as AriaButton,
   type ButtonProps,
@@ -25,14 +25,30 @@ interface FieldProps extends Omit<TextFieldProps, "children"> {
   placeholder?: string;
 }
 
-/** A labelled text input with its description and error: react-aria ties them to the input for screen readers. */
-export function TextField({ label, description, problem, multiline, placeholder, ...props }: FieldProps) {
+/**
+ * A labelled text input with its description and error: react-aria ties them to the input for screen readers. The
+ * API's `problem` shows until the value is edited: an invalid field blocks the form's native submission, so it must
+ * not outlive the value it was about.
+ */
+export function TextField({ label, description, problem, multiline, placeholder, onChange, ...props }: FieldProps) {
+  const [editedSince, setEditedSince] = useState<string | undefined>();
+  // A new answer from the API (the problem changes, or goes and comes back on the next submission) shows again.
+  useEffect(() => setEditedSince(undefined), [problem]);
+  const shown = problem !== undefined && problem !== editedSince ? problem : undefined;
   return (
-    <AriaTextField {...props} className="field" isInvalid={problem ? true : props.isInvalid}>
+    <AriaTextField
+      {...props}
+      className="field"
+      isInvalid={shown ? true : props.isInvalid}
+      onChange={(value) => {
+        if (problem) setEditedSince(problem);
+        onChange?.(value);
+      }}
+    >
       <Label>{label}</Label>
       {multiline ? <TextArea placeholder={placeholder} /> : <Input placeholder={placeholder} />}
       {description && <Text slot="description">{description}</Text>}
-      <FieldError>{problem}</FieldError>
+      <FieldError>{shown}</FieldError>
     </AriaTextField>
   );
 }

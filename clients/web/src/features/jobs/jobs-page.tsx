@@ -5,7 +5,7 @@ import { Link, useSearchParams } from "react-router";
 import { Button } from "../../components/fields";
 import { Empty, ErrorMessage, QueryState } from "../../components/page-state";
 import { formatDate } from "../../lib/time";
-import { ConfirmDelete } from "./confirm-delete";
+import { Confirm } from "../../components/confirm";
 import { FilterSelect } from "./filter-select";
 import {
   cancelJob,
@@ -197,14 +197,16 @@ function JobItem({ job, onDone }: { job: ImportJob; onDone: (notice: string) => 
                 Retry import
               </Button>
             )}
-            <ConfirmDelete
-              label={`Delete import “${job.title}”`}
+            <Confirm
+              trigger="Delete"
+              triggerLabel={`Delete import “${job.title}”`}
               title={`Delete the import “${job.title}”?`}
+              confirm="Delete"
               onConfirm={() => remove.mutate()}
               isDisabled={busy}
             >
               <p>The import leaves the list{job.noteId ? "; its note stays in its course" : ""}.</p>
-            </ConfirmDelete>
+            </Confirm>
           </>
         )}
       </div>
