@@ -155,7 +155,10 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
     .trim()
     .optional()
     .transform((v) => v || undefined)
-    .refine((dir) => dir === undefined || existsSync(join(dir, "index.html")), "must be the web app's build folder (with index.html): run npm run build"),
+    .refine(
+      (dir) => dir === undefined || existsSync(join(dir, "index.html")),
+      "must be the web app's build folder (with index.html): run npm run build",
+    ),
   /** The gateway's own gRPC API (IdentityService: provider access tokens for other services). */
   GRPC_PORT: port(50050),
   /** Google sign-in, enabled when both are set (an empty value counts as unset). */
