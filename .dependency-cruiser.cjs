@@ -292,6 +292,17 @@ module.exports = {
       to: { path: any("^services/", "^gateway/", appPackage(...SERVICE_NAMES, "gateway")) },
     },
 
+    // (5b) The web app and the SDK are clients of the public REST API, like a desktop or mobile app.
+    {
+      name: "clients-through-the-api",
+      comment:
+        "clients/*/src must not import the backend (libs/**, services/**, gateway/**): the web app calls the REST API " +
+        "through @study/sdk, generated from the OpenAPI document.",
+      severity: "error",
+      from: { path: "^clients/[^/]+/src/" },
+      to: { path: any("^libs/", "^services/", "^gateway/", appPackage(...SERVICE_NAMES, "gateway")) },
+    },
+
     // (6) Production code does not depend on test code.
     {
       name: "src-not-to-test-code",
