@@ -6,7 +6,7 @@ import { Button } from "../../components/fields";
 import { Empty, ErrorMessage, QueryState } from "../../components/page-state";
 import { formatDate } from "../../lib/time";
 import { Confirm } from "../../components/confirm";
-import { FilterSelect } from "./filter-select";
+import { SelectField } from "../../components/select";
 import {
   cancelJob,
   deleteJob,
@@ -246,19 +246,19 @@ export function JobsPage() {
       <section aria-labelledby="jobs-list">
         <h2 id="jobs-list">Your imports</h2>
         <div className="job-filters">
-          <FilterSelect
+          <SelectField
             label="Status"
             value={filters.status ?? "all"}
             options={STATUS_OPTIONS}
             onChange={(key) => setFilters({ status: key === "all" ? undefined : key })}
           />
-          <FilterSelect
+          <SelectField
             label="Source"
             value={filters.source ?? "all"}
             options={SOURCE_OPTIONS}
             onChange={(key) => setFilters({ source: key === "all" ? undefined : key })}
           />
-          <FilterSelect<SortKey> label="Order" value={filters.sort} options={SORT_OPTIONS} onChange={(sort) => setFilters({ sort })} />
+          <SelectField<SortKey> label="Order" value={filters.sort} options={SORT_OPTIONS} onChange={(sort) => setFilters({ sort })} />
         </div>
         <p role="status" className="job-notice">
           {notice}

@@ -1,24 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import {
-  Button as AriaButton,
-  CheckboxGroup,
-  Form,
-  Group,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  NumberField,
-  Popover,
-  ProgressBar,
-  RadioGroup,
-  Select,
-  SelectValue,
-  Text,
-} from "react-aria-components";
+import { CheckboxGroup, Form, Group, Input, Label, NumberField, ProgressBar, RadioGroup, Text } from "react-aria-components";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { Button } from "../../components/fields";
+import { SelectField } from "../../components/select";
 import { CheckboxChoice, RadioChoice } from "./choices";
 import { Empty, ErrorMessage, QueryState } from "../../components/page-state";
 import { api, StudyApiError } from "../../lib/api";
@@ -170,33 +155,18 @@ export function GenerateForm() {
                 generation.mutate({ choice, courseId, noteIds, difficulty, count });
               }}
             >
-              <Select
-                className="field select"
+              <SelectField
+                label="Course"
                 value={courseId}
+                options={courseList.map((course) => ({ key: course.id, label: `${course.emoji ? `${course.emoji} ` : ""}${course.name}` }))}
                 onChange={(key) => {
-                  setCourseId(typeof key === "string" ? key : null);
+                  setCourseId(key);
                   setNoteIds([]);
                 }}
                 placeholder="Choose a course"
                 isRequired
                 isDisabled={generation.isPending}
-              >
-                <Label>Course</Label>
-                <AriaButton className="select-button">
-                  <SelectValue />
-                  <span aria-hidden="true">▾</span>
-                </AriaButton>
-                <Popover className="popover">
-                  <ListBox className="listbox" items={courseList}>
-                    {(course) => (
-                      <ListBoxItem id={course.id} className="listbox-item" textValue={course.name}>
-                        {course.emoji ? `${course.emoji} ` : ""}
-                        {course.name}
-                      </ListBoxItem>
-                    )}
-                  </ListBox>
-                </Popover>
-              </Select>
+              />
               {courseId && <NotePicker courseId={courseId} selected={noteIds} onChange={setNoteIds} />}
               <RadioGroup
                 className="choice-group inline"
