@@ -61,7 +61,7 @@ function line(violation: Violation): string {
 
 /** Source modules actually parsed (not built, generated, package or core modules, which are leaves). */
 const sourceModules = (result: CruiseResult) =>
-  result.modules.filter((module) => /^(libs|services|gateway)\//.test(module.source) && !module.matchesDoNotFollow && !module.coreModule);
+  result.modules.filter((module) => /^(libs|services|gateway|clients)\//.test(module.source) && !module.matchesDoNotFollow && !module.coreModule);
 
 describe("architecture (dependency-cruiser)", () => {
   let repo: CruiseResult;
@@ -72,8 +72,8 @@ describe("architecture (dependency-cruiser)", () => {
     fixtureDir = await mkdtemp(join(tmpdir(), "architecture-"));
     await writeFixtures(fixtureDir);
     [repo, fixture] = await Promise.all([
-      depcruise(REPO_ROOT, ["libs", "services", "gateway"]),
-      depcruise(fixtureDir, ["libs", "services", "gateway"]),
+      depcruise(REPO_ROOT, ["libs", "services", "gateway", "clients"]),
+      depcruise(fixtureDir, ["libs", "services", "gateway", "clients"]),
     ]);
     // About 10 s of one core on a quiet machine (it parses every source file); CI runs two test files at once.
   }, 120_000);
@@ -99,6 +99,8 @@ describe("architecture (dependency-cruiser)", () => {
       "services/notifications/src/domain/notification.ts",
       "libs/platform/src/errors.ts",
       "libs/testkit/src/stack.ts",
+      "clients/web/src/main.tsx",
+      "clients/sdk/src/client.ts",
     ]) {
       expect(sources).toContain(expected);
     }
@@ -164,6 +166,11 @@ describe("architecture (dependency-cruiser)", () => {
     ],
     "no-service-to-gateway": [["services/alpha/src/service.ts", "gateway/src/a.ts"]],
     "gateway-not-to-services": [["gateway/src/a.ts", "services/alpha/src/z.ts"]],
+    "clients-through-the-api": [
+      ["clients/web/src/page.tsx", "services/alpha/src/z.ts"],
+      ["clients/web/src/page.tsx", "gateway/src/a.ts"],
+      ["clients/web/src/page.tsx", "libs/util/src/u.ts"],
+    ],
     "libs-not-to-apps": [
       ["libs/util/src/u.ts", "services/alpha/src/z.ts"],
       ["libs/util/src/u.ts", "gateway/src/a.ts"],
@@ -216,6 +223,7 @@ describe("architecture (dependency-cruiser)", () => {
       "libs/events/src/envelope.ts → @opentelemetry/api",
       "libs/events/src/envelope.ts → uuid",
       "libs/grpc/src/ids.ts → uuid",
+      "clients/web/src/page.tsx → clients/sdk/src/index.ts", // the web app through the SDK
     ];
     for (const edge of allowed) expect(lines.filter((line) => line.includes(edge))).toEqual([]);
   });
@@ -333,6 +341,10 @@ async function writeFixtures(root: string): Promise<void> {
     "libs/util/src/prod.ts":
       'import { helper } from "../test/helper";\nimport { startStack } from "@study/testkit";\nexport const prod = [helper, startStack];\n',
     "libs/util/src/broken.ts": 'import { missing } from "./missing";\nexport const broken = missing;\n',
+    // The web app may import the SDK (its own workspace) and npm packages, not the backend.
+    "clients/web/src/page.tsx":
+      'import { z } from "../../../services/alpha/src/z";\nimport { a } from "../../../gateway/src/a";\nimport { u } from "../../../libs/util/src/u";\nimport { sdk } from "../../sdk/src/index";\nexport const page = [z, a, u, sdk];\n',
+    "clients/sdk/src/index.ts": "export const sdk = 1;\n",
     "libs/util/test/helper.ts": "export const helper = 1;\n",
     "libs/testkit/src/k.ts": 'import { helper2 } from "../test/helper2";\nexport const k = helper2;\n',
     "libs/testkit/test/helper2.ts": "export const helper2 = 1;\n",
