@@ -17,6 +17,9 @@ export const PHONE = { width: 375, height: 740 };
 
 /** `npm run screenshots` sets it: checkPage saves the README's pictures (docs/screenshots/). */
 const SCREENSHOT_DIR = process.env.WEB_SCREENSHOTS ? resolve(__dirname, "../../../../docs/screenshots") : undefined;
+/** Course emoji in the pictures (Chromium draws none without a colour emoji font). */
+const EMOJI_FONT = { package: "fonts-noto-color-emoji", installs: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf" };
+if (SCREENSHOT_DIR) ensureAptPackages([EMOJI_FONT], (line) => process.stderr.write(`[web screenshots] ${line}\n`));
 /** The pages the README shows, by their checkPage names. */
 const README_PAGES = new Set([
   "sign-in",
