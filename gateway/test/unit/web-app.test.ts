@@ -8,6 +8,7 @@ import express from "express";
 import { gatewayConfigSchema } from "../../src/config";
 import { errorHandler } from "../../src/http/errors";
 import { WEB_APP_PATH, webAppRoutes } from "../../src/http/web-app";
+import { VALID_GATEWAY_SETTINGS } from "./gateway-settings";
 
 const LARGE_SCRIPT = `export const words = ${JSON.stringify(Array.from({ length: 2000 }, (_, i) => `word${i % 50}`))};`;
 
@@ -64,22 +65,7 @@ describe("the web app the gateway serves at /app/", () => {
   });
 
   it("refuses to start on a folder that is not a build", () => {
-    const settings = {
-      DATABASE_URL: "postgresql://u:p@db:5432/gateway",
-      RABBITMQ_URL: "amqp://guest:guest@mq:5672",
-      COURSES_GRPC_ADDRESS: "courses:50051",
-      NOTIFICATIONS_GRPC_ADDRESS: "notifications:50052",
-      MEDIA_GRPC_ADDRESS: "media:50053",
-      STUDY_GRPC_ADDRESS: "study:50054",
-      SEARCH_GRPC_ADDRESS: "search:50055",
-      CALENDAR_GRPC_ADDRESS: "calendar:50056",
-      DOCUMENTS_GRPC_ADDRESS: "documents:50057",
-      BILLING_GRPC_ADDRESS: "billing:50058",
-      CHAT_GRPC_ADDRESS: "chat:50059",
-      AUTH_SECRET: "x".repeat(32),
-      BASE_URL: "https://study.example.com",
-      CLIENT_URL: "https://study.example.com/app",
-    };
+    const settings = { ...VALID_GATEWAY_SETTINGS, BASE_URL: "https://study.example.com", CLIENT_URL: "https://study.example.com/app" };
     expect(loadConfig(gatewayConfigSchema, { ...settings, WEB_APP_DIR: fakeBuild() }).WEB_APP_DIR).toBeDefined();
     expect(loadConfig(gatewayConfigSchema, { ...settings, WEB_APP_DIR: "" }).WEB_APP_DIR).toBeUndefined();
     expect(() => loadConfig(gatewayConfigSchema, { ...settings, WEB_APP_DIR: tmpdir() })).toThrow(ConfigError);
