@@ -62,6 +62,9 @@ export async function startContainers(log: (line: string) => void): Promise<Infr
       kill: async () => {
         throw new Error("cannot kill a broker in a container: stop it instead");
       },
+      syncMetadata: async () => {
+        await rabbitmq.exec(["rabbitmqctl", "eval", "mnesia:sync_log()."]);
+      },
     },
     async stop() {
       await Promise.allSettled([postgres.stop(), rabbitmq.stop()]);

@@ -16,6 +16,12 @@ export interface RunningRabbitMq {
    * all are gone; `restart` brings it back (durable queues and confirmed persistent messages survive).
    */
   kill(): Promise<void>;
+  /**
+   * Writes the node's metadata log to disk. RabbitMQ keeps recent queue declarations in a write cache for up to
+   * 2 s (Mnesia's disk_log), so a queue declared just before a crash may be gone after it; messages the broker
+   * confirmed are on disk already.
+   */
+  syncMetadata(): Promise<void>;
 }
 
 const SERVER = "/usr/lib/rabbitmq/bin/rabbitmq-server";
@@ -36,7 +42,7 @@ export async function startRabbitMq(options: { baseDir: string; port?: number; l
     const unsupported = async () => {
       throw new Error("cannot stop an external broker (RABBITMQ_URL)");
     };
-    return { url, stop: unsupported, restart: unsupported, kill: unsupported };
+    return { url, stop: unsupported, restart: unsupported, kill: unsupported, syncMetadata: unsupported };
   }
   ensureRabbitMqInstalled(options.log);
   const port = options.port ?? (await freePort());
@@ -101,8 +107,11 @@ export async function startRabbitMq(options: { baseDir: string; port?: number; l
     // The script runs the VM as a background job and waits for it: the whole tree goes at once.
     await killAndWait(processTreeOf(pid));
   };
+  const syncMetadata = async () => {
+    execFileSync(CTL, ["-n", nodeName, "eval", "mnesia:sync_log()."], { env, stdio: "ignore", timeout: 30_000 });
+  };
   await boot();
   const cleanup = () => child?.kill("SIGTERM");
   process.once("exit", cleanup);
-  return { url: `amqp://guest:guest@127.0.0.1:${port}`, stop: halt, restart: boot, kill: crash };
+  return { url: `amqp://guest:guest@127.0.0.1:${port}`, stop: halt, restart: boot, kill: crash, syncMetadata };
 }

@@ -76,15 +76,20 @@ describe("killing and restarting the local infrastructure", () => {
     await channel.assertQueue("kept", { durable: true });
     channel.sendToQueue("kept", Buffer.from("confirmed"), { persistent: true });
     await channel.waitForConfirms();
+    await broker.syncMetadata();
 
     await broker.kill();
 
     expect(await canConnect(portOf(broker.url))).toBe(false);
     await broker.restart();
     const again = await connect(broker.url);
-    const reader = await again.createChannel();
-    const message = await reader.get("kept", { noAck: true });
-    await again.close();
-    expect(message && message.content.toString()).toBe("confirmed");
+    again.on("error", () => undefined);
+    try {
+      const reader = await again.createChannel();
+      const message = await reader.get("kept", { noAck: true });
+      expect(message && message.content.toString()).toBe("confirmed");
+    } finally {
+      await again.close();
+    }
   });
 });
