@@ -9,7 +9,7 @@ export * from "./stack";
 export * from "./internal-auth";
 export * from "./http-client";
 export * from "./e2e";
-export { sharedTestStack, type SharedStack } from "./shared-stack";
+export { sharedTestStack, startGatewayReplica, type SharedStack } from "./shared-stack";
 export * from "./e2e-helpers";
 export * from "./media-seeding";
 export * from "./peers/smtp-server";

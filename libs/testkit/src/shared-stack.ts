@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { InternalAuthKeys } from "@study/grpc";
 import { startTestStack, type TestStack } from "./e2e";
 import { startMediaServer, type LocalMediaServer } from "./peers/media-server";
+import { startGatewayProcess, type GatewayProcess } from "./stack";
 import { WEB_APP_BASE } from "./web-app";
 
 /** What a test file learns of the run's shared stack (it runs in jest's main process, not in the test's worker). */
@@ -23,9 +24,14 @@ export interface SharedStack {
    * under `root` (in a folder of your own there, e.g. named after the test file) is at `url` + its path there.
    */
   mediaServer: { url: string; root: string };
+  /** Where media and documents keep stored files and their jobs' temporary files (the shared stack's settings). */
+  folders: { mediaStorage: string; mediaWork: string; documentsStorage: string; documentsWork: string };
   /** Database URL of one app of the stack (e.g. "gateway"). */
   databaseUrl(app: string): string;
 }
+
+/** The settings of the shared stack's gateway (database, secrets, keys, service addresses), for replicas. */
+const GATEWAY_SETTINGS_ENV = "STUDY_TEST_SHARED_GATEWAY_ENV";
 
 const ENV = "STUDY_TEST_SHARED_STACK";
 const holder = globalThis as { __studySharedStack?: TestStack; __studySharedMediaServer?: LocalMediaServer };
@@ -41,6 +47,12 @@ export async function startSharedStack(): Promise<void> {
   // Media's worker downloads audio and video links only from allow-listed hosts; tests serve theirs from here.
   const served = join(folder, "served");
   mkdirSync(served);
+  const folders = {
+    mediaStorage: join(folder, "storage"),
+    mediaWork: join(folder, "work"),
+    documentsStorage: join(folder, "documents"),
+    documentsWork: join(folder, "documents-work"),
+  };
   const mediaServer = await startMediaServer({ root: served });
   holder.__studySharedMediaServer = mediaServer;
   const stack = await startTestStack({
@@ -49,10 +61,10 @@ export async function startSharedStack(): Promise<void> {
       MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${mediaServer.port}`,
       // A cancelled import stops within a third of a second (the default checks every 2 s).
       MEDIA_CANCEL_CHECK_MS: "300",
-      MEDIA_STORAGE_DIR: join(folder, "storage"),
-      MEDIA_WORK_DIR: join(folder, "work"),
-      DOCUMENTS_STORAGE_DIR: join(folder, "documents"),
-      DOCUMENTS_WORK_DIR: join(folder, "documents-work"),
+      MEDIA_STORAGE_DIR: folders.mediaStorage,
+      MEDIA_WORK_DIR: folders.mediaWork,
+      DOCUMENTS_STORAGE_DIR: folders.documentsStorage,
+      DOCUMENTS_WORK_DIR: folders.documentsWork,
     },
   });
   holder.__studySharedStack = stack;
@@ -66,9 +78,12 @@ export async function startSharedStack(): Promise<void> {
     exchange: stack.exchange,
     stripeUrl: stack.stripe?.url ?? "",
     mediaServer: { url: mediaServer.url, root: served },
+    folders,
     databaseUrls: Object.fromEntries(apps.map((app) => [app, stack.databaseUrl(app)])),
   };
   process.env[ENV] = JSON.stringify(description);
+  const { PORT: _port, GRPC_PORT: _grpcPort, ...gatewaySettings } = stack.envOf("gateway");
+  process.env[GATEWAY_SETTINGS_ENV] = JSON.stringify(gatewaySettings);
 }
 
 /** Stops the shared stack (jest's global teardown); its logs are printed when E2E_DUMP_LOGS is set. */
@@ -101,10 +116,23 @@ export function sharedTestStack(): SharedStack {
     exchange: description.exchange,
     stripeUrl: description.stripeUrl,
     mediaServer: description.mediaServer,
+    folders: description.folders,
     databaseUrl(app) {
       const url = description.databaseUrls[app];
       if (!url) throw new Error(`the shared stack has no app ${app}`);
       return url;
     },
   };
+}
+
+/**
+ * One more gateway process in front of the shared stack, as a second replica of its deployment is: the same
+ * database (a session made on the shared gateway works here), secrets, keys and exchange, and the same services,
+ * except for the settings given, e.g. a service's address where nothing listens, to see that service down from
+ * this replica only while every other file keeps using the shared stack. Stop it in the file's afterAll.
+ */
+export async function startGatewayReplica(settings: Record<string, string> = {}): Promise<GatewayProcess> {
+  const raw = process.env[GATEWAY_SETTINGS_ENV];
+  if (!raw) throw new Error(`${GATEWAY_SETTINGS_ENV} is not set: run end-to-end tests through jest (its e2e global set-up starts the shared stack)`);
+  return startGatewayProcess({ ...(JSON.parse(raw) as Record<string, string>), ...settings });
 }

@@ -121,6 +121,46 @@ export interface RunningStack {
   stopAll(): Promise<void>;
   /** The process id of a running app (e.g. to read its memory use), or undefined. */
   pid(app: string): number | undefined;
+  /** The settings an app runs with (the stack's own, without the inherited environment), e.g. to start a replica. */
+  envOf(app: string): Record<string, string>;
+}
+
+/** A gateway process started on its own (`startGatewayProcess`). */
+export interface GatewayProcess {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one more gateway process with the given settings (PORT and GRPC_PORT are chosen here) and waits until it
+ * answers `GET /health/live`: a replica of a stack's gateway, given that gateway's settings (`envOf`).
+ */
+export async function startGatewayProcess(env: Record<string, string>, log: LogSink = () => undefined): Promise<GatewayProcess> {
+  const port = await freePort();
+  const child = run([`${GATEWAY_APP.directory}/dist/main.js`], { ...env, PORT: String(port), GRPC_PORT: String(await freePort()) }, "gateway-replica", log);
+  const url = `http://127.0.0.1:${port}`;
+  const exited = exitOf(child).then((code) => {
+    throw new Error(`the gateway replica exited with code ${code} while starting`);
+  });
+  const live = () =>
+    fetch(`${url}/health/live`).then(
+      (response) => response.ok,
+      () => false,
+    );
+  await Promise.race([waitFor("gateway-replica", live, START_BOUND_MS), exited]);
+  // eslint-disable-next-line no-restricted-syntax -- only an exit while starting is an error; stop() ends it on purpose
+  exited.catch(() => undefined);
+  return {
+    url,
+    async stop() {
+      if (hasExited(child)) return;
+      const gone = exitOf(child);
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Every app process this module started and that still runs: killed if the runner exits without stopping them. */
@@ -351,6 +391,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     start: startApp,
     stop: stopApp,
     pid: (name) => apps.get(name)?.child?.pid,
+    envOf: (name) => {
+      const app = apps.get(name);
+      if (!app) throw new Error(`unknown app ${name}`);
+      return { ...app.env };
+    },
     async stopAll() {
       // One grace period for the whole stack, so that stopping is bounded however many processes there are.
       const killAt = Date.now() + grace;
