@@ -137,7 +137,12 @@ export interface GatewayProcess {
  */
 export async function startGatewayProcess(env: Record<string, string>, log: LogSink = () => undefined): Promise<GatewayProcess> {
   const port = await freePort();
-  const child = run([`${GATEWAY_APP.directory}/dist/main.js`], { ...env, PORT: String(port), GRPC_PORT: String(await freePort()) }, "gateway-replica", log);
+  const child = run(
+    [`${GATEWAY_APP.directory}/dist/main.js`],
+    { ...env, PORT: String(port), GRPC_PORT: String(await freePort()) },
+    "gateway-replica",
+    log,
+  );
   const url = `http://127.0.0.1:${port}`;
   const exited = exitOf(child).then((code) => {
     throw new Error(`the gateway replica exited with code ${code} while starting`);
