@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { media } from "@study/contracts";
 import { createClient } from "@study/grpc";
-import { httpClient, signCallsAs, signUpUser, startTestStack, type TestStack } from "@study/testkit";
+import { freePort, httpClient, sharedTestStack, signCallsAs, signUpUser, startGatewayReplica } from "@study/testkit";
 import { Client } from "pg";
 
 /** Sentences with definitions and recurring terms: enough for the offline generator to make material from. */
@@ -50,8 +50,8 @@ interface Identified {
 const ids = (items: Identified[]) => items.map((item) => item.id);
 
 describe("GET /api/dashboard end to end", () => {
-  let stack: TestStack;
-  let api: ReturnType<typeof httpClient>;
+  const stack = sharedTestStack();
+  const api = httpClient(stack.gatewayUrl);
   let mediaClient: ReturnType<typeof createClient<media.MediaServiceClient>>;
   let mediaDb: Client;
   let owner: { token: string; userId: string };
@@ -62,9 +62,6 @@ describe("GET /api/dashboard end to end", () => {
   const assets: { id: string; type: string }[] = [];
 
   beforeAll(async () => {
-    // No media worker: seeded notes stay as written. The allowlist is the one notes.test.ts seeds imports with.
-    stack = await startTestStack({ without: ["media-worker"], env: { MEDIA_DOWNLOAD_ALLOWLIST: "127.0.0.1:9" } });
-    api = httpClient(stack.gatewayUrl);
     signCallsAs(stack.internalAuth, "gateway");
     mediaClient = createClient(media.MediaServiceClient, media.MediaServiceService, stack.serviceAddresses.media);
     mediaDb = new Client({ connectionString: stack.databaseUrl("media") });
@@ -74,7 +71,6 @@ describe("GET /api/dashboard end to end", () => {
   afterAll(async () => {
     mediaClient?.close();
     await mediaDb?.end();
-    await stack?.stopAll();
   });
 
   async function createEvent(token: string, body: Record<string, unknown>): Promise<SeededEvent> {
@@ -94,14 +90,24 @@ describe("GET /api/dashboard end to end", () => {
       speedMultiplier: 2,
     });
     const noteId = note?.id ?? "";
-    await mediaDb.query(`UPDATE note SET transcription_status = 'COMPLETED', content = $2 WHERE id = $1`, [noteId, LECTURE]);
-    await mediaDb.query(
-      `INSERT INTO transcript_segment (id, note_id, position, text, start_time, end_time, speaker) VALUES ($2, $1, 0, $3, 0, 30, NULL)`,
-      [noteId, randomUUID(), LECTURE],
-    );
-    await mediaDb.query(`UPDATE import_job SET status = 'COMPLETED', progress = 100, completed_at = now(), version = version + 1 WHERE id = $1`, [
-      job?.id,
-    ]);
+    // The shared stack's media worker takes the import too (and drops it once the job is finished). The job is
+    // finished first, in one transaction with the note: a worker starting the job meanwhile then fails its version
+    // check and cannot move the note back to PROCESSING.
+    await mediaDb.query("BEGIN");
+    try {
+      await mediaDb.query(`UPDATE import_job SET status = 'COMPLETED', progress = 100, completed_at = now(), version = version + 1 WHERE id = $1`, [
+        job?.id,
+      ]);
+      await mediaDb.query(`UPDATE note SET transcription_status = 'COMPLETED', content = $2 WHERE id = $1`, [noteId, LECTURE]);
+      await mediaDb.query(
+        `INSERT INTO transcript_segment (id, note_id, position, text, start_time, end_time, speaker) VALUES ($2, $1, 0, $3, 0, 30, NULL)`,
+        [noteId, randomUUID(), LECTURE],
+      );
+      await mediaDb.query("COMMIT");
+    } catch (error) {
+      await mediaDb.query("ROLLBACK");
+      throw error;
+    }
     return noteId;
   }
 
@@ -281,8 +287,9 @@ describe("GET /api/dashboard end to end", () => {
   });
 
   it("with the study service stopped: still 200, the material empty and study named in degraded", async () => {
-    await stack.stop("study");
-    const response = await api("GET", "/api/dashboard?tz=Pacific/Auckland", { token: owner.token });
+    // Seen through a gateway replica whose study address answers nothing: the shared study keeps serving the rest.
+    const replica = await startGatewayReplica({ STUDY_GRPC_ADDRESS: `127.0.0.1:${await freePort()}` });
+    const response = await httpClient(replica.url)("GET", "/api/dashboard?tz=Pacific/Auckland", { token: owner.token }).finally(() => replica.stop());
     expect(response.status).toBe(200);
     expect(response.body.degraded).toEqual(["study"]);
     expect(response.body.recentStudyAssets).toEqual([]);

@@ -109,5 +109,12 @@ describe("event delivery across outages", () => {
     }
     // The channel retries at most a second apart (libs/grpc client options); the rest is one request's own time.
     expect(answered - ready).toBeLessThan(2_000);
+    // GET /health says so too (the services this stack does not run stay UNREACHABLE). Each check has a 1 s
+    // deadline: on a loaded machine one may miss it right after the restart, so poll.
+    const recovered = await eventually(async () => {
+      const answer = await api("GET", "/health");
+      return answer.body.services?.courses === "SERVING" ? answer : undefined;
+    }, 30_000);
+    expect(recovered.body.services).toMatchObject({ courses: "SERVING", notifications: "SERVING" });
   }, 90_000);
 });
