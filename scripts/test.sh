@@ -4,12 +4,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 npm run -s lint:proto
-npm run -s build
+# `npm run build` in two parts: the TypeScript projects first (typed lint reads their declarations), then the
+# web app's build beside lint, ahead of the unit layer.
+npm run -s generate
+npx tsc -b
 # Lint and the unit layer side by side: neither needs the other, each is mostly one busy core, and either
 # failing fails the run (after both have said what they found).
 npm run -s lint &
 lint=$!
 unit=0
+npm run -s build:web || unit=$?
 npx jest --ci --selectProjects unit || unit=$?
 # The SDK on the wire (a local server) and the web app's component and hook tests (jsdom): Vitest.
 (cd clients/sdk && npx vitest run) || unit=$?

@@ -23,7 +23,7 @@ import { UploadSyllabus } from "../../src/application/upload-syllabus";
 import type { StoredFile } from "../../src/domain/document";
 import { InMemoryDocumentRepository } from "./in-memory-document-repository";
 
-const logger = createLogger({ level: "silent" });
+const logger = createLogger("documents-test", "silent");
 const notFound = { kind: "not_found", code: "NOT_FOUND" };
 const USER = "user-1";
 const OTHER_USER = "user-2";

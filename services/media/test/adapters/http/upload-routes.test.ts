@@ -44,7 +44,7 @@ function uploadRoute() {
       { getInfo: async () => Promise.reject(new Error("no video in an upload")) },
     ),
     recordContent: new RecordUploadedContent(hashes),
-    logger: createLogger({ level: "silent" }),
+    logger: createLogger("media-test", "silent"),
   });
   const complete = (fileName: string, fields: Record<string, string> = {}, sha256 = SHA256_OF("a"), userId = USER_ID) =>
     route.complete(
