@@ -27,6 +27,9 @@ export default defineConfig({
   },
   test: {
     environment: "jsdom",
+    // One jsdom for every file instead of one per file: 24 → 6 CPU-s for the suite. Each test renders into a
+    // cleaned document (src/test-setup.ts); no test keeps module state.
+    isolate: false,
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test-setup.ts"],
     restoreMocks: true,
