@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import { contentWords, tokenizeWords } from "@study/ai";
+import { contentWords, tokenizeWords } from "@study/ai/text";
 import {
   failureBody,
   invalidUrl,

@@ -1,6 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
 
 export interface ReceivedMail {
   to: string[];
@@ -27,6 +26,8 @@ function addresses(mail: ParsedMail): string[] {
 
 /** A real SMTP server on loopback (npm `smtp-server`) that keeps every mail it receives, parsed. */
 export async function startSmtpServer(): Promise<LocalSmtpServer> {
+  // Loaded here: every test file imports the test kit, few of them receive mail.
+  const [{ simpleParser }, { SMTPServer }] = await Promise.all([import("mailparser"), import("smtp-server")]);
   const mails: ReceivedMail[] = [];
   const listeners = new Set<() => void>();
   const server = new SMTPServer({
