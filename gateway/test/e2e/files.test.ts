@@ -1,16 +1,17 @@
-import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import {
+  eventually,
   httpClient,
   librivoxClip,
   requireStatus,
   runFfmpeg,
+  sharedTestStack,
   signUpWithCourse,
-  startTestStack,
   uploadMultipart,
-  type TestStack,
+  type SharedStack,
   type UploadFile,
 } from "@study/testkit";
 
@@ -37,28 +38,25 @@ function rawGet(url: string, path: string, token: string): Promise<{ status: num
 
 /**
  * The files behind notes' audioUrl and attachments' fileUrl, through the gateway (GET /api/files/<key>) from
- * media's local storage: owner-scoped, streamed, with byte ranges. No media worker: imports stay PENDING,
- * and a deleted note's files stay on disk, so a 404 for them comes from the owner check alone.
+ * media's local storage: owner-scoped, streamed, with byte ranges. On the shared stack, whose media worker
+ * removes a deleted note's files: the deleted note's files are put back on disk before it is asked for them
+ * again, so a 404 for them comes from the owner check alone.
  */
 describe("stored files end to end", () => {
-  let stack: TestStack;
+  let stack: SharedStack;
   let api: ReturnType<typeof httpClient>;
   let folder: string;
-  let storageDirectory: string;
   let lecture: Buffer;
 
   beforeAll(async () => {
+    stack = sharedTestStack();
+    api = httpClient(stack.gatewayUrl);
     folder = await mkdtemp(join(tmpdir(), "files-e2e-"));
-    storageDirectory = join(folder, "storage");
     await runFfmpeg(["-i", librivoxClip("0880"), join(folder, "lecture.mp3")]);
     lecture = await readFile(join(folder, "lecture.mp3"));
-    stack = await startTestStack({ services: ["courses", "media"], without: ["media-worker"], env: { MEDIA_STORAGE_DIR: storageDirectory } });
-    api = httpClient(stack.gatewayUrl);
-  }, 120_000);
+  });
 
   afterAll(async () => {
-    if (process.env.E2E_DUMP_LOGS) console.log(stack?.logs.join("\n"));
-    await stack?.stopAll();
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
@@ -68,18 +66,33 @@ describe("stored files end to end", () => {
   const upload = async (token: string, path: string, fields: Record<string, string>, file: UploadFile) =>
     requireStatus(await uploadMultipart(stack.gatewayUrl, token, path, fields, file), 201, `POST ${path}`).body.data;
 
+  /**
+   * Uploads an audio file and cancels its import: the shared stack's worker would otherwise transcribe it (CPU
+   * the run is short of), and nothing here reads the transcript. A cancelled import keeps its note and file.
+   */
+  const uploadAudio = async (user: { token: string; courseId: string }, file: UploadFile) => {
+    const created = await upload(user.token, "/api/notes/upload/audio", { courseId: user.courseId }, file);
+    await api("POST", `/api/jobs/${created.importJob.id}/cancel`, { token: user.token });
+    return created;
+  };
+
   const uploadLecture = (user: { token: string; courseId: string }) =>
-    upload(
-      user.token,
-      "/api/notes/upload/audio",
-      { courseId: user.courseId },
-      { path: join(folder, "lecture.mp3"), name: "lecture.mp3", type: "audio/mpeg" },
-    );
+    uploadAudio(user, { path: join(folder, "lecture.mp3"), name: "lecture.mp3", type: "audio/mpeg" });
 
   const download = (url: string, headers: Record<string, string> = {}, method = "GET") => fetch(`${stack.gatewayUrl}${url}`, { method, headers });
 
-  const storedFiles = async () =>
-    (await readdir(storageDirectory, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  /** The user's stored files (audio and attachments: their keys hold the user's id), by path in media's storage. */
+  const storedFilesOf = async (userId: string) => {
+    const paths: string[] = [];
+    for (const kind of ["audio", "attachments"]) {
+      const directory = join(stack.folders.mediaStorage, "uploads", kind, userId);
+      const entries = await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => []);
+      paths.push(
+        ...entries.filter((entry) => entry.isFile()).map((entry) => relative(stack.folders.mediaStorage, join(entry.parentPath, entry.name))),
+      );
+    }
+    return paths.sort();
+  };
 
   it("serves a note's audio to its owner: whole (Bearer or cookie), by byte range, and HEAD", async () => {
     const user = await signUp("Listener");
@@ -180,11 +193,27 @@ describe("stored files end to end", () => {
       expect({ path, status: refused.status, code: refused.body.code }).toEqual({ path, status: 400, code: "INVALID_STORAGE_KEY" });
     }
 
-    const before = await storedFiles();
+    const before = await storedFilesOf(owner.userId);
+    expect(before).toHaveLength(2); // the audio and the attachment
+    const contents = await Promise.all(before.map((path) => readFile(join(stack.folders.mediaStorage, path))));
     expect((await api("DELETE", `/api/notes/${note.id}`, { token: owner.token })).status).toBe(200);
     for (const url of [note.audioUrl, attachment.fileUrl]) expect((await api("GET", url, { token: owner.token })).status).toBe(404);
-    // No worker runs here to delete the objects: the refusal comes from the owner check, not a missing file.
-    expect(await storedFiles()).toEqual(before);
+    // The worker deletes the objects (NoteDeleted); once it has, they are put back where they were: the refusal
+    // then comes from the owner check, not a missing file.
+    await eventually(async () => ((await storedFilesOf(owner.userId)).length === 0 ? true : undefined));
+    // A write fails when the worker's clean-up removes its empty folder at that moment: eventually tries again.
+    await eventually(async () => {
+      for (const [index, path] of before.entries()) {
+        const file = join(stack.folders.mediaStorage, path);
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, contents[index]);
+      }
+      return true;
+    });
+    expect(await storedFilesOf(owner.userId)).toEqual(before);
+    for (const url of [note.audioUrl, attachment.fileUrl]) expect((await api("GET", url, { token: owner.token })).status).toBe(404);
+    for (const kind of ["audio", "attachments"])
+      await rm(join(stack.folders.mediaStorage, "uploads", kind, owner.userId), { recursive: true, force: true });
   });
 
   it("streams a large file through the gateway and media without holding it in memory", async () => {
@@ -193,14 +222,9 @@ describe("stored files end to end", () => {
     const bigPath = join(folder, "big.mp3");
     await writeFile(bigPath, lecture);
     await truncate(bigPath, 128 * MB);
-    const { note } = await upload(
-      user.token,
-      "/api/notes/upload/audio",
-      { courseId: user.courseId },
-      { path: bigPath, name: "big.mp3", type: "audio/mpeg" },
-    );
+    const { note } = await uploadAudio(user, { path: bigPath, name: "big.mp3", type: "audio/mpeg" });
 
-    const rss = async () => ({ gateway: await rssOf(stack.pid("gateway")), media: await rssOf(stack.pid("media")) });
+    const rss = async () => ({ gateway: await rssOf(stack.pids.gateway), media: await rssOf(stack.pids.media) });
     const start = await rss();
     const response = await download(note.audioUrl, { authorization: `Bearer ${user.token}` });
     expect(response.status).toBe(200);
@@ -211,5 +235,7 @@ describe("stored files end to end", () => {
     // Holding the file would show as at least that much growth in one of them.
     expect(end.gateway - start.gateway).toBeLessThan(64 * MB);
     expect(end.media - start.media).toBeLessThan(64 * MB);
+    // The shared storage does not keep 128 MB until the run ends: the worker removes a deleted note's files.
+    expect((await api("DELETE", `/api/notes/${note.id}`, { token: user.token })).status).toBe(200);
   }, 30_000);
 });

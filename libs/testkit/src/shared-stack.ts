@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { InternalAuthKeys } from "@study/grpc";
@@ -26,6 +26,14 @@ export interface SharedStack {
   mediaServer: { url: string; root: string };
   /** Where media and documents keep stored files and their jobs' temporary files (the shared stack's settings). */
   folders: { mediaStorage: string; mediaWork: string; documentsStorage: string; documentsWork: string };
+  /**
+   * Every line the stack's processes log (`[app] line`, LOG_LEVEL warn), appended as it comes: for a test that
+   * must see what a service logged (e.g. media's UPLOAD_INTERRUPTED). Other files run beside yours: look only
+   * for lines of your own users (their ids).
+   */
+  logFile: string;
+  /** Process id of each app of the stack (e.g. "gateway", "media"), e.g. to read its memory use. */
+  pids: Record<string, number | undefined>;
   /** Database URL of one app of the stack (e.g. "gateway"). */
   databaseUrl(app: string): string;
 }
@@ -55,8 +63,16 @@ export async function startSharedStack(): Promise<void> {
   };
   const mediaServer = await startMediaServer({ root: served });
   holder.__studySharedMediaServer = mediaServer;
-  const stack = await startTestStack({
+  // The processes' lines, also in a file that test files (other processes) read (SharedStack.logFile).
+  const logs: string[] = [];
+  const logFile = join(folder, "stack.log");
+  const log = (app: string, line: string) => {
+    logs.push(`[${app}] ${line}`);
+    appendFileSync(logFile, `[${app}] ${line}\n`);
+  };
+  const started = await startTestStack({
     webApp: true,
+    log,
     env: {
       MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${mediaServer.port}`,
       // A cancelled import stops within a third of a second (the default checks every 2 s).
@@ -66,7 +82,10 @@ export async function startSharedStack(): Promise<void> {
       DOCUMENTS_STORAGE_DIR: folders.documentsStorage,
       DOCUMENTS_WORK_DIR: folders.documentsWork,
     },
+  }).catch((error: unknown) => {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n${logs.slice(-40).join("\n")}`, { cause: error });
   });
+  const stack: TestStack = { ...started, logs };
   holder.__studySharedStack = stack;
   const apps = ["gateway", ...Object.keys(stack.serviceAddresses)];
   const description = {
@@ -79,6 +98,8 @@ export async function startSharedStack(): Promise<void> {
     stripeUrl: stack.stripe?.url ?? "",
     mediaServer: { url: mediaServer.url, root: served },
     folders,
+    logFile,
+    pids: Object.fromEntries(apps.map((app) => [app, stack.pid(app)])),
     databaseUrls: Object.fromEntries(apps.map((app) => [app, stack.databaseUrl(app)])),
   };
   process.env[ENV] = JSON.stringify(description);
@@ -117,6 +138,8 @@ export function sharedTestStack(): SharedStack {
     stripeUrl: description.stripeUrl,
     mediaServer: description.mediaServer,
     folders: description.folders,
+    logFile: description.logFile,
+    pids: description.pids,
     databaseUrl(app) {
       const url = description.databaseUrls[app];
       if (!url) throw new Error(`the shared stack has no app ${app}`);
