@@ -121,7 +121,9 @@ describe("answering before the request body has ended", () => {
     await new Promise((resolve) => socket.once("close", resolve));
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(received).toContain(JSON.stringify({ code: "FILE_TOO_LARGE" }));
-    // A timer never fires early; the margin is Date.now()'s granularity against the timer's clock.
-    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(lingerMs - 5);
+    // Not cut at once but after the linger. The margin: libuv times a timer from the event loop's clock, read when
+    // the loop's iteration began, so on a loaded machine the timer may end a few milliseconds (CI: 8 ms) sooner
+    // after the answer than Date.now() says.
+    expect(Date.now() - answeredAt).toBeGreaterThanOrEqual(lingerMs - 100);
   }, 30_000);
 });
