@@ -1,31 +1,38 @@
-import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { randomInt, randomUUID } from "node:crypto";
+import { open, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import {
   eventually,
   httpClient,
   librivoxClip,
+  REPO_ROOT,
   runFfmpeg,
+  sharedTestStack,
   signUpWithCourse,
   startMediaServer,
-  startTestStack,
   uploadMultipart,
   waitForJob,
+  writeFolderRoutes,
+  type FolderRoute,
   type LocalMediaServer,
-  type TestStack,
+  type SharedStack,
   type UploadFile,
 } from "@study/testkit";
 import { Client } from "pg";
 
+const MB = 1024 * 1024;
+
 /**
- * MEDIA_MAX_UPLOAD_BYTES of the test stack: big enough that buffering an over-limit upload would show in memory
+ * MEDIA_MAX_UPLOAD_BYTES of the shared stack: media's default, read from its built settings (a path, not an import:
+ * the gateway's code imports no service). Big enough that buffering an over-limit upload would show in memory
  * (streaming it costs a fixed ~25-35 MB of allocator and GC slack per process, whatever the size).
  */
-const UPLOAD_LIMIT = 128 * 1024 * 1024;
-const MB = 1024 * 1024;
+async function mediaUploadLimit(): Promise<number> {
+  type MediaConfigModule = { mediaConfigSchema: { shape: { MEDIA_MAX_UPLOAD_BYTES: { parse(value: unknown): number } } } };
+  const config = (await import(join(REPO_ROOT, "services/media/dist/config.js"))) as MediaConfigModule;
+  return config.mediaConfigSchema.shape.MEDIA_MAX_UPLOAD_BYTES.parse(undefined);
+}
 
 /** Resident memory of a process (Linux) now and at its peak (VmHWM), in bytes. */
 async function memoryOf(pid: number | undefined): Promise<{ resident: number; peak: number }> {
@@ -116,25 +123,30 @@ function streamMultipart(
 /**
  * The import pipeline end to end: gateway → media (CreateImport, outbox) → RabbitMQ → media worker (download,
  * ffmpeg, pocketsphinx, summary) → note and job, with the notifications they cause. Real recorded speech from
- * Debian's pocketsphinx test data, served by loopback HTTP servers.
+ * Debian's pocketsphinx test data, served by the shared stack's allow-listed media server (a folder of this file's
+ * there) and by a loopback server of this file's that the allow-list does not name.
+ *
+ * On the run's shared stack: other files import beside this one, through the same worker, storage and work folder,
+ * so every check of files looks at this file's users and jobs only. The worker stopped mid-job is in
+ * worker-crash.test.ts (it stops the worker).
  */
 describe("imports end to end", () => {
-  let stack: TestStack;
+  let stack: SharedStack;
   let api: ReturnType<typeof httpClient>;
+  /** This file's folder on the shared media server: the test files, and its routes. */
   let folder: string;
-  let workDirectory: string;
-  let storageDirectory: string;
-  /** Allow-listed for downloads. */
-  let allowed: LocalMediaServer;
+  /** Allow-listed for downloads: the shared media server, this file's folder. */
+  let allowed: { urlOf(path: string): string };
+  const routes: Record<string, FolderRoute> = {};
   /** The same files on a port the allow-list does not name. */
   let notAllowed: LocalMediaServer;
+  let uploadLimit: number;
 
   beforeAll(async () => {
-    folder = await mkdtemp(join(tmpdir(), "imports-e2e-"));
-    const served = join(folder, "served");
-    workDirectory = join(folder, "work");
-    storageDirectory = join(folder, "storage");
-    await mkdir(served);
+    stack = sharedTestStack();
+    api = httpClient(stack.gatewayUrl);
+    folder = await mkdtemp(join(stack.mediaServer.root, "imports-e2e-"));
+    allowed = { urlOf: (path) => `${stack.mediaServer.url}/${basename(folder)}${path}` };
     // ~14 s of speech as MP3: three clips one after the other.
     const concat = (ids: string[]) => [
       ...ids.flatMap((id) => ["-i", librivoxClip(id)]),
@@ -143,58 +155,93 @@ describe("imports end to end", () => {
       "-map",
       "[out]",
     ];
-    await Promise.all([
-      runFfmpeg([...concat(["0880", "0890", "0920"]), join(served, "lecture.mp3")]),
-      runFfmpeg(["-i", librivoxClip("0880"), join(served, "short.mp3")]),
+    [uploadLimit] = await Promise.all([
+      mediaUploadLimit(),
+      runFfmpeg([...concat(["0880", "0890", "0920"]), join(folder, "lecture.mp3")]),
+      runFfmpeg(["-i", librivoxClip("0880"), join(folder, "short.mp3")]),
+      // ≈ 5 s of speech that the recogniser still reads at speed 2 ("selfish"): the uploaded recording.
+      runFfmpeg(["-i", librivoxClip("0890"), join(folder, "speech.mp3")]),
       // Long enough (≈ 25 s at speed 1) to be interrupted while transcribing.
-      runFfmpeg([...concat(["0870", "0880", "0890", "0920", "0930"]), join(served, "long.mp3")]),
+      runFfmpeg([...concat(["0870", "0880", "0890", "0920", "0930"]), join(folder, "long.mp3")]),
       // A "video": a still picture over speech, H.264 + AAC in MP4.
       runFfmpeg([
         ...["-f", "lavfi", "-i", "color=c=navy:s=160x120:r=10", "-i", librivoxClip("0880")],
-        ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", join(served, "lecture.mp4")],
+        ...["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", join(folder, "lecture.mp4")],
       ]),
-      writeFile(join(served, "notes.txt"), "not audio at all\n".repeat(100)),
-      runFfmpeg(["-f", "lavfi", "-i", "color=c=red:s=16x16", "-frames:v", "1", join(served, "slide.png")]),
+      writeFile(join(folder, "notes.txt"), "not audio at all\n".repeat(100)),
+      runFfmpeg(["-f", "lavfi", "-i", "color=c=red:s=16x16", "-frames:v", "1", join(folder, "slide.png")]),
     ]);
-    allowed = await startMediaServer({ root: served });
-    notAllowed = await startMediaServer({ root: served });
-    stack = await startTestStack({
-      services: ["courses", "media", "notifications"],
-      env: {
-        MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${allowed.port}`,
-        MEDIA_WORK_DIR: workDirectory,
-        MEDIA_STORAGE_DIR: storageDirectory,
-        MEDIA_CANCEL_CHECK_MS: "300",
-        MEDIA_MAX_UPLOAD_BYTES: String(UPLOAD_LIMIT),
-      },
-    });
-    api = httpClient(stack.gatewayUrl);
+    notAllowed = await startMediaServer({ root: folder });
   }, 120_000);
 
   afterAll(async () => {
-    // E2E_DUMP_LOGS=1 prints every process's log (diagnosis of a failure).
-    if (process.env.E2E_DUMP_LOGS) console.log(stack?.logs.join("\n"));
-    await stack?.stopAll();
-    await allowed?.close();
     await notAllowed?.close();
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
   const signUp = (name: string) => signUpWithCourse(api, { name });
 
-  /** Polls the job until it finished, recording every progress value seen. */
-  const finished = (token: string, jobId: string, seen?: number[]) => waitForJob(api, token, jobId, { seen });
+  /** Answers `path` of this file's folder on the allow-listed server with `route` (a redirect, another name…). */
+  async function route(path: string, answer: FolderRoute): Promise<void> {
+    routes[path] = answer;
+    await writeFolderRoutes(folder, routes);
+  }
+
+  /**
+   * Polls the job until it finished, recording every progress value seen (4 reads a second: within a stage, media
+   * writes progress every half second at most). The shared worker takes one import at a time, other files' too:
+   * the bound only ends a hang.
+   */
+  const finished = (token: string, jobId: string, seen?: number[]) => waitForJob(api, token, jobId, { seen, timeoutMs: 90_000, intervalMs: 250 });
 
   /** The job once it is IN_PROGRESS and past the setup stage (transcribing). */
   const transcribing = (token: string, jobId: string) =>
-    waitForJob(api, token, jobId, { until: (job) => job.status === "IN_PROGRESS" && job.progress >= 25, timeoutMs: 20_000, intervalMs: 50 });
+    waitForJob(api, token, jobId, { until: (job) => job.status === "IN_PROGRESS" && job.progress >= 25, timeoutMs: 90_000, intervalMs: 250 });
 
-  /** The per-job temporary folders of every worker process (`<work dir>/worker-<pid>/job-…`). */
-  /** Every stored object (and partial file) of the local storage. */
-  const storedFiles = async () =>
-    (await readdir(storageDirectory, { recursive: true, withFileTypes: true }).catch(() => []))
-      .filter((entry) => entry.isFile())
-      .map((entry) => entry.name);
+  /**
+   * The names of the stored objects (and partial files) of these users in the shared local storage: under their
+   * keys, `uploads/<kind>/<user id>/…`. Only their own requests change these folders.
+   */
+  async function storedFiles(...userIds: string[]): Promise<string[]> {
+    const uploads = join(stack.folders.mediaStorage, "uploads");
+    const names: string[] = [];
+    for (const kind of await readdir(uploads).catch(() => [] as string[])) {
+      for (const userId of userIds) {
+        const ofUser = join(uploads, kind, userId);
+        const entries = await readdir(ofUser, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+          // No folder of this user (yet, or any more); an error within it (a folder removed while read) is thrown.
+          if (error.code === "ENOENT" && error.path === ofUser) return [];
+          throw error;
+        });
+        names.push(...entries.filter((entry) => entry.isFile()).map((entry) => entry.name));
+      }
+    }
+    return names.sort();
+  }
+
+  /** The temporary folders of these jobs in the shared work folder (`<work dir>/worker-<pid>/job-<job id>-…`). */
+  async function workFolders(...jobIds: string[]): Promise<string[]> {
+    const work = stack.folders.mediaWork;
+    const found: string[] = [];
+    for (const worker of await readdir(work).catch(() => [] as string[])) {
+      for (const entry of await readdir(join(work, worker)).catch(() => [] as string[])) {
+        if (jobIds.some((jobId) => entry.startsWith(`job-${jobId}-`))) found.push(`${worker}/${entry}`);
+      }
+    }
+    return found;
+  }
+
+  /** The lines the shared stack's processes logged from `offset` (bytes) of its log file on. */
+  async function logLinesFrom(offset: number): Promise<string[]> {
+    const file = await open(stack.logFile);
+    try {
+      const { size } = await file.stat();
+      const { buffer, bytesRead } = await file.read(Buffer.alloc(Math.max(0, size - offset)), 0, Math.max(0, size - offset), offset);
+      return buffer.subarray(0, bytesRead).toString("utf8").split("\n");
+    } finally {
+      await file.close();
+    }
+  }
 
   const upload = (token: string, path: string, fields: Record<string, string>, file: UploadFile) =>
     uploadMultipart(stack.gatewayUrl, token, path, fields, file);
@@ -215,114 +262,130 @@ describe("imports end to end", () => {
         .map((line) => JSON.parse(line.slice("data: ".length)));
   }
 
-  const workFolders = async () =>
-    (await readdir(workDirectory, { recursive: true }).catch(() => [] as string[])).filter((path) => /(^|\/)job-[^/]+$/.test(path));
-
-  it("uploads a recorded lecture: streamed to storage, transcribed with progress through the stages (SSE), notified", async () => {
+  it("uploads a recording: streamed to storage, transcribed with progress through the stages (SSE), notified", async () => {
     const user = await signUp("Uploader");
-    // Every stage the worker records, seen in the media database itself: the job row keeps only the latest one.
+    // In the media database itself, for this user's jobs only (the worker is the run's): every stage the worker
+    // records (the job row keeps only the latest one), and the start of the job held until the stream follows it,
+    // so that the stream sees it from PENDING on: every stage after it must arrive, however short.
+    const tag = randomUUID().replaceAll("-", "");
+    const [stages, record, hold] = ["e2e_job_stage", "e2e_record_job_stage", "e2e_hold_job_start"].map((name) => `${name}_${tag}`);
+    const holdKey = randomInt(1, 2 ** 47);
+    const ofUser = `NEW.user_id = '${user.userId.replaceAll("'", "''")}'`;
     const mediaDb = new Client({ connectionString: stack.databaseUrl("media") });
     await mediaDb.connect();
-    await mediaDb.query(`
-      CREATE TABLE IF NOT EXISTS e2e_job_stage (seq bigserial PRIMARY KEY, job_id text NOT NULL, stage text NOT NULL, progress int NOT NULL);
-      CREATE OR REPLACE FUNCTION e2e_record_job_stage() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN INSERT INTO e2e_job_stage (job_id, stage, progress) VALUES (NEW.id::text, NEW.stage::text, NEW.progress); RETURN NEW; END $$;
-      DROP TRIGGER IF EXISTS e2e_record_job_stage ON import_job;
-      CREATE TRIGGER e2e_record_job_stage AFTER UPDATE ON import_job FOR EACH ROW
-        WHEN (NEW.stage IS NOT NULL AND NEW.stage IS DISTINCT FROM OLD.stage) EXECUTE FUNCTION e2e_record_job_stage();`);
-    // No worker until the stream follows the job, so that the stream sees it from PENDING on: every stage after it
-    // must arrive, however short.
-    await stack.stop("media-worker");
-    const response = await upload(
-      user.token,
-      "/api/notes/upload/audio",
-      { courseId: user.courseId, speedMultiplier: "2" },
-      {
-        path: join(folder, "served", "lecture.mp3"),
-        name: "lecture.mp3",
-        type: "audio/mpeg",
-      },
-    );
-    expect(response.status).toBe(201);
-    const { note, importJob, uploadInfo } = response.body.data;
-    // The title defaults to the file's name without its extension.
-    expect(note).toMatchObject({ title: "lecture", transcriptionStatus: "PENDING", courseId: user.courseId, course: { id: user.courseId } });
-    expect(note.metadata).toMatchObject({ source: "upload", mimeType: "audio/mpeg", originalFilename: "lecture.mp3" });
-    expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "audio_upload", noteId: note.id });
-    expect(uploadInfo).toEqual({
-      filename: "lecture.mp3",
-      size: expect.any(Number),
-      mimeType: "audio/mpeg",
-      s3Key: expect.stringMatching(/^uploads\/audio\//),
-    });
-    expect(uploadInfo.size).toBeGreaterThan(20_000);
+    try {
+      await mediaDb.query(`
+        CREATE TABLE ${stages} (seq bigserial PRIMARY KEY, job_id text NOT NULL, stage text NOT NULL, progress int NOT NULL);
+        CREATE FUNCTION ${record}() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN INSERT INTO ${stages} (job_id, stage, progress) VALUES (NEW.id::text, NEW.stage::text, NEW.progress); RETURN NEW; END $$;
+        CREATE TRIGGER ${record} AFTER UPDATE ON import_job FOR EACH ROW
+          WHEN (${ofUser} AND NEW.stage IS NOT NULL AND NEW.stage IS DISTINCT FROM OLD.stage) EXECUTE FUNCTION ${record}();
+        CREATE FUNCTION ${hold}() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN PERFORM pg_advisory_xact_lock(${holdKey}); RETURN NEW; END $$;
+        CREATE TRIGGER ${hold} BEFORE UPDATE ON import_job FOR EACH ROW
+          WHEN (${ofUser} AND OLD.status = 'PENDING') EXECUTE FUNCTION ${hold}();`);
+      // Taken before the upload: the worker's start of the job (PENDING → IN_PROGRESS) waits for its release.
+      await mediaDb.query("SELECT pg_advisory_lock($1)", [holdKey]);
+      const response = await upload(
+        user.token,
+        "/api/notes/upload/audio",
+        { courseId: user.courseId, speedMultiplier: "2" },
+        {
+          path: join(folder, "speech.mp3"),
+          name: "lecture.mp3",
+          type: "audio/mpeg",
+        },
+      );
+      expect(response.status).toBe(201);
+      const { note, importJob, uploadInfo } = response.body.data;
+      // The title defaults to the file's name without its extension.
+      expect(note).toMatchObject({ title: "lecture", transcriptionStatus: "PENDING", courseId: user.courseId, course: { id: user.courseId } });
+      expect(note.metadata).toMatchObject({ source: "upload", mimeType: "audio/mpeg", originalFilename: "lecture.mp3" });
+      expect(importJob).toEqual({ id: expect.any(String), status: "PENDING", type: "audio_upload", noteId: note.id });
+      expect(uploadInfo).toEqual({
+        filename: "lecture.mp3",
+        size: expect.any(Number),
+        mimeType: "audio/mpeg",
+        s3Key: expect.stringMatching(/^uploads\/audio\//),
+      });
+      expect(uploadInfo.size).toBe((await stat(join(folder, "speech.mp3"))).size);
 
-    const readEvents = await openEvents(user.token, importJob.id);
-    await stack.start("media-worker");
-    const events = await readEvents();
-    expect(events[0]).toEqual({ status: "PENDING", progress: 0, stage: null });
-    expect(events[events.length - 1]).toMatchObject({ status: "COMPLETED", progress: 100 });
-    const progress = events.map((event) => event.progress);
-    expect(progress).toEqual([...progress].sort((a, b) => a - b));
-    // Media pushes every state the job records (WatchImportJob), so even the short stages — setup (a few hundred
-    // ms) and content processing (the summary: milliseconds) — reach the stream, in order.
-    const stageOrder = ["SETUP", "TRANSCRIPTION", "CONTENT_PROCESSING", "NOTE_CREATION"];
-    const streamedStages = [...new Set(events.map((event) => event.stage).filter((stage): stage is string => stage !== null))];
-    expect(streamedStages).toEqual(stageOrder);
-    expect(events.map((event) => event.stage).filter((stage, index, all) => stage !== null && stage !== all[index - 1])).toEqual(stageOrder);
-    expect(events[events.length - 1].stage).toBe("NOTE_CREATION");
-    // Every one of the four stages was recorded, in order (the trigger above logged each change of stage), and
-    // every recorded change reached the stream: the database's sequence is the stream's.
-    const recorded = await mediaDb.query<{ stage: string; progress: number }>(
-      "SELECT stage, progress FROM e2e_job_stage WHERE job_id = $1 ORDER BY seq",
-      [importJob.id],
-    );
-    await mediaDb.end();
-    expect(recorded.rows.map((row) => row.stage)).toEqual(stageOrder);
-    for (const row of recorded.rows) expect(events).toContainEqual(expect.objectContaining({ stage: row.stage, progress: row.progress }));
-    expect(new Set(progress).size).toBeGreaterThanOrEqual(3);
-    // Each stage within its range: setup 0-25, transcription 25-75, content 75-95, note creation 95-100.
-    for (const event of events.filter((entry) => entry.status === "IN_PROGRESS")) {
-      const range = { SETUP: [0, 25], TRANSCRIPTION: [25, 75], CONTENT_PROCESSING: [75, 95], NOTE_CREATION: [95, 100] }[event.stage!]!;
-      expect(event.progress).toBeGreaterThanOrEqual(range[0]);
-      expect(event.progress).toBeLessThanOrEqual(range[1]);
+      const readEvents = await openEvents(user.token, importJob.id);
+      await mediaDb.query("SELECT pg_advisory_unlock($1)", [holdKey]);
+      const events = await readEvents();
+      expect(events[0]).toEqual({ status: "PENDING", progress: 0, stage: null });
+      expect(events[events.length - 1]).toMatchObject({ status: "COMPLETED", progress: 100 });
+      const progress = events.map((event) => event.progress);
+      expect(progress).toEqual([...progress].sort((a, b) => a - b));
+      // Media pushes every state the job records (WatchImportJob), so even the short stages — setup (a few hundred
+      // ms) and content processing (the summary: milliseconds) — reach the stream, in order.
+      const stageOrder = ["SETUP", "TRANSCRIPTION", "CONTENT_PROCESSING", "NOTE_CREATION"];
+      const streamedStages = [...new Set(events.map((event) => event.stage).filter((stage): stage is string => stage !== null))];
+      expect(streamedStages).toEqual(stageOrder);
+      expect(events.map((event) => event.stage).filter((stage, index, all) => stage !== null && stage !== all[index - 1])).toEqual(stageOrder);
+      expect(events[events.length - 1].stage).toBe("NOTE_CREATION");
+      // Every one of the four stages was recorded, in order (the trigger above logged each change of stage), and
+      // every recorded change reached the stream: the database's sequence is the stream's.
+      const recorded = await mediaDb.query<{ stage: string; progress: number }>(
+        `SELECT stage, progress FROM ${stages} WHERE job_id = $1 ORDER BY seq`,
+        [importJob.id],
+      );
+      expect(recorded.rows.map((row) => row.stage)).toEqual(stageOrder);
+      for (const row of recorded.rows) expect(events).toContainEqual(expect.objectContaining({ stage: row.stage, progress: row.progress }));
+      expect(new Set(progress).size).toBeGreaterThanOrEqual(3);
+      // Each stage within its range: setup 0-25, transcription 25-75, content 75-95, note creation 95-100.
+      for (const event of events.filter((entry) => entry.status === "IN_PROGRESS")) {
+        const range = { SETUP: [0, 25], TRANSCRIPTION: [25, 75], CONTENT_PROCESSING: [75, 95], NOTE_CREATION: [95, 100] }[event.stage!]!;
+        expect(event.progress).toBeGreaterThanOrEqual(range[0]);
+        expect(event.progress).toBeLessThanOrEqual(range[1]);
+      }
+
+      // One 5.3 s clip, one sentence (the URL import below transcribes the whole 14 s lecture, segment by segment).
+      const full = (await api("GET", `/api/notes/${note.id}`, { token: user.token })).body.data;
+      expect(full.transcriptionStatus).toBe("COMPLETED");
+      expect(full.content).toMatch(/disposed|young|selfish|married/);
+      const segments = full.transcriptSegments as { startTime: number; endTime: number }[];
+      expect(segments.length).toBeGreaterThan(0);
+      for (let index = 1; index < segments.length; index++) expect(segments[index].startTime).toBeGreaterThanOrEqual(segments[index - 1].startTime);
+      // Sped up twice for transcription, mapped back: the last segment ends near the clip's 5.3 s, not 2.65 s.
+      expect(segments[segments.length - 1].endTime).toBeGreaterThan(4);
+      expect(full.metadata).toMatchObject({ source: "upload", fileSize: uploadInfo.size, language: "en" });
+
+      let texts: string[] = [];
+      await eventually(async () => {
+        const list = (await api("GET", "/api/notifications", { token: user.token })).body.data.notifications as { content: string }[];
+        texts = list.map((entry) => entry.content);
+        return texts.some((text) => /processing started/i.test(text)) && texts.some((text) => /ready to view/i.test(text));
+        // eslint-disable-next-line no-restricted-syntax -- on a timeout the assertion below fails, showing the texts that did arrive
+      }).catch(() => undefined);
+      expect(texts).toEqual(expect.arrayContaining([expect.stringMatching(/processing started/i), expect.stringMatching(/ready to view/i)]));
+    } finally {
+      // Released first: a start still held would keep the shared worker waiting (and the triggers from being dropped).
+      await mediaDb.query("SELECT pg_advisory_unlock_all()");
+      await mediaDb.query(`
+        DROP TRIGGER IF EXISTS ${hold} ON import_job; DROP FUNCTION IF EXISTS ${hold}();
+        DROP TRIGGER IF EXISTS ${record} ON import_job; DROP FUNCTION IF EXISTS ${record}(); DROP TABLE IF EXISTS ${stages};`);
+      await mediaDb.end();
     }
-
-    const full = (await api("GET", `/api/notes/${note.id}`, { token: user.token })).body.data;
-    expect(full.transcriptionStatus).toBe("COMPLETED");
-    expect(full.content).toMatch(/disposed|young|selfish|married/);
-    const segments = full.transcriptSegments as { startTime: number; endTime: number }[];
-    expect(segments.length).toBeGreaterThan(1);
-    for (let index = 1; index < segments.length; index++) expect(segments[index].startTime).toBeGreaterThanOrEqual(segments[index - 1].startTime);
-    expect(segments[segments.length - 1].endTime).toBeGreaterThan(10);
-    expect(full.metadata).toMatchObject({ source: "upload", fileSize: uploadInfo.size, language: "en" });
-
-    let texts: string[] = [];
-    await eventually(async () => {
-      const list = (await api("GET", "/api/notifications", { token: user.token })).body.data.notifications as { content: string }[];
-      texts = list.map((entry) => entry.content);
-      return texts.some((text) => /processing started/i.test(text)) && texts.some((text) => /ready to view/i.test(text));
-      // eslint-disable-next-line no-restricted-syntax -- on a timeout the assertion below fails, showing the texts that did arrive
-    }).catch(() => undefined);
-    expect(texts).toEqual(expect.arrayContaining([expect.stringMatching(/processing started/i), expect.stringMatching(/ready to view/i)]));
-  }, 90_000);
+  }, 120_000);
 
   it("refuses an upload whose content is not audio (400 UNEXPECTED_FILE), keeping nothing", async () => {
     const user = await signUp("Faker");
-    const before = await storedFiles();
+    const other = await signUp("Intruder");
+    const before = await storedFiles(user.userId, other.userId);
     const response = await upload(
       user.token,
       "/api/notes/upload/audio",
       { courseId: user.courseId },
       {
-        path: join(folder, "served", "notes.txt"),
+        path: join(folder, "notes.txt"),
         name: "lecture.mp3",
         type: "audio/mpeg",
       },
     );
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, code: "UNEXPECTED_FILE" });
-    expect(await storedFiles()).toEqual(before);
+    expect(await storedFiles(user.userId, other.userId)).toEqual(before);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
     // A title holding a NUL character (PostgreSQL text cannot store it) is refused, not a 500; nothing is kept.
     const nul = await upload(
@@ -330,7 +393,7 @@ describe("imports end to end", () => {
       "/api/notes/upload/audio",
       { courseId: user.courseId, title: "Cells\u0000and membranes" },
       {
-        path: join(folder, "served", "short.mp3"),
+        path: join(folder, "short.mp3"),
         name: "short.mp3",
         type: "audio/mpeg",
       },
@@ -341,29 +404,28 @@ describe("imports end to end", () => {
       code: "VALIDATION_ERROR",
       details: [{ field: "title", message: "must not contain a NUL character" }],
     });
-    expect(await storedFiles()).toEqual(before);
+    expect(await storedFiles(user.userId, other.userId)).toEqual(before);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
     // Another user's course: 404, and the stored file is removed again.
-    const other = await signUp("Intruder");
     const foreign = await upload(
       other.token,
       "/api/notes/upload/audio",
       { courseId: user.courseId },
       {
-        path: join(folder, "served", "short.mp3"),
+        path: join(folder, "short.mp3"),
         name: "short.mp3",
         type: "audio/mpeg",
       },
     );
     expect(foreign.status).toBe(404);
-    expect(await storedFiles()).toEqual(before);
-  }, 20_000);
+    expect(await storedFiles(user.userId, other.userId)).toEqual(before);
+  }, 30_000);
 
   it("rejects an over-limit upload with 413 while streaming, without the gateway's or media's memory growing", async () => {
     const user = await signUp("Big");
-    const before = await storedFiles();
-    const head = await readFile(join(folder, "served", "short.mp3"));
-    const processes = { gateway: stack.pid("gateway"), media: stack.pid("media") };
+    const before = await storedFiles(user.userId);
+    const head = await readFile(join(folder, "short.mp3"));
+    const processes = { gateway: stack.pids.gateway, media: stack.pids.media };
     for (const pid of Object.values(processes)) await resetPeakMemory(pid);
     const memory = async () => ({ gateway: await memoryOf(processes.gateway), media: await memoryOf(processes.media) });
     const start = await memory();
@@ -375,25 +437,26 @@ describe("imports end to end", () => {
         name: "huge.mp3",
         type: "audio/mpeg",
         head,
-        fillBytes: UPLOAD_LIMIT + 16 * MB,
+        fillBytes: uploadLimit + 16 * MB,
       },
     );
     expect(response).toMatchObject({ status: 413, body: { success: false, code: "FILE_TOO_LARGE" } });
     const end = await memory();
-    // 128 MB went through both processes; holding it would show as at least that much growth — at the end, or
-    // at the peak (VmHWM, reset above) for memory held during the upload and released before it was measured.
-    expect(end.gateway.resident - start.gateway.resident).toBeLessThan(UPLOAD_LIMIT / 2);
-    expect(end.media.resident - start.media.resident).toBeLessThan(UPLOAD_LIMIT / 2);
-    expect(end.gateway.peak - start.gateway.resident).toBeLessThan(UPLOAD_LIMIT / 2);
-    expect(end.media.peak - start.media.resident).toBeLessThan(UPLOAD_LIMIT / 2);
-    await eventually(async () => JSON.stringify(await storedFiles()) === JSON.stringify(before), 5_000);
+    // The whole limit went through both processes; holding it would show as at least that much growth — at the end,
+    // or at the peak (VmHWM, reset above) for memory held during the upload and released before it was measured.
+    expect(end.gateway.resident - start.gateway.resident).toBeLessThan(uploadLimit / 2);
+    expect(end.media.resident - start.media.resident).toBeLessThan(uploadLimit / 2);
+    expect(end.gateway.peak - start.gateway.resident).toBeLessThan(uploadLimit / 2);
+    expect(end.media.peak - start.media.resident).toBeLessThan(uploadLimit / 2);
+    await eventually(async () => JSON.stringify(await storedFiles(user.userId)) === JSON.stringify(before), 5_000);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   it("leaves no note, job or file when the client disconnects mid-upload (UPLOAD_INTERRUPTED)", async () => {
     const user = await signUp("Quitter");
-    const before = await storedFiles();
-    const head = await readFile(join(folder, "served", "short.mp3"));
+    const before = await storedFiles(user.userId);
+    const head = await readFile(join(folder, "short.mp3"));
+    const logOffset = (await stat(stack.logFile)).size;
     const result = await streamMultipart(
       `${stack.gatewayUrl}/api/notes/upload/audio`,
       user.token,
@@ -407,26 +470,30 @@ describe("imports end to end", () => {
       { abortAfterBytes: 4 * MB },
     );
     expect(result).toBe("aborted");
-    await eventually(async () => stack.logs.some((line) => line.includes("UPLOAD_INTERRUPTED")), 5_000);
-    await eventually(async () => JSON.stringify(await storedFiles()) === JSON.stringify(before), 5_000);
+    // Logged by media for this user (the shared stack's log holds every file's lines).
+    await eventually(
+      async () => (await logLinesFrom(logOffset)).some((line) => line.includes("UPLOAD_INTERRUPTED") && line.includes(user.userId)),
+      5_000,
+    );
+    await eventually(async () => JSON.stringify(await storedFiles(user.userId)) === JSON.stringify(before), 5_000);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
     expect((await api("GET", "/api/notes", { token: user.token })).body.data).toEqual([]);
   }, 20_000);
 
   it("attaches files to a note: type and content checked, per-category limits, owner only, files removed with the note", async () => {
     const user = await signUp("Annotator");
+    const other = await signUp("Stranger");
     const created = await api("POST", "/api/notes/import/audio", {
       token: user.token,
       body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId },
     });
     const noteId = created.body.data.note.id as string;
-    const served = join(folder, "served");
     const attach = (fields: Record<string, string>, file: UploadFile, token = user.token) =>
       upload(token, `/api/notes/${noteId}/attachments`, fields, file);
 
     const png = await attach(
       { timestamp: "12.5", description: "The cell diagram" },
-      { path: join(served, "slide.png"), name: "slide.png", type: "image/png" },
+      { path: join(folder, "slide.png"), name: "slide.png", type: "image/png" },
     );
     expect(png.status).toBe(201);
     expect(png.body.data).toEqual({
@@ -438,21 +505,21 @@ describe("imports end to end", () => {
       description: "The cell diagram",
       uploadedAt: expect.any(String),
     });
-    const csv = await attach({ timestamp: "0" }, { path: join(served, "notes.txt"), name: "data.csv", type: "text/csv" });
+    const csv = await attach({ timestamp: "0" }, { path: join(folder, "notes.txt"), name: "data.csv", type: "text/csv" });
     expect(csv.status).toBe(201);
     expect(csv.body.data).toMatchObject({ mimeType: "text/csv", description: null, timestamp: 0 });
 
-    const before = await storedFiles();
-    const exe = await attach({ timestamp: "1" }, { path: join(served, "slide.png"), name: "setup.exe", type: "application/octet-stream" });
+    const before = await storedFiles(user.userId, other.userId);
+    const exe = await attach({ timestamp: "1" }, { path: join(folder, "slide.png"), name: "setup.exe", type: "application/octet-stream" });
     expect(exe.status).toBe(400);
     expect(exe.body.code).toBe("UNEXPECTED_FILE");
-    const fake = await attach({ timestamp: "1" }, { path: join(served, "notes.txt"), name: "photo.png", type: "image/png" });
+    const fake = await attach({ timestamp: "1" }, { path: join(folder, "notes.txt"), name: "photo.png", type: "image/png" });
     expect(fake.status).toBe(400);
     expect(fake.body.code).toBe("UNEXPECTED_FILE");
-    const noTimestamp = await attach({}, { path: join(served, "slide.png"), name: "slide.png", type: "image/png" });
+    const noTimestamp = await attach({}, { path: join(folder, "slide.png"), name: "slide.png", type: "image/png" });
     expect(noTimestamp.status).toBe(400);
     expect(noTimestamp.body).toMatchObject({ code: "VALIDATION_ERROR", details: [{ field: "timestamp", message: "is required" }] });
-    const head = await readFile(join(served, "slide.png"));
+    const head = await readFile(join(folder, "slide.png"));
     const huge = await streamMultipart(
       `${stack.gatewayUrl}/api/notes/${noteId}/attachments`,
       user.token,
@@ -475,20 +542,21 @@ describe("imports end to end", () => {
       { connectionClose: true },
     );
     expect(hugeWithoutKeepAlive).toMatchObject({ status: 413, body: { code: "FILE_TOO_LARGE" } });
-    const other = await signUp("Stranger");
-    const foreign = await attach({ timestamp: "1" }, { path: join(served, "slide.png"), name: "slide.png", type: "image/png" }, other.token);
+    const foreign = await attach({ timestamp: "1" }, { path: join(folder, "slide.png"), name: "slide.png", type: "image/png" }, other.token);
     expect(foreign.status).toBe(404);
-    await eventually(async () => JSON.stringify(await storedFiles()) === JSON.stringify(before), 5_000);
+    await eventually(async () => JSON.stringify(await storedFiles(user.userId, other.userId)) === JSON.stringify(before), 5_000);
 
-    // Deleting the note deletes its stored files (media.note.deleted.v1 → the worker).
+    // Deleting the note deletes its stored files (media.note.deleted.v1 → the worker). The import only made the
+    // note: cancelled rather than transcribed, then the note is deleted once its job has ended.
     expect(before).toEqual(expect.arrayContaining(["slide.png", "data.csv"]));
+    await api("POST", `/api/jobs/${created.body.data.importJob.id}/cancel`, { token: user.token });
     await finished(user.token, created.body.data.importJob.id);
     expect((await api("DELETE", `/api/notes/${noteId}`, { token: user.token })).status).toBe(200);
     await eventually(async () => {
-      const left = await storedFiles();
+      const left = await storedFiles(user.userId);
       return !left.includes("slide.png") && !left.includes("data.csv");
     }, 10_000);
-  }, 30_000);
+  }, 60_000);
 
   it("imports audio by URL from an allow-listed server: transcript, segments on the original timeline, summary, notifications", async () => {
     const user = await signUp("Ada");
@@ -532,8 +600,8 @@ describe("imports end to end", () => {
       // eslint-disable-next-line no-restricted-syntax -- on a timeout the assertion below fails, showing the texts that did arrive
     }).catch(() => undefined);
     expect(texts).toEqual(expect.arrayContaining([expect.stringMatching(/processing started/i), expect.stringMatching(/ready to view/i)]));
-    expect(await workFolders()).toEqual([]);
-  }, 45_000);
+    expect(await workFolders(importJob.id)).toEqual([]);
+  }, 120_000);
 
   it("refuses an audio URL on a server that is not allow-listed at once, and a redirect to one in the worker", async () => {
     const user = await signUp("Mallory");
@@ -553,7 +621,7 @@ describe("imports end to end", () => {
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
 
     // The allowed server redirects to the other one: only the download can see that, and it refuses the hop.
-    allowed.route("/moved.mp3", (_request, response) => void response.writeHead(302, { location: notAllowed.urlOf("/short.mp3") }).end());
+    await route("/moved.mp3", { status: 302, headers: { location: notAllowed.urlOf("/short.mp3") } });
     const response = await api("POST", "/api/notes/import/audio", {
       token: user.token,
       body: { url: allowed.urlOf("/moved.mp3"), courseId: user.courseId },
@@ -567,7 +635,7 @@ describe("imports end to end", () => {
     expect(note.transcriptionStatus).toBe("FAILED");
 
     // Retried (#29): the same kept URL is queued again; now that it redirects to an allowed file, the import completes.
-    allowed.route("/moved.mp3", (_request, response) => void response.writeHead(302, { location: allowed.urlOf("/short.mp3") }).end());
+    await route("/moved.mp3", { status: 302, headers: { location: allowed.urlOf("/short.mp3") } });
     const stranger = await signUp("Trudy");
     expect((await api("POST", `/api/jobs/${job.id}/retry`, { token: stranger.token })).status).toBe(404);
     const retried = await api("POST", `/api/jobs/${job.id}/retry`, { token: user.token });
@@ -577,7 +645,7 @@ describe("imports end to end", () => {
     const again = await api("POST", `/api/jobs/${job.id}/retry`, { token: user.token });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ success: false, code: "JOB_NOT_RETRYABLE" });
-  }, 40_000);
+  }, 120_000);
 
   it("refuses unsupported formats up front and by content", async () => {
     const user = await signUp("Eve");
@@ -607,17 +675,17 @@ describe("imports end to end", () => {
     });
     expect(alias.status).toBe(201);
     expect(alias.body.data.note.metadata.mimeType).toBe("audio/mpeg");
-    expect((await finished(user.token, alias.body.data.importJob.id)).status).toBe("COMPLETED");
     // Claimed to be MP3, but it is text: the worker reads it and fails the job.
     const lying = await api("POST", "/api/notes/import/audio", {
       token: user.token,
       body: { url: allowed.urlOf("/notes.txt"), courseId: user.courseId, mimeType: "audio/mpeg" },
     });
     expect(lying.status).toBe(201);
+    expect((await finished(user.token, alias.body.data.importJob.id)).status).toBe("COMPLETED");
     const job = await finished(user.token, lying.body.data.importJob.id);
     expect(job.status).toBe("FAILED");
     expect(job.errorMessage).toMatch(/^Unsupported audio format/);
-  }, 20_000);
+  }, 120_000);
 
   it("imports a video through yt-dlp from loopback, with its metadata", async () => {
     const user = await signUp("Grace");
@@ -650,7 +718,7 @@ describe("imports end to end", () => {
     });
     expect(internal.status).toBe(400);
     expect(internal.body.code).toBe("URL_NOT_ALLOWED");
-  }, 40_000);
+  }, 120_000);
 
   it("shortens titles and file names longer than 255 characters instead of refusing the import", async () => {
     const user = await signUp("Verbose");
@@ -659,13 +727,11 @@ describe("imports end to end", () => {
     const longName = `${"🧬".repeat(150)}${"x".repeat(150)}`;
 
     // A video page whose VideoObject (JSON-LD) names the video with 300 characters.
-    allowed.route("/long-title.html", (_request, response) => {
-      const videoObject = { "@context": "https://schema.org", "@type": "VideoObject", name: longName, contentUrl: allowed.urlOf("/lecture.mp4") };
-      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      response.end(
-        `<!DOCTYPE html><html><head><title>Lecture</title><script type="application/ld+json">${JSON.stringify(videoObject)}</script></head><body></body></html>`,
-      );
-    });
+    const videoObject = { "@context": "https://schema.org", "@type": "VideoObject", name: longName, contentUrl: allowed.urlOf("/lecture.mp4") };
+    await writeFile(
+      join(folder, "long-title.html"),
+      `<!DOCTYPE html><html><head><title>Lecture</title><script type="application/ld+json">${JSON.stringify(videoObject)}</script></head><body></body></html>`,
+    );
     const video = await api("POST", "/api/notes/import/video", {
       token: user.token,
       body: { url: allowed.urlOf("/long-title.html"), courseId: user.courseId },
@@ -674,15 +740,11 @@ describe("imports end to end", () => {
     expect(video.body.data.videoInfo.title).toBe(longName);
     expect(video.body.data.note.title).toBe([...longName].slice(0, 255).join(""));
 
-    // An audio URL whose last path segment has 304 characters.
-    const audioPath = `/${encodeURIComponent(`${longName}.mp3`)}`;
-    allowed.route(audioPath, (_request, response) => {
-      response.writeHead(200, { "content-type": "audio/mpeg" });
-      createReadStream(join(folder, "served", "short.mp3")).pipe(response);
-    });
+    // An audio URL whose last path segment has 304 characters (longer than a file name may be: a route).
+    await route(`/${longName}.mp3`, { file: "short.mp3" });
     const audio = await api("POST", "/api/notes/import/audio", {
       token: user.token,
-      body: { url: allowed.urlOf(audioPath), courseId: user.courseId },
+      body: { url: allowed.urlOf(`/${encodeURIComponent(`${longName}.mp3`)}`), courseId: user.courseId },
     });
     expect(audio.status).toBe(201);
     expect(audio.body.data.note.title).toBe([...`Audio Import: ${longName}`].slice(0, 255).join(""));
@@ -694,7 +756,7 @@ describe("imports end to end", () => {
       user.token,
       "/api/notes/upload/audio",
       { courseId: user.courseId },
-      { path: join(folder, "served", "short.mp3"), name: `${longName}.mp3`, type: "audio/mpeg" },
+      { path: join(folder, "short.mp3"), name: `${longName}.mp3`, type: "audio/mpeg" },
     );
     expect(uploaded.status).toBe(201);
     expect(uploaded.body.data.note.title).toBe([...longName].slice(0, 255).join(""));
@@ -708,7 +770,7 @@ describe("imports end to end", () => {
       expect(characters(note.title)).toBeLessThanOrEqual(255);
       expect(characters(note.metadata.originalFilename)).toBeLessThanOrEqual(255);
     }
-  }, 90_000);
+  }, 180_000);
 
   it("answers 404 for another user's course, note and job", async () => {
     const owner = await signUp("Owner");
@@ -732,8 +794,10 @@ describe("imports end to end", () => {
     expect((await api("GET", `/api/notes/${note.id}`, { token: other.token })).status).toBe(404);
     expect((await api("GET", `/api/jobs/${importJob.id}`, { token: other.token })).status).toBe(404);
     expect((await api("POST", `/api/jobs/${importJob.id}/cancel`, { token: other.token })).status).toBe(404);
+    // The import only gave the owner a note and a job: cancelled by the owner rather than transcribed.
+    await api("POST", `/api/jobs/${importJob.id}/cancel`, { token: owner.token });
     await finished(owner.token, importJob.id);
-  }, 30_000);
+  }, 60_000);
 
   it("cancels an import mid-way: CANCELLED, and its temporary files are removed", async () => {
     const user = await signUp("Canceller");
@@ -744,10 +808,10 @@ describe("imports end to end", () => {
     expect(response.status).toBe(201);
     const jobId = response.body.data.importJob.id as string;
     await transcribing(user.token, jobId);
-    expect((await workFolders()).length).toBe(1);
+    expect((await workFolders(jobId)).length).toBe(1);
     const cancelled = await api("POST", `/api/jobs/${jobId}/cancel`, { token: user.token });
     expect(cancelled.status).toBe(200);
-    await eventually(async () => (await workFolders()).length === 0, 10_000);
+    await eventually(async () => (await workFolders(jobId)).length === 0, 10_000);
     const job = (await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data;
     expect(job).toMatchObject({ status: "CANCELLED", errorMessage: "Cancelled by user" });
     // The worker takes the next import at once.
@@ -756,41 +820,5 @@ describe("imports end to end", () => {
       body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId },
     });
     expect((await finished(user.token, next.body.data.importJob.id)).status).toBe("COMPLETED");
-  }, 40_000);
-
-  it("finishes an import whose worker stopped mid-job: the message is redelivered and the job restarts", async () => {
-    const user = await signUp("Resilient");
-    // The ≈ 14 s lecture at speed 2: 7 s to transcribe, twice (stopped, then restarted from the start). The worker
-    // is stopped within a poll of the transcription starting, so a longer file would only slow the restart down.
-    const response = await api("POST", "/api/notes/import/audio", {
-      token: user.token,
-      body: { url: allowed.urlOf("/lecture.mp3"), courseId: user.courseId, speedMultiplier: 2 },
-    });
-    const jobId = response.body.data.importJob.id as string;
-    await transcribing(user.token, jobId);
-    await stack.stop("media-worker");
-    expect((await api("GET", `/api/jobs/${jobId}`, { token: user.token })).body.data.status).toBe("IN_PROGRESS");
-    // While no worker runs, the broker holds both imports: the interrupted one (back in the queue) and a new one.
-    const second = await api("POST", "/api/notes/import/audio", {
-      token: user.token,
-      body: { url: allowed.urlOf("/short.mp3"), courseId: user.courseId },
-    });
-    expect(second.status).toBe(201);
-    const stats = await eventually(async () => {
-      const data = (await api("GET", "/api/jobs/stats", { token: user.token })).body.data;
-      return data.queueStats.waiting === 2 ? data : undefined;
-    }, 10_000);
-    // From the database alone, waiting would be 1 (PENDING) with 1 IN_PROGRESS.
-    expect(stats.byStatus).toMatchObject({ pending: 1, inProgress: 1 });
-    expect(stats.queueStats).toMatchObject({ waiting: 2, active: 1, total: 3 });
-    await stack.start("media-worker");
-    const job = await finished(user.token, jobId);
-    expect(job.status).toBe("COMPLETED");
-    expect((await finished(user.token, second.body.data.importJob.id)).status).toBe("COMPLETED");
-    // The job is COMPLETED before the worker removes its scratch folder: wait for the removal, not for a time.
-    await eventually(async () => (await workFolders()).length === 0, 10_000);
-    expect(await workFolders()).toEqual([]);
-    // Two transcriptions of the lecture, a worker restart and a second import: under a loaded CI machine (two test
-    // files at a time) this took up to ≈ 50 s; the limit only bounds a hang.
   }, 120_000);
 });

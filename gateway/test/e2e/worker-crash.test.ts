@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -40,7 +40,8 @@ function heldDownload(data: Buffer): { route: MediaRoute; release(): void } {
 /**
  * A media worker that dies for real (SIGKILL: no shutdown code runs, its import's message is unacked) while an
  * import is IN_PROGRESS: the broker hands the message to the restarted worker, which starts the job again —
- * or fails it with a clear message once it has been started MEDIA_MAX_ATTEMPTS times.
+ * or fails it with a clear message once it has been started MEDIA_MAX_ATTEMPTS times. And one stopped in order
+ * (SIGTERM) while it transcribes: the import goes back to the queue and is finished by the worker started again.
  */
 describe("a media worker killed mid-import", () => {
   let stack: TestStack;
@@ -53,9 +54,19 @@ describe("a media worker killed mid-import", () => {
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), "worker-crash-e2e-"));
     workDirectory = join(folder, "work");
-    await runFfmpeg(["-i", librivoxClip("0880"), join(folder, "clip.mp3")]);
-    clip = await readFile(join(folder, "clip.mp3"));
-    server = await startMediaServer();
+    // Served: the clip and the lecture (the held downloads are routes).
+    const served = join(folder, "served");
+    await mkdir(served);
+    await Promise.all([
+      runFfmpeg(["-i", librivoxClip("0880"), join(served, "clip.mp3")]),
+      // ~14 s of speech as MP3: three clips one after the other.
+      runFfmpeg([
+        ...["0880", "0890", "0920"].flatMap((id) => ["-i", librivoxClip(id)]),
+        ...["-filter_complex", "[0:a][1:a][2:a]concat=n=3:v=0:a=1[out]", "-map", "[out]", join(served, "lecture.mp3")],
+      ]),
+    ]);
+    clip = await readFile(join(served, "clip.mp3"));
+    server = await startMediaServer({ root: served });
     stack = await startTestStack({
       services: ["courses", "media", "notifications"],
       env: {
@@ -144,4 +155,47 @@ describe("a media worker killed mid-import", () => {
     }, 10_000);
     expect(failureNotice).toMatchObject({ type: "ALERT" });
   }, 45_000);
+
+  it("finishes an import whose worker stopped mid-job: the message is redelivered and the job restarts", async () => {
+    const user = await signUp("Resilient");
+    /** The per-job temporary folders of every worker process (`<work dir>/worker-<pid>/job-…`). */
+    const workFolders = async () =>
+      (await readdir(workDirectory, { recursive: true }).catch(() => [] as string[])).filter((path) => /(^|\/)job-[^/]+$/.test(path));
+    // The ≈ 14 s lecture at speed 2: 7 s to transcribe, twice (stopped, then restarted from the start). The worker
+    // is stopped within a poll of the transcription starting, so a longer file would only slow the restart down.
+    const response = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: server.urlOf("/lecture.mp3"), courseId: user.courseId, speedMultiplier: 2 },
+    });
+    const jobId = response.body.data.importJob.id as string;
+    await waitForJob(api, user.token, jobId, {
+      until: (job) => job.status === "IN_PROGRESS" && job.progress >= 25,
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
+    await stack.stop("media-worker");
+    expect((await jobOf(user.token, jobId)).status).toBe("IN_PROGRESS");
+    // While no worker runs, the broker holds both imports: the interrupted one (back in the queue) and a new one.
+    const second = await api("POST", "/api/notes/import/audio", {
+      token: user.token,
+      body: { url: server.urlOf("/clip.mp3"), courseId: user.courseId },
+    });
+    expect(second.status).toBe(201);
+    const stats = await eventually(async () => {
+      const data = (await api("GET", "/api/jobs/stats", { token: user.token })).body.data;
+      return data.queueStats.waiting === 2 ? data : undefined;
+    }, 10_000);
+    // From the database alone, waiting would be 1 (PENDING) with 1 IN_PROGRESS.
+    expect(stats.byStatus).toMatchObject({ pending: 1, inProgress: 1 });
+    expect(stats.queueStats).toMatchObject({ waiting: 2, active: 1, total: 3 });
+    await stack.start("media-worker");
+    // Two transcriptions of the lecture, a worker restart and a second import: under a loaded CI machine (two test
+    // files at a time) this took up to ≈ 50 s; the limits only bound a hang.
+    const job = await waitForJob(api, user.token, jobId, { timeoutMs: 60_000 });
+    expect(job.status).toBe("COMPLETED");
+    expect((await finished(user.token, second.body.data.importJob.id)).status).toBe("COMPLETED");
+    // The job is COMPLETED before the worker removes its scratch folder: wait for the removal, not for a time.
+    await eventually(async () => (await workFolders()).length === 0, 10_000);
+    expect(await workFolders()).toEqual([]);
+  }, 120_000);
 });
