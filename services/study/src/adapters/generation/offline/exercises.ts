@@ -130,12 +130,19 @@ function identityPartners(text: StudyText, unitId: number, answerText: string): 
   const answer = answerText.split(/\s+/).map(escapeForPattern).join("[\\s-]+");
   const statement = text.units[unitId].statement;
   if (!IDENTITY.test(statement)) return [];
+  // Each term's patterns are built only where the answer stands right before or after "is the": the Unicode
+  // classes make every pattern costly to build, and most answers stand elsewhere (an hour's lecture spent ≈ 5 s of
+  // its 12 s of generation building them).
+  const answerIs = new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])\\s+(?:is|are|was|were)\\s+the\\s+`, "iu").test(statement);
+  const isAnswer = new RegExp(`\\s+(?:is|are|was|were)\\s+the\\s+${answer}(?![\\p{L}\\p{N}])`, "iu").test(statement);
+  if (!answerIs && !isAnswer) return [];
   return text.termsByUnit[unitId]
     .filter((other) => {
       if (new RegExp(`^(?:${other.pattern.source})$`, "iu").test(answerText)) return false;
-      const forward = new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])\\s+(?:is|are|was|were)\\s+the\\s+(?:${other.pattern.source})`, "iu");
-      const backward = new RegExp(`(?:${other.pattern.source})\\s+(?:is|are|was|were)\\s+the\\s+${answer}(?![\\p{L}\\p{N}])`, "iu");
-      return forward.test(statement) || backward.test(statement);
+      const forward = () =>
+        new RegExp(`(?<![\\p{L}\\p{N}])${answer}(?![\\p{L}\\p{N}])\\s+(?:is|are|was|were)\\s+the\\s+(?:${other.pattern.source})`, "iu");
+      const backward = () => new RegExp(`(?:${other.pattern.source})\\s+(?:is|are|was|were)\\s+the\\s+${answer}(?![\\p{L}\\p{N}])`, "iu");
+      return (answerIs && forward().test(statement)) || (isAnswer && backward().test(statement));
     })
     .map((other) => nameKey(text, other));
 }
