@@ -73,6 +73,8 @@ export async function startSharedStack(): Promise<void> {
   const started = await startTestStack({
     webApp: true,
     log,
+    // Every file's users sign up and in from one address (127.0.0.1): the default 30 a minute is a few files' worth.
+    gatewayEnv: { AUTH_RATE_LIMIT_PER_MINUTE: "1000" },
     env: {
       MEDIA_DOWNLOAD_ALLOWLIST: `127.0.0.1:${mediaServer.port}`,
       // A cancelled import stops within a third of a second (the default checks every 2 s).
