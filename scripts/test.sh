@@ -4,21 +4,37 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 npm run -s lint:proto
-# `npm run build` in two parts: the TypeScript projects first (typed lint reads their declarations), then the
-# web app's build beside lint, ahead of the unit layer.
 npm run -s generate
-npx tsc -b
-# Lint beside the unit layer and, when it takes longer, beside the start of the integration layer: neither
-# needs the other, typed ESLint is one busy core for minutes, and a core left idle while it finishes is time lost.
-# Either failing fails the run, after both have said what they found.
-npm run -s lint &
-lint=$!
+# Two lanes until the integration layer, so that neither core waits:
+# - the TypeScript projects (`tsc -b`), then lint (typed ESLint reads their declarations: one busy core for minutes);
+# - the unit layer, which needs neither (jest and Vitest compile the sources themselves), and the web app's build.
+# Lint goes on beside the start of the integration layer when it outlasts the unit lane. Either failing fails the
+# run, after both have said what they found.
+npx tsc -b &
+types=$!
 unit=0
-npm run -s build:web || unit=$?
-npx jest --ci --selectProjects unit || unit=$?
-# The SDK on the wire (a local server) and the web app's component and hook tests (jsdom): Vitest.
-(cd clients/sdk && npx vitest run) || unit=$?
-(cd clients/web && npx vitest run) || unit=$?
+(
+  status=0
+  npm run -s build:web || status=$?
+  npx jest --ci --selectProjects unit || status=$?
+  # The SDK on the wire (a local server) and the web app's component and hook tests (jsdom): Vitest.
+  (cd clients/sdk && npx vitest run) || status=$?
+  (cd clients/web && npx vitest run) || status=$?
+  exit "$status"
+) &
+unit_lane=$!
+types_status=0
+wait "$types" || types_status=$?
+lint=""
+if [ "$types_status" -eq 0 ]; then
+  npm run -s lint &
+  lint=$!
+fi
+wait "$unit_lane" || unit=$?
+if [ "$types_status" -ne 0 ]; then
+  echo "test: tsc -b exit $types_status, unit layer exit $unit" >&2
+  exit 1
+fi
 lint_status=""
 if ! kill -0 "$lint" 2>/dev/null; then
   lint_status=0
