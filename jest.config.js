@@ -1,5 +1,5 @@
 /**
- * One jest configuration for the whole monorepo, in three projects (see README "Tests"):
+ * One jest configuration for the whole monorepo, in three projects (see docs/testing.md):
  * - unit: `*​/test/unit` — domain rules and use cases with in-memory ports; no PostgreSQL, no RabbitMQ, so no
  *   global set-up: `npm test` runs it first (`jest --selectProjects unit`) and a broken rule fails in seconds;
  * - integration: every other test folder of libs/ and services/ — one lib or service against real servers;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: every layer, fastest feedback first (README "Tests").
+# `npm test`: every layer, fastest feedback first (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -563,7 +563,7 @@ export class Traffic {
           const answer = await c.call("POST /api/referral/trial-start", "/api/referral/trial-start", token(u));
           const code = textAt(answer.body, "code");
           if (answer.status === 200 || code === "NO_REFERRAL") u.referral = "trial";
-          // Referral farming's shape, refused by billing (README "Referral abuse rules").
+          // Referral farming's shape, refused by billing (services/billing/README.md, "Referral abuse rules").
           else if (code === "NO_SUBSCRIPTION" || code === "EMAIL_NOT_VERIFIED" || code === "REFERRAL_LIMIT_REACHED") u.referral = "refused";
         },
       },

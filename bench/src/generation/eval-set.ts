@@ -187,7 +187,7 @@ export interface NoteInput {
 
 /**
  * The note the generator reads. A segment's confidence is passed along when the lecture has one: the study
- * service's SourceSegment has no such field today (see README), so the generator ignores it until it has.
+ * service's SourceSegment has no such field today (see bench/generation/README.md), so the generator ignores it until it has.
  */
 export function noteOf(lecture: Lecture): NoteInput {
   return {

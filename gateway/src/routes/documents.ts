@@ -194,7 +194,7 @@ const generatedAnswer = z.object({
 
 const PROCESSING_STATUS_PREFIX = "PROCESSING_STATUS";
 
-/** The REST shape of a document: the spec's fields, then what extraction found (README: Documents). */
+/** The REST shape of a document: the spec's fields, then what extraction found (services/documents/README.md). */
 export function documentJson(document: api.Document) {
   const status =
     document.status === api.ProcessingStatus.PROCESSING_STATUS_UNSPECIFIED ? api.ProcessingStatus.PROCESSING_STATUS_PENDING : document.status;

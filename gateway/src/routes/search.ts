@@ -41,7 +41,7 @@ const searchResultSchema = z
     type: resultType,
     content: z.string().describe("The matched excerpt"),
     description: z.string(),
-    relevanceScore: z.number().min(0).max(1).describe("0-1, comparable across types (README: Search)"),
+    relevanceScore: z.number().min(0).max(1).describe("0-1, comparable across types (services/search/README.md)"),
     snippet: z.string(),
     highlights: z.array(z.string()),
     courseId: z.string().optional(),

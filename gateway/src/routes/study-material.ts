@@ -6,7 +6,7 @@ import { coursesById, statusName } from "./notes";
 
 /** Shared by the study guide, quiz and flashcard routes: reading source notes and shaping material. */
 
-/** Most notes one generation reads (the spec leaves it open; documented in the README). */
+/** Most notes one generation reads (the spec leaves it open; documented in docs/api-decisions.md). */
 export const MAX_NOTES_PER_GENERATION = 20;
 
 export const DIFFICULTY_VALUES = ["EASY", "MEDIUM", "HARD"] as const;

@@ -1,5 +1,5 @@
 /**
- * The README's recipe "Adding a service", followed once for real: a throw-away service
+ * The recipe "Adding a service" of docs/development.md, followed once for real: a throw-away service
  * (gateway/test/fixtures/throwaway, started through libs/runtime like every service) is added by its
  * catalogue entry only. The stack runner and the gateway take the catalogue as an option; nothing else in
  * the stack or the gateway names the new service.

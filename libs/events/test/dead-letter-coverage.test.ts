@@ -43,13 +43,13 @@ function consumersInSources(): FoundConsumer[] {
 }
 
 /**
- * Keeps the dead-letter drills and the README's runbook complete: a consumer added to any app fails this test until
+ * Keeps the dead-letter drills and the runbook (docs/operations.md) complete: a consumer added to any app fails this test until
  * its app has a test that drills it (runDeadLetterDrill, importing the consumer's module) and the runbook's table
  * names its queues.
  */
 describe("every event consumer has a dead-letter drill and a row in the runbook", () => {
   const consumers = consumersInSources();
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const runbook = readFileSync(join(ROOT, "docs", "operations.md"), "utf8");
 
   it("finds the consumers of the apps, each under a name of its own", () => {
     expect(consumers.length).toBeGreaterThanOrEqual(11);
@@ -71,6 +71,6 @@ describe("every event consumer has a dead-letter drill and a row in the runbook"
   });
 
   it.each(consumersInSources().map((consumer) => [consumer.name]))("the runbook's table names the queues of %s", (name) => {
-    expect(readme).toContain(`| \`study.events.${name}\` |`);
+    expect(runbook).toContain(`| \`study.events.${name}\` |`);
   });
 });

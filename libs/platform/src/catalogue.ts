@@ -36,7 +36,7 @@ export interface CatalogueEntry {
 
 export type Catalogue = readonly CatalogueEntry[];
 
-/** Every service, in start order. A new service is one entry here (see README "Adding a service"). */
+/** Every service, in start order. A new service is one entry here (see docs/development.md, "Adding a service"). */
 export const CATALOGUE = [
   { name: "courses", directory: "services/courses", grpcAddressVariable: "COURSES_GRPC_ADDRESS", grpcPort: 50051 },
   { name: "notifications", directory: "services/notifications", grpcAddressVariable: "NOTIFICATIONS_GRPC_ADDRESS", grpcPort: 50052 },

@@ -82,7 +82,7 @@ interface LogLine {
 const SIGNAL_TIMEOUT_MS = 20_000;
 
 /**
- * Puts one consumer through what the README's dead-letter runbook tells an operator to do, with the real broker,
+ * Puts one consumer through what the dead-letter runbook (docs/operations.md) tells an operator to do, with the real broker,
  * the consumer's own factory and database, and `replayDeadLetters` (what the dead-letters CLI runs):
  * 1. the cause is broken and the event published: the consumer retries, then dead-letters it with the last error;
  * 2. (unless `replayBeforeRepair` is false) a replay before the repair: the message goes round and comes back;

@@ -1,5 +1,5 @@
 // `node services/search/dist/reindex.js [--user <id>]` (npm run reindex [-- --user <id>]): rebuilds the index of
-// one user, or of everyone, from the owning services (see the README, "Search").
+// one user, or of everyone, from the owning services (see services/search/README.md).
 import { prismaOptions } from "@study/db";
 import { systemClock } from "@study/platform/clock";
 import { perSecond, runReindexCommand } from "@study/runtime";

@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     closeToOthers(dataDir);
     const { postgres, rabbitmq } = infrastructure;
 
-    // Without Google credentials, Google is the test kit's stand-in (README "What `npm start` runs").
+    // Without Google credentials, Google is the test kit's stand-in (docs/running.md).
     const google = process.env.GOOGLE_CLIENT_ID ? null : await startGoogleStandIn();
     if (google) {
       stops.push(() => google.stop());

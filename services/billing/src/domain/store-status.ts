@@ -1,6 +1,6 @@
 /**
  * The status of an App Store subscription after a server notification (v2). The spec leaves the mapping open;
- * this table is the one written in the README. Types that say nothing about access (a renewal preference changed,
+ * this table is the one written in services/billing/README.md. Types that say nothing about access (a renewal preference changed,
  * a price increase announced, a consumption request, a test) keep the status the transaction itself gives:
  * active until its expiry, expired after it; a revoked transaction (refund, family sharing removed) is expired.
  */

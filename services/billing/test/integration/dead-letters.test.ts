@@ -23,7 +23,7 @@ import { CompleteWithdrawal, ReturnWithdrawal, SendPayout } from "../../src/appl
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { billingMigrations } from "../../src/migrations";
 
-/** The README's dead-letter runbook, done on the billing consumer (see runDeadLetterDrill), against the Stripe stand-in. */
+/** The dead-letter runbook (docs/operations.md), done on the billing consumer (see runDeadLetterDrill), against the Stripe stand-in. */
 describe("billing consumer: dead letters and replay", () => {
   let db: PrismaClient;
   let stripeServer: StripeServer;

@@ -24,7 +24,7 @@ import { PushToGoogle } from "../../src/application/google/push-to-google";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { calendarMigrations } from "../../src/migrations";
 
-/** The README's dead-letter runbook, done on the calendar's two consumers (see runDeadLetterDrill). */
+/** The dead-letter runbook (docs/operations.md), done on the calendar's two consumers (see runDeadLetterDrill). */
 describe("calendar consumers: dead letters and replay", () => {
   let db: PrismaClient;
   let google: LocalGoogleCalendar;

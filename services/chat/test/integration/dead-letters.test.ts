@@ -26,7 +26,7 @@ class MediaWithOutage implements NoteSource, DocumentSource {
   }
 }
 
-/** The README's dead-letter runbook, done on the chat consumer (see runDeadLetterDrill). */
+/** The dead-letter runbook (docs/operations.md), done on the chat consumer (see runDeadLetterDrill). */
 describe("chat consumer: dead letters and replay", () => {
   let db: PrismaClient;
 

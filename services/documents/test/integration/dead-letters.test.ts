@@ -29,7 +29,7 @@ import { DEFAULT_MAX_ATTEMPTS, ProcessDocument } from "../../src/application/pro
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { documentsMigrations } from "../../src/migrations";
 
-/** The README's dead-letter runbook, done on the documents consumer and the documents worker's (see runDeadLetterDrill). */
+/** The dead-letter runbook (docs/operations.md), done on the documents consumer and the documents worker's (see runDeadLetterDrill). */
 describe("documents consumers: dead letters and replay", () => {
   let db: PrismaClient;
   let folder: string;

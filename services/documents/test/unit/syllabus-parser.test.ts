@@ -63,7 +63,7 @@ function score(items: SyllabusItem[], expected: Expected[], timeZone: string): S
 }
 
 function report(name: string, result: Score): void {
-  // The figures the README quotes (coordinator: keep this line when the syllabi change).
+  // The figures docs/PERFORMANCE.md quotes ("Syllabus") (coordinator: keep this line when the syllabi change).
   console.log(
     `syllabus "${name}": ${result.found}/${result.expected} expected items found (recall ${(result.recall * 100).toFixed(1)}%), ` +
       `${result.wrong}/${result.produced} produced items wrong (${(result.wrongRate * 100).toFixed(1)}%)` +

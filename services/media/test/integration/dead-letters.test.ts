@@ -38,7 +38,7 @@ import { StartJob } from "../../src/application/start-job";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { mediaMigrations } from "../../src/migrations";
 
-/** The README's dead-letter runbook, done on media's consumer and on the media worker's (see runDeadLetterDrill). */
+/** The dead-letter runbook (docs/operations.md), done on media's consumer and on the media worker's (see runDeadLetterDrill). */
 describe("media consumers: dead letters and replay", () => {
   let db: PrismaClient;
   let folder: string;

@@ -10,7 +10,7 @@ import { courseDeletedMessage } from "../../src/domain/notification";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { notificationsMigrations } from "../../src/migrations";
 
-/** The README's dead-letter runbook, done on the notifications consumer (see runDeadLetterDrill). */
+/** The dead-letter runbook (docs/operations.md), done on the notifications consumer (see runDeadLetterDrill). */
 describe("notifications consumer: dead letters and replay", () => {
   let db: PrismaClient;
 

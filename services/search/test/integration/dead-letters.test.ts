@@ -11,7 +11,7 @@ import { RemoveRecords } from "../../src/application/remove-records";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { searchMigrations } from "../../src/migrations";
 
-/** The README's dead-letter runbook, done on the search consumer (see runDeadLetterDrill), with the embedded index. */
+/** The dead-letter runbook (docs/operations.md), done on the search consumer (see runDeadLetterDrill), with the embedded index. */
 describe("search consumer: dead letters and replay", () => {
   let db: PrismaClient;
 

@@ -12,7 +12,7 @@ import { FollowSourceNotes } from "../../src/application/follow-source-notes";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { studyMigrations } from "../../src/migrations";
 
-/** The README's dead-letter runbook, done on the study consumer (see runDeadLetterDrill). */
+/** The dead-letter runbook (docs/operations.md), done on the study consumer (see runDeadLetterDrill). */
 describe("study consumer: dead letters and replay", () => {
   let db: PrismaClient;
 

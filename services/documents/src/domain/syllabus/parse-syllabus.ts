@@ -24,7 +24,7 @@ import {
 
 export type { SyllabusItemType } from "./vocabulary";
 
-/** A calendar item read from a syllabus. The rules behind each field are in the service's README ("Syllabus"). */
+/** A calendar item read from a syllabus. The rules behind each field are in services/documents/README.md ("Syllabus"). */
 export interface SyllabusItem {
   /**
    * Stable across re-uploads of the same syllabus: a hash of the normalised source line (and the part of it that

@@ -33,7 +33,7 @@ const TERM_END =
 export const ADMINISTRATIVE =
   /\b(drop|withdraw(?:al)?|add\/drop|registration|register|enrol(?:l)?(?:ment)?|census|tuition|refund|grades?\s+(?:posted|available|due)|incomplete|last\s+updated|revised|updated)\b/i;
 
-/** Classifies a piece of text; exam words win over "due" ("Quiz 2 due" is an exam), see the README. */
+/** Classifies a piece of text; exam words win over "due" ("Quiz 2 due" is an exam), see services/documents/README.md. */
 export function classify(text: string): LineKind | null {
   const exam = EXAM.test(text);
   const review = REVIEW.test(text);
