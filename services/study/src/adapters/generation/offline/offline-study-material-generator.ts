@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { AppError } from "@study/platform/errors";
 import type { GenerationInput, StudyMaterialGenerator } from "../../../application/ports/study-material-generator.port";
 import {
@@ -26,9 +27,19 @@ function materialTitle(input: GenerationInput): string {
   return sourceTitle || input.courseName.trim() || titles[0]?.trim() || "Notes";
 }
 
-/** The notes and documents analysed, with the focus areas marked. */
-const analyse = (input: GenerationInput, signal?: AbortSignal) =>
-  analyseNotes(input.notes, signal, { documents: input.documents, focusAreas: input.focusAreas });
+/**
+ * How many analyses a generator keeps. A student asks for flashcards, a quiz and a study guide of the same notes one
+ * after another (the web app offers the three side by side): the analysis, most of the work (tagging above all), is
+ * made once for them. An hour of lecture analysed is a few megabytes.
+ */
+const KEPT_ANALYSES = 4;
+
+/** What the analysis reads of a request: notes, documents and focus areas (not the count or the difficulty). */
+function analysisKey(input: GenerationInput): string {
+  return createHash("sha256")
+    .update(JSON.stringify([input.notes, input.documents ?? [], input.focusAreas ?? []]))
+    .digest("base64");
+}
 
 const clampCount = (count: number, max: number) => Math.min(max, Math.max(1, Math.floor(count) || 1));
 
@@ -54,9 +65,33 @@ function nothingToAsk(what: string): AppError {
  */
 export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
   readonly name = "offline";
+  /** The last analyses made, least recently used first. Read only: the builders derive, never change, a StudyText. */
+  private readonly analyses = new Map<string, StudyText>();
+
+  /** `analyseSources`: the analysis (tests count its calls). */
+  constructor(private readonly analyseSources: typeof analyseNotes = analyseNotes) {}
+
+  /** The notes and documents analysed, with the focus areas marked; a recent analysis of the same sources is reused. */
+  private async analyse(input: GenerationInput, signal?: AbortSignal): Promise<StudyText> {
+    const key = analysisKey(input);
+    const kept = this.analyses.get(key);
+    if (kept) {
+      signal?.throwIfAborted();
+      this.analyses.delete(key);
+      this.analyses.set(key, kept);
+      return kept;
+    }
+    const text = await this.analyseSources(input.notes, signal, { documents: input.documents, focusAreas: input.focusAreas });
+    this.analyses.set(key, text);
+    for (const oldest of this.analyses.keys()) {
+      if (this.analyses.size <= KEPT_ANALYSES) break;
+      this.analyses.delete(oldest);
+    }
+    return text;
+  }
 
   async generateFlashcards(input: GenerationInput & { cardCount: number }, signal?: AbortSignal): Promise<GeneratedFlashcardSet> {
-    const text = await analyse(input, signal);
+    const text = await this.analyse(input, signal);
     const requested = clampCount(input.cardCount, MAX_FLASHCARD_COUNT);
     const cards = buildFlashcards(text, difficultyProfile(input.difficulty), requested);
     await checkpoint(signal);
@@ -75,7 +110,7 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
   }
 
   async generateQuiz(input: GenerationInput & { questionCount: number }, signal?: AbortSignal): Promise<GeneratedQuiz> {
-    const text = await analyse(input, signal);
+    const text = await this.analyse(input, signal);
     const requested = clampCount(input.questionCount, MAX_QUESTION_COUNT);
     const questions = buildQuiz(text, difficultyProfile(input.difficulty), requested);
     await checkpoint(signal);
@@ -94,7 +129,7 @@ export class OfflineStudyMaterialGenerator implements StudyMaterialGenerator {
   }
 
   async generateStudyGuide(input: GenerationInput, signal?: AbortSignal): Promise<GeneratedStudyGuide> {
-    const text = await analyse(input, signal);
+    const text = await this.analyse(input, signal);
     const guide = buildStudyGuide(text, difficultyProfile(input.difficulty), materialTitle(input), input.notes, input.documents);
     await checkpoint(signal);
     assertValidStudyGuide(guide);

@@ -475,6 +475,28 @@ describe("OfflineStudyMaterialGenerator", () => {
     expect(await twice()).toEqual(await twice());
   });
 
+  it("analyses the same sources once for flashcards, a quiz and a study guide, and keeps the last four analyses", async () => {
+    const analysed: string[] = [];
+    const counting = new OfflineStudyMaterialGenerator((notes, signal, more) => {
+      analysed.push(notes.map((note) => note.noteId).join("+"));
+      return analyseNotes(notes, signal, more);
+    });
+    const fromLecture = generationInput([lecture], "HARD");
+    const cards = await counting.generateFlashcards({ ...fromLecture, cardCount: 10 });
+    await counting.generateQuiz({ ...fromLecture, questionCount: 10 });
+    await counting.generateStudyGuide(generationInput([lecture], "EASY"));
+    expect(analysed).toEqual([lecture.noteId]);
+    // The reused analysis gives what a fresh one gives.
+    expect(cards).toEqual(await new OfflineStudyMaterialGenerator().generateFlashcards({ ...fromLecture, cardCount: 10 }));
+
+    // Other focus areas mark other units: analysed anew. Four more sources push the lecture's analysis out.
+    await counting.generateStudyGuide({ ...fromLecture, focusAreas: ["glycolysis"] });
+    for (const note of [mediaLectureNote(), twoTopicNote(), contractionsNote()]) await counting.generateStudyGuide(generationInput([note]));
+    await counting.generateStudyGuide(fromLecture);
+    expect(analysed).toHaveLength(6);
+    expect(analysed.at(-1)).toBe(lecture.noteId);
+  });
+
   describe("too little text", () => {
     it("refuses a note of two sentences with NOT_ENOUGH_CONTENT", async () => {
       const transcript = "Welcome back everyone. Today we talk about cells.";
@@ -502,10 +524,11 @@ describe("OfflineStudyMaterialGenerator", () => {
     });
 
     it("stops between phases when the signal aborts while it works", async () => {
+      // A generator each time: one that has analysed these notes already would skip the analysis's phases.
       for (const generate of [
-        (signal: AbortSignal) => generator.generateFlashcards({ ...generationInput([lecture]), cardCount: 10 }, signal),
-        (signal: AbortSignal) => generator.generateQuiz({ ...generationInput([lecture]), questionCount: 10 }, signal),
-        (signal: AbortSignal) => generator.generateStudyGuide(generationInput([lecture]), signal),
+        (signal: AbortSignal) => new OfflineStudyMaterialGenerator().generateFlashcards({ ...generationInput([lecture]), cardCount: 10 }, signal),
+        (signal: AbortSignal) => new OfflineStudyMaterialGenerator().generateQuiz({ ...generationInput([lecture]), questionCount: 10 }, signal),
+        (signal: AbortSignal) => new OfflineStudyMaterialGenerator().generateStudyGuide(generationInput([lecture]), signal),
       ]) {
         const controller = new AbortController();
         const pending = generate(controller.signal);
