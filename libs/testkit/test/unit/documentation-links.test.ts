@@ -84,7 +84,9 @@ describe("documentation links", () => {
       .filter((folder) => existsSync(folder) && statSync(folder).isDirectory())
       .flatMap((folder) => filesUnder(folder, (name) => SOURCE.test(name)));
     for (const file of [...sources, join(ROOT, "jest.config.js"), join(ROOT, "eslint.config.mjs")]) {
-      for (const [named] of readFileSync(file, "utf8").matchAll(/(?<![\w/.-])(?:(?:docs|k8s|services|bench|clients|libs|gateway|proto)\/[\w./-]+\.md|README\.md)\b/g)) {
+      for (const [named] of readFileSync(file, "utf8").matchAll(
+        /(?<![\w/.-])(?:(?:docs|k8s|services|bench|clients|libs|gateway|proto)\/[\w./-]+\.md|README\.md)\b/g,
+      )) {
         // A bare README.md is the repository's, or the folder's own when the file sits next to one.
         const candidates = named === "README.md" ? [join(ROOT, named), join(dirname(file), named)] : [join(ROOT, named)];
         if (!candidates.some((candidate) => existsSync(candidate))) missing.push(`${relative(ROOT, file)} names ${named}`);
