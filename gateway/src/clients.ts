@@ -21,11 +21,7 @@ export function createServiceClients(config: GatewayConfig) {
     study: createClient(study.StudyServiceClient, study.StudyServiceService, address.study, options),
     search: createClient(search.SearchServiceClient, search.SearchServiceService, address.search, options),
     calendar: createClient(calendar.CalendarServiceClient, calendar.CalendarServiceService, address.calendar, options),
-    // A document's text (GetDocument, GetDocumentText) may be larger than grpc-js's 4 MB default.
-    documents: createClient(documents.DocumentsServiceClient, documents.DocumentsServiceService, address.documents, {
-      ...options,
-      maxReceiveMessageBytes: 32 * 1024 * 1024,
-    }),
+    documents: createClient(documents.DocumentsServiceClient, documents.DocumentsServiceService, address.documents, options),
     billing: createClient(billing.BillingServiceClient, billing.BillingServiceService, address.billing, options),
     chat: createClient(chat.ChatServiceClient, chat.ChatServiceService, address.chat, options),
   };

@@ -12,6 +12,7 @@ import {
 import { health } from "@study/contracts";
 import { fromServiceError } from "./errors";
 import { serviceTokenInterceptor } from "./internal-auth";
+import { MESSAGE_SIZE_OPTIONS } from "./message-size";
 import { serviceNameOf } from "./server";
 import { clientCallSpan, rpcMethod } from "./tracing";
 
@@ -31,8 +32,6 @@ export interface ClientOptions {
   deadlineMs?: number;
   /** Attempts for calls that fail with UNAVAILABLE (grpc-js retry policy, with backoff). */
   maxAttempts?: number;
-  /** Largest answer accepted (grpc-js's default is 4 MB; a document's text can be larger). */
-  maxReceiveMessageBytes?: number;
 }
 
 /** A ts-proto client class (`…ServiceClient`), as generated. */
@@ -76,7 +75,7 @@ export function createClient<C extends Client>(
     "grpc.initial_reconnect_backoff_ms": 250,
     "grpc.max_reconnect_backoff_ms": 1_000,
     interceptors: [serviceTokenInterceptor(serviceName)],
-    ...(options.maxReceiveMessageBytes ? { "grpc.max_receive_message_length": options.maxReceiveMessageBytes } : {}),
+    ...MESSAGE_SIZE_OPTIONS,
   });
   const calleeName = serviceName.split(".").at(-1) ?? serviceName;
   const wrapper: Record<string, unknown> = {

@@ -11,6 +11,7 @@ import { isAppError, type Logger } from "@study/platform";
 import { HealthImplementation } from "grpc-health-check";
 import { toServiceError } from "./errors";
 import { authenticatedImplementation, type ServiceTokenVerifier } from "./internal-auth";
+import { MESSAGE_SIZE_OPTIONS } from "./message-size";
 import { tracedImplementation } from "./tracing";
 
 export type UnaryHandler<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;
@@ -122,7 +123,7 @@ export async function startGrpcServer(options: {
   /** Checks each call's service token (internal-auth.ts); without it every call is served (tests of one service). */
   auth?: ServiceTokenVerifier;
 }): Promise<RunningGrpcServer> {
-  const server = new Server({ "grpc.max_receive_message_length": 16 * 1024 * 1024 });
+  const server = new Server({ ...MESSAGE_SIZE_OPTIONS });
   const names = options.services.map((s) => serviceNameOf(s.definition));
   const health = new HealthImplementation(Object.fromEntries(["", ...names].map((n) => [n, "SERVING" as const])));
   health.addToServer(server);

@@ -6,6 +6,7 @@ import {
   createClient,
   ERROR_DETAIL_KEY,
   fromServiceError,
+  MAX_MESSAGE_BYTES,
   serviceNameOf,
   startGrpcServer,
   toServiceError,
@@ -88,6 +89,19 @@ describe("gRPC server and client", () => {
     expect(await client.createCourse({ userId: "bob", name: "Botany", code: "BIO1" })).toEqual({
       course: { id: "new-id", userId: "bob", name: "Botany", code: "BIO1" },
     });
+  });
+
+  it(`carries messages far above grpc-js's 4 MB default both ways, up to MAX_MESSAGE_BYTES (${MAX_MESSAGE_BYTES / 2 ** 20} MiB), and refuses larger`, async () => {
+    const big = "x".repeat(20 * 2 ** 20);
+    behaviour.getCourse = async (request) => ({ course: { ...course(request.courseId), name: big } });
+    expect((await client.getCourse({ userId: "alice", courseId: big }))?.course?.name).toHaveLength(big.length);
+    expect(calls).toEqual([big]);
+    // A request above the limit is refused by the sending client (RESOURCE_EXHAUSTED: a fault of the caller's,
+    // so an internal error), before anything reaches the server.
+    const refused = await failure(client.getCourse({ userId: "alice", courseId: "y".repeat(MAX_MESSAGE_BYTES) }));
+    expect(refused).toMatchObject({ kind: "internal", code: "INTERNAL_ERROR" });
+    expect((refused.cause as ServiceError).code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(calls).toHaveLength(1);
   });
 
   it("delivers an AppError to the caller with kind, code, message, details and action intact", async () => {

@@ -3,9 +3,6 @@ import { createClient } from "@study/grpc";
 import { AppError } from "@study/platform/errors";
 import type { DocumentSource, DocumentText } from "../../application/ports/material-sources.port";
 
-/** A document's text can outgrow grpc-js's 4 MB default (the gateway's documents client allows as much). */
-export const DOCUMENTS_MAX_RECEIVE_BYTES = 32 * 1024 * 1024;
-
 /**
  * The documents service's GetDocumentText: NOT_FOUND (unknown, another user's) is `gone`; DOCUMENT_NOT_PROCESSED
  * (not processed yet, or its processing failed) is `noText`.
@@ -14,10 +11,7 @@ export class GrpcDocumentSource implements DocumentSource {
   private readonly client;
 
   constructor(address: string, deadlineMs = 30_000) {
-    this.client = createClient(documents.DocumentsServiceClient, documents.DocumentsServiceService, address, {
-      deadlineMs,
-      maxReceiveMessageBytes: DOCUMENTS_MAX_RECEIVE_BYTES,
-    });
+    this.client = createClient(documents.DocumentsServiceClient, documents.DocumentsServiceService, address, { deadlineMs });
   }
 
   async getDocumentText(userId: string, documentId: string): Promise<DocumentText> {

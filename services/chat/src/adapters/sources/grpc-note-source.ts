@@ -3,9 +3,6 @@ import { createClient } from "@study/grpc";
 import { AppError, required } from "@study/platform/errors";
 import type { CurrentNote, NoteSource } from "../../application/ports/material-sources.port";
 
-/** A long lecture's transcript with its segments can outgrow grpc-js's 4 MB default. */
-export const MEDIA_MAX_RECEIVE_BYTES = 32 * 1024 * 1024;
-
 const isNotFound = (error: unknown) => error instanceof AppError && error.kind === "not_found";
 
 /** The note as chat indexes it: transcript segments, summary, the user's notes (a file's link is not material). */
@@ -29,10 +26,7 @@ export class GrpcNoteSource implements NoteSource {
   private readonly client;
 
   constructor(address: string, deadlineMs = 10_000) {
-    this.client = createClient(media.MediaServiceClient, media.MediaServiceService, address, {
-      deadlineMs,
-      maxReceiveMessageBytes: MEDIA_MAX_RECEIVE_BYTES,
-    });
+    this.client = createClient(media.MediaServiceClient, media.MediaServiceService, address, { deadlineMs });
   }
 
   async getNote(userId: string, noteId: string): Promise<CurrentNote | null> {

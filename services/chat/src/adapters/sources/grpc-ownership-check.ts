@@ -2,8 +2,6 @@ import { courses, documents, media } from "@study/contracts";
 import { createClient } from "@study/grpc";
 import { AppError, required } from "@study/platform/errors";
 import type { OwnershipCheck } from "../../application/ports/chat-ports.port";
-import { DOCUMENTS_MAX_RECEIVE_BYTES } from "./grpc-document-source";
-import { MEDIA_MAX_RECEIVE_BYTES } from "./grpc-note-source";
 
 export interface OwnershipAddresses {
   courses: string;
@@ -24,15 +22,9 @@ export class GrpcOwnershipCheck implements OwnershipCheck {
 
   constructor(addresses: OwnershipAddresses, deadlineMs = 5_000) {
     this.courses = createClient(courses.CoursesServiceClient, courses.CoursesServiceService, addresses.courses, { deadlineMs });
-    this.media = createClient(media.MediaServiceClient, media.MediaServiceService, addresses.media, {
-      deadlineMs,
-      maxReceiveMessageBytes: MEDIA_MAX_RECEIVE_BYTES,
-    });
+    this.media = createClient(media.MediaServiceClient, media.MediaServiceService, addresses.media, { deadlineMs });
     // GetNote and GetDocument answer with the whole transcript or text.
-    this.documents = createClient(documents.DocumentsServiceClient, documents.DocumentsServiceService, addresses.documents, {
-      deadlineMs,
-      maxReceiveMessageBytes: DOCUMENTS_MAX_RECEIVE_BYTES,
-    });
+    this.documents = createClient(documents.DocumentsServiceClient, documents.DocumentsServiceService, addresses.documents, { deadlineMs });
   }
 
   async courseName(userId: string, courseId: string): Promise<string> {

@@ -5,8 +5,6 @@ import type { SourceType } from "../../domain/passage";
 
 /** A page of a large source may take a while to read and describe. */
 const LIST_DEADLINE_MS = 60_000;
-/** Each listed record carries up to 100 000 characters of searchable text. */
-const LIST_MAX_RECEIVE_BYTES = 64 * 1024 * 1024;
 
 const TYPE_OF_SOURCE: Record<SourceType, indexing.SearchableType> = {
   note: indexing.SearchableType.SEARCHABLE_TYPE_NOTE,
@@ -25,7 +23,6 @@ export class GrpcSourceCatalogue implements SourceCatalogue {
     const client = (address: string) =>
       createClient(indexing.SearchableSourceServiceClient, indexing.SearchableSourceServiceService, address, {
         deadlineMs: LIST_DEADLINE_MS,
-        maxReceiveMessageBytes: LIST_MAX_RECEIVE_BYTES,
       });
     this.clients = { note: client(addresses.media), document: client(addresses.documents) };
   }
