@@ -1,7 +1,7 @@
+import { emptyAsUnset } from "@study/platform";
 import { z } from "zod";
 
 /** An unset variable and an empty one (`OPENAI_API_KEY=` in a compose file) both mean "not configured". */
-const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
 /**
  * Settings of the OpenAI-compatible endpoint, as a fragment for a process's configuration schema

@@ -34,6 +34,12 @@ export const baseConfigSchema = z.object({
   INTERNAL_BIND_HOST: z.string().min(1).default("0.0.0.0"),
 });
 
+/** An empty variable (`FOO=` in a .env file or a manifest) counts as unset: the setting's default applies. */
+export const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
+/** A whole number from `min` to `max`, `fallback` when unset or empty. */
+export const boundedInteger = (min: number, max: number, fallback: number) =>
+  z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
+
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 export const postgresUrl = () => z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), "must be a postgres:// URL");
 export const amqpUrl = () => z.string().refine((v) => /^amqps?:\/\//.test(v), "must be an amqp:// URL");

@@ -1,10 +1,7 @@
-import { port } from "@study/platform";
+import { boundedInteger, emptyAsUnset, port } from "@study/platform";
 import { serviceConfigSchema } from "@study/runtime";
 import { Cron } from "croner";
 import { z } from "zod";
-
-const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
-const count = (min: number, max: number, fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
 
 /** A pattern croner accepts; checked at start-up so a typo fails fast instead of never running. */
 function isCronPattern(pattern: string): boolean {
@@ -31,7 +28,7 @@ export const billingConfigSchema = serviceConfigSchema
     /** Stripe's API address: unset for Stripe itself; the stand-in's URL locally and in tests. */
     STRIPE_API_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
     /** How long one request to Stripe may take (ms). */
-    STRIPE_TIMEOUT_MS: count(100, 120_000, 15_000),
+    STRIPE_TIMEOUT_MS: boundedInteger(100, 120_000, 15_000),
     /** Currency of payouts. */
     PAYOUT_CURRENCY: z.preprocess(
       emptyAsUnset,
@@ -41,22 +38,22 @@ export const billingConfigSchema = serviceConfigSchema
         .default("usd"),
     ),
     /** The referral dashboard's goal (referrals to aim for), leaderboard length and recent referrals shown. */
-    REFERRAL_GOAL: count(1, 1_000, 10),
-    REFERRAL_LEADERBOARD_SIZE: count(1, 100, 10),
-    REFERRAL_RECENT_SIZE: count(1, 50, 5),
+    REFERRAL_GOAL: boundedInteger(1, 1_000, 10),
+    REFERRAL_LEADERBOARD_SIZE: boundedInteger(1, 100, 10),
+    REFERRAL_RECENT_SIZE: boundedInteger(1, 50, 5),
     /** Days of the free trial a checkout with `trial` starts with (0: no trials). */
-    STRIPE_TRIAL_DAYS: count(0, 730, 7),
+    STRIPE_TRIAL_DAYS: boundedInteger(0, 730, 7),
     /** Days a PENDING reward may be claimed before it expires. */
-    REWARD_VALIDITY_DAYS: count(1, 3_650, 90),
+    REWARD_VALIDITY_DAYS: boundedInteger(1, 3_650, 90),
     /** When PENDING rewards past their validity are stored as EXPIRED (cron, 5 fields or 6 with seconds; server time). */
     REWARD_EXPIRY_CRON: z.preprocess(emptyAsUnset, z.string().default("7 * * * *").refine(isCronPattern, "must be a cron pattern, e.g. 7 * * * *")),
     /**
      * Abuse limits per referrer over a rolling period of REFERRAL_LIMIT_PERIOD_DAYS: at most REFERRAL_SIGNUP_LIMIT
      * sign-ups with their code and REFERRAL_REWARD_LIMIT CASH rewards (REFERRAL_LIMIT_REACHED beyond).
      */
-    REFERRAL_LIMIT_PERIOD_DAYS: count(1, 365, 30),
-    REFERRAL_SIGNUP_LIMIT: count(1, 10_000, 20),
-    REFERRAL_REWARD_LIMIT: count(1, 10_000, 10),
+    REFERRAL_LIMIT_PERIOD_DAYS: boundedInteger(1, 365, 30),
+    REFERRAL_SIGNUP_LIMIT: boundedInteger(1, 10_000, 20),
+    REFERRAL_REWARD_LIMIT: boundedInteger(1, 10_000, 10),
     /** App Store: the app's bundle id, its Apple id (required for Production data) and the environments accepted. */
     APP_STORE_BUNDLE_ID: z.preprocess(emptyAsUnset, z.string().min(1).default("com.studyservice.app")),
     APP_STORE_APP_APPLE_ID: z.preprocess(emptyAsUnset, z.coerce.number().int().positive().optional()),

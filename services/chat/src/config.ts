@@ -1,10 +1,7 @@
 import { openAiConfigSchema } from "@study/ai";
-import { port } from "@study/platform";
+import { boundedInteger, port } from "@study/platform";
 import { serviceConfigSchema } from "@study/runtime";
 import { z } from "zod";
-
-const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
-const count = (min: number, max: number, fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().min(min).max(max).default(fallback));
 
 /**
  * Settings of the chat service. The answer engine follows the other AI features: the model OPENAI_MODEL (at
@@ -14,11 +11,11 @@ export const chatConfigSchema = serviceConfigSchema.extend({
   GRPC_PORT: port(50059),
   ...openAiConfigSchema.shape,
   /** Questions one user may ask per hour, across sessions (the spec recommends 50 AI requests per hour). */
-  CHAT_QUESTIONS_PER_HOUR: count(1, 100_000, 50),
+  CHAT_QUESTIONS_PER_HOUR: boundedInteger(1, 100_000, 50),
   /** Passages retrieved for a question and given to the engine. */
-  CHAT_PASSAGES: count(1, 30, 8),
+  CHAT_PASSAGES: boundedInteger(1, 30, 8),
   /** Earlier messages of the session the engine sees (a follow-up question needs the previous turns). */
-  CHAT_HISTORY_MESSAGES: count(0, 50, 6),
+  CHAT_HISTORY_MESSAGES: boundedInteger(0, 50, 6),
   /** The services whose material chat reads: courses (names, ownership), media (notes), documents (text). */
   COURSES_GRPC_ADDRESS: z.string().min(1, "is required"),
   MEDIA_GRPC_ADDRESS: z.string().min(1, "is required"),

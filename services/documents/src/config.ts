@@ -1,12 +1,11 @@
 import { openAiConfigSchema } from "@study/ai";
-import { port } from "@study/platform";
+import { emptyAsUnset, port } from "@study/platform";
 import { processConfigSchema } from "@study/runtime";
 import { createFileStorage, type FileStorage } from "@study/storage";
 import { z } from "zod";
 import { embeddingConfigSchema } from "./adapters/embeddings/openai-embedding-provider";
 import type { ExtractionLimits } from "./application/ports/text-extractor.port";
 
-const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 const positiveInt = (fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().positive().default(fallback));
 const optionalText = z.preprocess(emptyAsUnset, z.string().min(1).optional());
 

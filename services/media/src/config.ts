@@ -1,9 +1,8 @@
-import { port } from "@study/platform";
+import { emptyAsUnset, port } from "@study/platform";
 import { serviceConfigSchema } from "@study/runtime";
 import { z } from "zod";
 import { transcriptionConfigSchema } from "./adapters/transcription/create-transcriber";
 
-const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 const positiveInt = (fallback: number) => z.preprocess(emptyAsUnset, z.coerce.number().int().positive().default(fallback));
 
 /** Where files live: a local folder by default, an S3-compatible bucket when MEDIA_S3_BUCKET is set. */

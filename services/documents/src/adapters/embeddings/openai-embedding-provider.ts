@@ -1,4 +1,5 @@
 import { createOpenAiClient, fromOpenAiError, type OpenAiClient, type OpenAiConfig } from "@study/ai";
+import { emptyAsUnset } from "@study/platform";
 import { AppError } from "@study/platform/errors";
 import { z } from "zod";
 import type { EmbeddingProvider } from "../../application/ports/embedding-provider.port";
@@ -6,8 +7,6 @@ import type { EmbeddingProvider } from "../../application/ports/embedding-provid
 export const DEFAULT_EMBEDDING_MODEL = "text-embedding-3-small";
 /** Inputs per request: well under OpenAI's 2 048, and ~64 000 characters of chunks (1 000 each) per call. */
 export const DEFAULT_EMBEDDING_BATCH = 64;
-
-const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
 /** The embedding settings, a fragment for the service's configuration schema beside `openAiConfigSchema`. */
 export const embeddingConfigSchema = z.object({

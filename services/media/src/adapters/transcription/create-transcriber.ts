@@ -1,12 +1,11 @@
 import { createOpenAiClient, openAiConfigSchema, type OpenAiClient } from "@study/ai";
+import { emptyAsUnset } from "@study/platform";
 import { z } from "zod";
 import type { AudioProcessor } from "../../application/ports/audio-processor.port";
 import type { Transcriber } from "../../application/ports/transcriber.port";
 import { FfmpegAudioProcessor } from "../audio/ffmpeg-audio-processor";
 import { OPENAI_MAX_UPLOAD_BYTES, OpenAiTranscriber } from "./openai-transcriber";
 import { DEBIAN_POCKETSPHINX_MODEL_DIRECTORY, PocketsphinxTranscriber } from "./pocketsphinx-transcriber";
-
-const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
 /**
  * Transcription settings, as a fragment for the service's configuration schema

@@ -1,11 +1,9 @@
 import { openAiClientFromConfig, openAiConfigSchema } from "@study/ai";
-import type { Logger } from "@study/platform";
+import { emptyAsUnset, type Logger } from "@study/platform";
 import { z } from "zod";
 import type { StudyMaterialGenerator } from "../../application/ports/study-material-generator.port";
 import { OfflineStudyMaterialGenerator } from "./offline/offline-study-material-generator";
 import { DEFAULT_GENERATION_TIMEOUT_MS, DEFAULT_MAX_INPUT_CHARS, OpenAiStudyMaterialGenerator } from "./openai/openai-study-material-generator";
-
-const emptyAsUnset = (value: unknown) => (value === "" ? undefined : value);
 
 /**
  * Generation settings, as a fragment for the service's configuration schema
