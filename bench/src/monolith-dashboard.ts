@@ -16,7 +16,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import { Pool, type QueryResultRow } from "pg";
-import { isTimeZone as knownZone, todayIn } from "../../gateway/dist/routes/dashboard";
+import { isTimeZone as knownZone, todayIn } from "@study/platform/zoned-time";
 import { serveReference } from "./reference-server";
 
 const pool = (url: string | undefined) => new Pool({ connectionString: url, max: 10 });

@@ -1,5 +1,6 @@
 import { calendar, media, study, type common } from "@study/contracts";
 import { AppError, type Logger } from "@study/platform";
+import { isTimeZone, todayIn } from "@study/platform/zoned-time";
 import { z } from "zod";
 import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
@@ -25,56 +26,10 @@ const MAX_ASSETS = 10;
 const SERVICES = ["calendar", "media", "study", "courses"] as const;
 type PartService = (typeof SERVICES)[number];
 
-/** An IANA zone name Intl knows ("Pacific/Auckland", "UTC"). */
-export const isTimeZone = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    // Intl throws a RangeError for a zone it does not know: that is the answer.
-    return false;
-  }
-};
 const timeZone = z.string().max(64).refine(isTimeZone, "must be an IANA time zone (e.g. Europe/Berlin)");
 const dashboardQuery = z.object({
   tz: timeZone.optional().describe("IANA time zone that defines 'today' (else the x-timezone header, else UTC)"),
 });
-
-/** Wall-clock parts of an instant in a zone. */
-function wallClock(instant: Date, zone: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-  }).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
-  return { year: part("year"), month: part("month"), day: part("day"), hour: part("hour"), minute: part("minute"), second: part("second") };
-}
-
-/** Milliseconds the zone is ahead of UTC at this instant. */
-function zoneOffsetMs(instant: Date, zone: string): number {
-  const wall = wallClock(instant, zone);
-  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
-  return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
-}
-
-/** The instant at which a calendar day (year, month, day) starts in the zone (DST-aware: the offset at that midnight). */
-function startOfDay(year: number, month: number, day: number, zone: string): Date {
-  const midnightUtc = Date.UTC(year, month - 1, day);
-  const guess = midnightUtc - zoneOffsetMs(new Date(midnightUtc), zone);
-  return new Date(midnightUtc - zoneOffsetMs(new Date(guess), zone));
-}
-
-/** [start of today, start of tomorrow) in the zone. */
-export function todayIn(zone: string, now: Date): { start: Date; end: Date } {
-  const { year, month, day } = wallClock(now, zone);
-  return { start: startOfDay(year, month, day, zone), end: startOfDay(year, month, day + 1, zone) };
-}
 
 const nullableString = z.string().nullable();
 const dashboardNoteSchema = z

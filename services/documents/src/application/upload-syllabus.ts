@@ -2,7 +2,7 @@ import { newId } from "@study/grpc/ids";
 import { AppError } from "@study/platform/errors";
 import { requireUserId } from "@study/platform/ids";
 import { createDocument, validateUploadFields, type Document, type StoredFile, type UploadFields } from "../domain/document";
-import { isValidTimeZone } from "../domain/syllabus/calendar-day";
+import { isTimeZone } from "@study/platform/zoned-time";
 import { parseSyllabus } from "../domain/syllabus/parse-syllabus";
 import { documentProcessed, syllabusFailed } from "./document-events";
 import type { CourseDirectory } from "./ports/course-directory.port";
@@ -50,7 +50,7 @@ export class UploadSyllabus {
     requireUserId(userId);
     const timeZone = fields.timeZone?.trim() || "UTC";
     const upload = validateUploadFields({ ...fields, documentType: undefined }, file.fileName, { documentType: "SYLLABUS" });
-    if (!isValidTimeZone(timeZone))
+    if (!isTimeZone(timeZone))
       throw AppError.validation("Invalid time zone", [{ field: "timeZone", message: "must be an IANA time zone such as America/New_York" }]);
     await deps.courses.assertOwned(userId, upload.courseId);
 

@@ -1,3 +1,2 @@
 export { DEFAULT_MAX_ITEMS, DEFAULT_MAX_LINES, parseSyllabus } from "./parse-syllabus";
 export type { ParsedSyllabus, ParseSyllabusOptions, SyllabusItem, SyllabusItemType } from "./parse-syllabus";
-export { isValidTimeZone } from "./calendar-day";

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import * as chrono from "chrono-node";
 import { RRule, type Weekday } from "rrule";
-import { calendarDate, dayNumber, isoDate, isValidTimeZone, localDay, utcMidnight, weekdayOf, zonedInstant, type CalendarDate } from "./calendar-day";
+import { isTimeZone, localDay, zonedInstant } from "@study/platform/zoned-time";
+import { calendarDate, dayNumber, isoDate, utcMidnight, weekdayOf, type CalendarDate } from "./calendar-day";
 import {
   ADMINISTRATIVE,
   classify,
@@ -939,7 +940,7 @@ function deduplicate(items: SyllabusItem[]): SyllabusItem[] {
  * throws on any text (junk gives no items); throws a RangeError only for an unknown time zone.
  */
 export function parseSyllabus(text: string, options: ParseSyllabusOptions): ParsedSyllabus {
-  if (!isValidTimeZone(options.timeZone)) throw new RangeError(`unknown time zone: ${options.timeZone}`);
+  if (!isTimeZone(options.timeZone)) throw new RangeError(`unknown time zone: ${options.timeZone}`);
   const maxItems = Math.max(0, Math.floor(options.maxItems ?? DEFAULT_MAX_ITEMS));
   const referenceDay = calendarDate(localDay(options.referenceDate, options.timeZone));
   const { units, overLong } = buildUnits(text, Math.max(0, Math.floor(options.maxLines ?? DEFAULT_MAX_LINES)));
