@@ -243,8 +243,9 @@ describe("imports end to end", () => {
     }
   }
 
-  const upload = (token: string, path: string, fields: Record<string, string>, file: UploadFile) =>
-    uploadMultipart(stack.gatewayUrl, token, path, fields, file);
+  /** POST /api/notes/upload/audio with a file of the test's folder, sent as audio/mpeg under `name`. */
+  const uploadAudio = (token: string, fields: Record<string, string>, file: string, name = file) =>
+    uploadMultipart(stack.gatewayUrl, token, "/api/notes/upload/audio", fields, { path: join(folder, file), name, type: "audio/mpeg" });
 
   /**
    * Opens the job's Server-Sent Events: resolves once the stream follows the job (the gateway answers after
@@ -286,16 +287,7 @@ describe("imports end to end", () => {
           WHEN (${ofUser} AND OLD.status = 'PENDING') EXECUTE FUNCTION ${hold}();`);
       // Taken before the upload: the worker's start of the job (PENDING → IN_PROGRESS) waits for its release.
       await mediaDb.query("SELECT pg_advisory_lock($1)", [holdKey]);
-      const response = await upload(
-        user.token,
-        "/api/notes/upload/audio",
-        { courseId: user.courseId, speedMultiplier: "2" },
-        {
-          path: join(folder, "speech.mp3"),
-          name: "lecture.mp3",
-          type: "audio/mpeg",
-        },
-      );
+      const response = await uploadAudio(user.token, { courseId: user.courseId, speedMultiplier: "2" }, "speech.mp3", "lecture.mp3");
       expect(response.status).toBe(201);
       const { note, importJob, uploadInfo } = response.body.data;
       // The title defaults to the file's name without its extension.
@@ -373,31 +365,13 @@ describe("imports end to end", () => {
     const user = await signUp("Faker");
     const other = await signUp("Intruder");
     const before = await storedFiles(user.userId, other.userId);
-    const response = await upload(
-      user.token,
-      "/api/notes/upload/audio",
-      { courseId: user.courseId },
-      {
-        path: join(folder, "notes.txt"),
-        name: "lecture.mp3",
-        type: "audio/mpeg",
-      },
-    );
+    const response = await uploadAudio(user.token, { courseId: user.courseId }, "notes.txt", "lecture.mp3");
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ success: false, code: "UNEXPECTED_FILE" });
     expect(await storedFiles(user.userId, other.userId)).toEqual(before);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
     // A title holding a NUL character (PostgreSQL text cannot store it) is refused, not a 500; nothing is kept.
-    const nul = await upload(
-      user.token,
-      "/api/notes/upload/audio",
-      { courseId: user.courseId, title: "Cells\u0000and membranes" },
-      {
-        path: join(folder, "short.mp3"),
-        name: "short.mp3",
-        type: "audio/mpeg",
-      },
-    );
+    const nul = await uploadAudio(user.token, { courseId: user.courseId, title: "Cells\u0000and membranes" }, "short.mp3");
     expect(nul.status).toBe(400);
     expect(nul.body).toMatchObject({
       success: false,
@@ -407,16 +381,7 @@ describe("imports end to end", () => {
     expect(await storedFiles(user.userId, other.userId)).toEqual(before);
     expect((await api("GET", "/api/jobs", { token: user.token })).body.data.jobs).toEqual([]);
     // Another user's course: 404, and the stored file is removed again.
-    const foreign = await upload(
-      other.token,
-      "/api/notes/upload/audio",
-      { courseId: user.courseId },
-      {
-        path: join(folder, "short.mp3"),
-        name: "short.mp3",
-        type: "audio/mpeg",
-      },
-    );
+    const foreign = await uploadAudio(other.token, { courseId: user.courseId }, "short.mp3");
     expect(foreign.status).toBe(404);
     expect(await storedFiles(user.userId, other.userId)).toEqual(before);
   }, 30_000);
@@ -489,7 +454,7 @@ describe("imports end to end", () => {
     });
     const noteId = created.body.data.note.id as string;
     const attach = (fields: Record<string, string>, file: UploadFile, token = user.token) =>
-      upload(token, `/api/notes/${noteId}/attachments`, fields, file);
+      uploadMultipart(stack.gatewayUrl, token, `/api/notes/${noteId}/attachments`, fields, file);
 
     const png = await attach(
       { timestamp: "12.5", description: "The cell diagram" },
@@ -752,12 +717,7 @@ describe("imports end to end", () => {
 
     // An uploaded file with a 304-character name: the title defaults to it without its extension, shortened to 255
     // characters; the stored file name is shortened keeping its extension.
-    const uploaded = await upload(
-      user.token,
-      "/api/notes/upload/audio",
-      { courseId: user.courseId },
-      { path: join(folder, "short.mp3"), name: `${longName}.mp3`, type: "audio/mpeg" },
-    );
+    const uploaded = await uploadAudio(user.token, { courseId: user.courseId }, "short.mp3", `${longName}.mp3`);
     expect(uploaded.status).toBe(201);
     expect(uploaded.body.data.note.title).toBe([...longName].slice(0, 255).join(""));
     expect(uploaded.body.data.note.metadata.originalFilename).toBe(`${[...longName].slice(0, 251).join("")}.mp3`);
