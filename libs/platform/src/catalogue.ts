@@ -1,8 +1,8 @@
 /**
  * The catalogue of the services: the one list from which the local stack (`npm start`), the gateway's
  * clients, configuration and health list, and the test kit derive. Pure data, no I/O, so that production
- * code (the gateway) may import it. docker-compose.yml and k8s/ stay explicit files;
- * libs/testkit/test/deployment.test.ts fails when they disagree with this list.
+ * code (the gateway) may import it. docker-compose.yml's app blocks and k8s/base/<app>/ are generated from it
+ * (`npm run deploy:generate`, with libs/testkit/src/deployment/description.ts for what only a deployment needs).
  */
 
 /** Another process of a service, started with the service's settings (e.g. media's import worker). */

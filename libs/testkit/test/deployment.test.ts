@@ -2,7 +2,8 @@
  * Static checks of the deployment files: docker-compose.yml and the kustomize manifests under k8s/.
  * They parse the YAML, check the fields that a rollout depends on, check that every gRPC service
  * declared in proto/ (and the gateway) has its Deployment and its compose service, and that both files
- * agree with the service catalogue (libs/platform/src/catalogue.ts). No cluster, no
+ * agree with the service catalogue (libs/platform/src/catalogue.ts); the apps' parts are generated from it
+ * (`npm run deploy:generate`, whose staleness test is test/unit/deployment-generated.test.ts). No cluster, no
  * Docker engine: the only external command is `docker-compose config -q`, when the binary exists.
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -10,6 +11,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync 
 import path from "node:path";
 import { CATALOGUE, GATEWAY_APP, processNamesOf, type Catalogue } from "@study/platform/catalogue";
 import { APP_NODE_OPTIONS } from "@study/testkit";
+import { DEPLOYMENT, renderDeployment } from "../src/deployment";
 import { CORE_SCHEMA, load, loadAll, mergeTag } from "js-yaml";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML of any shape, read field by field with checks
@@ -662,6 +664,26 @@ describe("the service catalogue (libs/platform/src/catalogue.ts)", () => {
       "gateway (compose): REPORTS_GRPC_ADDRESS is unset, the catalogue says reports:50058",
       "gateway (k8s): REPORTS_GRPC_ADDRESS is unset, the catalogue says reports:50058",
     ]);
+  });
+
+  it("is followed by the generator: its files for a new entry with a worker and a call agree with the catalogue", () => {
+    const withReports: Catalogue = [
+      ...CATALOGUE,
+      {
+        name: "reports",
+        directory: "services/reports",
+        grpcAddressVariable: "REPORTS_GRPC_ADDRESS",
+        grpcPort: 50060,
+        extraProcesses: [{ name: "reports-worker", script: "dist/worker.js", healthPortVariable: "REPORTS_WORKER_HEALTH_PORT" }],
+        http: [{ portVariable: "REPORTS_HTTP_PORT", defaultPort: 50070, gatewayUrlVariable: "REPORTS_UPLOAD_URL" }],
+      },
+    ];
+    const rendered = renderDeployment(withReports, root, { ...DEPLOYMENT, reports: { calls: [{ service: "courses", why: "a report's course" }] } });
+    const generatedCompose = load(rendered.get("docker-compose.yml") ?? "", { schema: CORE_SCHEMA.withTags(mergeTag) }) as Obj;
+    const generatedK8s = [...rendered]
+      .filter(([file]) => file.startsWith("k8s/base/") && !isKustomization(file))
+      .flatMap(([, text]) => loadAll(text).filter(isObj));
+    expect(catalogueDisagreements(withReports, { compose: generatedCompose.services, k8s: generatedK8s })).toEqual([]);
   });
 
   it("bites: an address or port that differs from the catalogue, and a deployed service it does not name", () => {
