@@ -9,13 +9,21 @@ import { z } from "zod";
  * their offline generators; `OPENAI_BASE_URL` points the client at a self-hosted compatible server.
  */
 export const openAiConfigSchema = z.object({
-  OPENAI_API_KEY: z.preprocess(emptyAsUnset, z.string().min(1).optional()),
-  OPENAI_BASE_URL: z.preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional()),
-  OPENAI_MODEL: z.preprocess(emptyAsUnset, z.string().min(1).default("gpt-4o-mini")),
-  /** Per request; the SDK retries a timed-out request `OPENAI_MAX_RETRIES` times. */
-  OPENAI_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().positive().default(60_000)),
-  /** Retries of connection errors, timeouts, 408/409/429 and 5xx answers, with the SDK's backoff. */
-  OPENAI_MAX_RETRIES: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(10).default(2)),
+  OPENAI_API_KEY: z
+    .preprocess(emptyAsUnset, z.string().min(1).optional())
+    .describe("Key of an OpenAI-compatible API; unset: the process's offline fallback (or none, for embeddings)."),
+  OPENAI_BASE_URL: z
+    .preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional())
+    .describe("A self-hosted OpenAI-compatible server; unset: OpenAI's API."),
+  OPENAI_MODEL: z
+    .preprocess(emptyAsUnset, z.string().min(1).default("gpt-4o-mini"))
+    .describe("The chat-completions model (summaries, study material, chat answers)."),
+  OPENAI_TIMEOUT_MS: z
+    .preprocess(emptyAsUnset, z.coerce.number().int().positive().default(60_000))
+    .describe("Per request; the SDK retries a timed-out request `OPENAI_MAX_RETRIES` times."),
+  OPENAI_MAX_RETRIES: z
+    .preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(10).default(2))
+    .describe("Retries of connection errors, timeouts, 408/409/429 and 5xx answers, with the SDK's backoff."),
 });
 
 export type OpenAiConfig = z.infer<typeof openAiConfigSchema>;

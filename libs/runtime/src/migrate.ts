@@ -10,6 +10,11 @@ export interface ServiceMigrations {
   migrationsDirectory: string;
 }
 
+/** The migration process's one setting. */
+export const migrationConfigSchema = z.object({
+  DATABASE_URL: postgresUrl(),
+});
+
 export function migrationSources(definition: ServiceMigrations): MigrationSource[] {
   return [PLATFORM_MIGRATIONS, { scope: definition.name, directory: definition.migrationsDirectory }];
 }
@@ -20,7 +25,7 @@ export function migrationSources(definition: ServiceMigrations): MigrationSource
  * and telemetry: it runs before every start of the stack and as an init container.
  */
 export async function runMigrations(definition: ServiceMigrations): Promise<void> {
-  const { DATABASE_URL } = loadConfig(z.object({ DATABASE_URL: postgresUrl() }));
+  const { DATABASE_URL } = loadConfig(migrationConfigSchema);
   const logger = createLogger(`${definition.name}-migrate`);
   const applied = await migrate(DATABASE_URL, migrationSources(definition));
   logger.info({ applied }, applied.length ? "migrations applied" : "database is up to date");

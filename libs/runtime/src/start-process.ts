@@ -30,9 +30,15 @@ import { z } from "zod";
 /** Settings of every process the runtime starts (service, worker, gateway). */
 export const processConfigSchema = baseConfigSchema.extend({
   DATABASE_URL: postgresUrl(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(10)
+    .describe("The process's PostgreSQL connections, shared by Prisma and the prepared hot reads."),
   RABBITMQ_URL: amqpUrl(),
-  EVENT_EXCHANGE: z.string().min(1).default("study.events"),
+  EVENT_EXCHANGE: z.string().min(1).default("study.events").describe("The topic exchange of the domain events (queues are `<exchange>.<consumer>`)."),
 });
 export type ProcessConfig = Pick<
   z.infer<typeof processConfigSchema>,
@@ -40,8 +46,11 @@ export type ProcessConfig = Pick<
 > &
   Partial<Pick<z.infer<typeof processConfigSchema>, "INTERNAL_AUTH_KEY" | "INTERNAL_AUTH_PUBLIC_KEYS">>;
 
+/** A service's gRPC port setting, with the service's own default. */
+export const grpcPort = (fallback: number) => port(fallback).describe("The service's gRPC port (0: any free port).");
+
 /** Settings of every gRPC service. */
-export const serviceConfigSchema = processConfigSchema.extend({ GRPC_PORT: port(50051) });
+export const serviceConfigSchema = processConfigSchema.extend({ GRPC_PORT: grpcPort(50051) });
 export type ServiceConfig = z.infer<typeof serviceConfigSchema>;
 
 /** A database handle the runtime can close. */
@@ -56,6 +65,8 @@ export interface ProcessContext<Db, C> {
   /** The connections `db` uses, for prepared hot reads (`PreparedStatement` of @study/db). */
   pool: Pool;
   amqp: AmqpConnection;
+  /** What the composition's consumers are opened with: spread into a consumer adapter's options (ConsumerLink). */
+  consumerLink: { connection: AmqpConnection; db: Db; exchange: string; logger: Logger };
   lifecycle: Lifecycle;
 }
 
@@ -211,7 +222,8 @@ async function foundation<Db extends TransactionalClient, C extends ProcessConfi
 
   const amqp = new AmqpConnection(config.RABBITMQ_URL, logger, definition.name);
   lifecycle.onStop("rabbitmq", () => amqp.close());
-  const context = { config, logger, db, pool, amqp, lifecycle, internalAuth };
+  const consumerLink = { connection: amqp, db, exchange: config.EVENT_EXCHANGE, logger };
+  const context = { config, logger, db, pool, amqp, consumerLink, lifecycle, internalAuth };
   return closingOnFailure(context, async () => {
     // Serving does not wait for the broker: the outbox holds events until it is back.
     await amqp.start(5_000);

@@ -1,25 +1,39 @@
-import { port } from "@study/platform";
-import { serviceConfigSchema } from "@study/runtime";
+import { grpcPort, serviceConfigSchema } from "@study/runtime";
 import { z } from "zod";
 
 /** Settings of the calendar service. */
 export const calendarConfigSchema = serviceConfigSchema.extend({
-  GRPC_PORT: port(50056),
-  /** The courses service: an event's course is checked there (CheckCourseOwnership). */
-  COURSES_GRPC_ADDRESS: z.string().min(1, "is required"),
-  /** The gateway's IdentityService: the users' Google access tokens for the sync and the push (GetProviderAccessToken). */
-  IDENTITY_GRPC_ADDRESS: z.string().min(1, "is required"),
-  /** Root of Google's APIs (the Calendar v3 API is under it); a local stand-in's URL in tests. */
+  GRPC_PORT: grpcPort(50056),
+  COURSES_GRPC_ADDRESS: z.string().min(1, "is required").describe("The courses service: an event's course is checked there (CheckCourseOwnership)."),
+  IDENTITY_GRPC_ADDRESS: z
+    .string()
+    .min(1, "is required")
+    .describe("The gateway's IdentityService: the users' Google access tokens for the sync and the push (GetProviderAccessToken)."),
   GOOGLE_CALENDAR_API_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://www.googleapis.com/" })
-    .default("https://www.googleapis.com/"),
-  /** A full sync imports events from this many days before now... */
-  GOOGLE_SYNC_PAST_DAYS: z.coerce.number().int().min(0).max(365).default(30),
-  /** ...up to this many days after now (recurring events are expanded into their instances up to there). */
-  GOOGLE_SYNC_FUTURE_DAYS: z.coerce.number().int().min(1).max(730).default(180),
-  /** How long one request to Google may take (ms). */
-  GOOGLE_CALENDAR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  /** How often the reminder scheduler looks for due reminders (ms; 100 ms to 1 h). */
-  CALENDAR_REMINDER_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+    .default("https://www.googleapis.com/")
+    .describe("Root of Google's APIs (the Calendar v3 API is under it); a local stand-in's URL in tests."),
+  GOOGLE_SYNC_PAST_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(365)
+    .default(30)
+    .describe("A full Google sync imports events from this many days before now."),
+  GOOGLE_SYNC_FUTURE_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(730)
+    .default(180)
+    .describe("A full Google sync imports events up to this many days after now (recurring events expanded into their instances up to there)."),
+  GOOGLE_CALENDAR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000).describe("How long one request to Google may take (ms)."),
+  CALENDAR_REMINDER_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(15_000)
+    .describe("How often the reminder scheduler looks for due reminders (ms; 100 ms to 1 h)."),
 });
 export type CalendarConfig = z.infer<typeof calendarConfigSchema>;

@@ -1,26 +1,16 @@
 // `node services/chat/dist/reindex.js [--user <id>]` (npm run reindex:chat [-- --user <id>]): rebuilds the passages
 // chat answers from, of one user or of everyone, from the notes (media) and documents (documents) they own.
 import { prismaOptions } from "@study/db";
-import { baseConfigSchema, postgresUrl } from "@study/platform";
 import { systemClock } from "@study/platform/clock";
 import { perSecond, runReindexCommand } from "@study/runtime";
-import { z } from "zod";
 import { PrismaPassageStore } from "./adapters/db/prisma-passage-store";
 import { GrpcDocumentSource } from "./adapters/sources/grpc-document-source";
 import { GrpcNoteSource } from "./adapters/sources/grpc-note-source";
 import { GrpcSourceCatalogue } from "./adapters/sources/grpc-source-catalogue";
 import { IndexDocument, IndexNote } from "./application/index-material";
 import { ReindexPassages, type ReindexProgress } from "./application/reindex-passages";
+import { reindexConfigSchema } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
-
-const grpcAddress = () => z.string().regex(/^[\w.-]+:\d+$/, "must be host:port");
-
-/** The reindex command: the database and the two owners of material; no broker. */
-const reindexConfigSchema = baseConfigSchema.extend({
-  DATABASE_URL: postgresUrl(),
-  MEDIA_GRPC_ADDRESS: grpcAddress(),
-  DOCUMENTS_GRPC_ADDRESS: grpcAddress(),
-});
 
 function progressLine(progress: ReindexProgress): string {
   const rate = perSecond(progress.listed, progress.sourceElapsedMs);

@@ -1,5 +1,4 @@
-import { port } from "@study/platform";
-import { serviceConfigSchema } from "@study/runtime";
+import { grpcPort, serviceConfigSchema } from "@study/runtime";
 import { Cron } from "croner";
 import { z } from "zod";
 import { DEFAULT_RETENTION_DAYS } from "./domain/notification";
@@ -15,10 +14,17 @@ function isCronPattern(pattern: string): boolean {
 }
 
 export const notificationsConfigSchema = serviceConfigSchema.extend({
-  GRPC_PORT: port(50052),
-  /** When the read-notification cleanup runs (cron syntax, 5 fields or 6 with seconds; server time zone). */
-  NOTIFICATION_CLEANUP_CRON: z.string().default("17 3 * * *").refine(isCronPattern, "must be a cron pattern, e.g. 17 3 * * *"),
-  /** Read notifications older than this many days are deleted by the cleanup. */
-  NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(1).default(DEFAULT_RETENTION_DAYS),
+  GRPC_PORT: grpcPort(50052),
+  NOTIFICATION_CLEANUP_CRON: z
+    .string()
+    .default("17 3 * * *")
+    .refine(isCronPattern, "must be a cron pattern, e.g. 17 3 * * *")
+    .describe("When the read-notification cleanup runs (cron syntax, 5 fields or 6 with seconds; server time zone)."),
+  NOTIFICATION_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_RETENTION_DAYS)
+    .describe("Read notifications older than this many days are deleted by the cleanup."),
 });
 export type NotificationsConfig = z.infer<typeof notificationsConfigSchema>;

@@ -1,6 +1,6 @@
-import { baseConfigSchema, ConfigError, port, postgresUrl } from "@study/platform";
+import { baseConfigSchema, ConfigError, postgresUrl } from "@study/platform";
 import { CATALOGUE } from "@study/platform/catalogue";
-import { serviceConfigSchema } from "@study/runtime";
+import { grpcPort, serviceConfigSchema } from "@study/runtime";
 import { z } from "zod";
 import type { SourceAddress } from "./adapters/sources/grpc-searchable-sources";
 import type { RecordType } from "./domain/search-record";
@@ -25,19 +25,26 @@ const SOURCE_ENTRIES = CATALOGUE.filter((entry) => entry.name in SOURCE_TYPES);
 const grpcAddress = () => z.string().regex(/^[\w.-]+:\d+$/, "must be host:port");
 
 const engineSettings = {
-  /** embedded: full-text search in search's own PostgreSQL (the default); meilisearch: a Meilisearch server. */
-  SEARCH_ENGINE: z.enum(["embedded", "meilisearch"]).default("embedded"),
-  MEILISEARCH_URL: z.url().optional(),
-  MEILISEARCH_API_KEY: z.string().min(1).optional(),
-  /** The Meilisearch index holding the records. */
+  SEARCH_ENGINE: z
+    .enum(["embedded", "meilisearch"])
+    .default("embedded")
+    .describe("embedded: full-text search in search's own PostgreSQL (the default); meilisearch: a Meilisearch server."),
+  MEILISEARCH_URL: z.url().optional().describe("The Meilisearch server (required when SEARCH_ENGINE=meilisearch)."),
+  MEILISEARCH_API_KEY: z.string().min(1).optional().describe("Its API key (required when SEARCH_ENGINE=meilisearch)."),
   MEILISEARCH_INDEX: z
     .string()
     .regex(/^[\w-]+$/, "letters, digits, - and _ only")
-    .default("search_records"),
+    .default("search_records")
+    .describe("The Meilisearch index holding the records."),
 };
 
 /** The source addresses: optional for the service (only the reindex calls the sources). */
-const sourceAddressSettings = Object.fromEntries(SOURCE_ENTRIES.map((entry) => [entry.grpcAddressVariable, grpcAddress().optional()]));
+const sourceAddressSettings = Object.fromEntries(
+  SOURCE_ENTRIES.map((entry) => [
+    entry.grpcAddressVariable,
+    grpcAddress().optional().describe(`The ${entry.name} service: unused by the service itself, which only the reindex needs.`),
+  ]),
+);
 
 type EngineConfig = { SEARCH_ENGINE: "embedded" | "meilisearch"; MEILISEARCH_URL?: string; MEILISEARCH_API_KEY?: string };
 
@@ -50,7 +57,7 @@ function requireMeilisearchSettings(config: EngineConfig, context: z.RefinementC
 }
 
 export const searchConfigSchema = serviceConfigSchema
-  .extend({ GRPC_PORT: port(50055), ...engineSettings, ...sourceAddressSettings })
+  .extend({ GRPC_PORT: grpcPort(50055), ...engineSettings, ...sourceAddressSettings })
   .superRefine(requireMeilisearchSettings);
 export type SearchConfig = z.infer<typeof searchConfigSchema>;
 
@@ -59,7 +66,9 @@ export const reindexConfigSchema = baseConfigSchema
   .extend({
     DATABASE_URL: postgresUrl(),
     ...engineSettings,
-    ...Object.fromEntries(SOURCE_ENTRIES.map((entry) => [entry.grpcAddressVariable, grpcAddress()])),
+    ...Object.fromEntries(
+      SOURCE_ENTRIES.map((entry) => [entry.grpcAddressVariable, grpcAddress().describe(`The ${entry.name} service: the records it owns are read.`)]),
+    ),
   })
   .superRefine(requireMeilisearchSettings);
 export type ReindexConfig = z.infer<typeof reindexConfigSchema>;

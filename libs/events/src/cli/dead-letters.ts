@@ -37,8 +37,13 @@ export function parseArguments(argv: string[]): DeadLettersCommand | undefined {
   return { action, consumer, exchange };
 }
 
+/** The tool's one setting. */
+export const deadLettersConfigSchema = z.object({
+  RABBITMQ_URL: amqpUrl(),
+});
+
 export async function runDeadLetters(command: DeadLettersCommand, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const { RABBITMQ_URL } = loadConfig(z.object({ RABBITMQ_URL: amqpUrl() }), env);
+  const { RABBITMQ_URL } = loadConfig(deadLettersConfigSchema, env);
   const connection = await connect(RABBITMQ_URL);
   try {
     // A missing queue would close the channel with a 404; say plainly what is missing instead.

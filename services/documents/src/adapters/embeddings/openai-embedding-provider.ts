@@ -10,12 +10,14 @@ export const DEFAULT_EMBEDDING_BATCH = 64;
 
 /** The embedding settings, a fragment for the service's configuration schema beside `openAiConfigSchema`. */
 export const embeddingConfigSchema = z.object({
-  OPENAI_EMBEDDING_MODEL: z.preprocess(emptyAsUnset, z.string().min(1).default(DEFAULT_EMBEDDING_MODEL)),
-  /**
-   * Shorter vectors (text-embedding-3 models only; unset: the model's own, 1 536 for -small): semantic search scans
-   * every vector of a course, so 512 makes it about three times cheaper for a small loss of quality.
-   */
-  OPENAI_EMBEDDING_DIMENSIONS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3072).optional()),
+  OPENAI_EMBEDDING_MODEL: z
+    .preprocess(emptyAsUnset, z.string().min(1).default(DEFAULT_EMBEDDING_MODEL))
+    .describe("The embedding model of semantic document search (with OPENAI_API_KEY)."),
+  OPENAI_EMBEDDING_DIMENSIONS: z
+    .preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(3072).optional())
+    .describe(
+      "Shorter vectors (text-embedding-3 models only; unset: the model's own, 1 536 for -small): semantic search scans every vector of a course, so 512 makes it about three times cheaper for a small loss of quality.",
+    ),
 });
 
 export type EmbeddingConfig = z.infer<typeof embeddingConfigSchema>;

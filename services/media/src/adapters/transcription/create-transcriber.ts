@@ -12,28 +12,32 @@ import { DEBIAN_POCKETSPHINX_MODEL_DIRECTORY, PocketsphinxTranscriber } from "./
  * (`schema.extend(transcriptionConfigSchema.shape)`); includes the shared OPENAI_* settings of @study/ai.
  */
 export const transcriptionConfigSchema = openAiConfigSchema.extend({
-  /** Must answer verbose_json with segments: whisper-1, or the model name of a self-hosted Whisper server. */
-  OPENAI_TRANSCRIPTION_MODEL: z.preprocess(emptyAsUnset, z.string().min(1).default("whisper-1")),
-  /** Larger files are uploaded in pieces; OpenAI refuses uploads over 25 MB. */
-  OPENAI_TRANSCRIPTION_MAX_UPLOAD_BYTES: z.preprocess(
-    emptyAsUnset,
-    z.coerce
-      .number()
-      .int()
-      .min(64 * 1024)
-      .default(OPENAI_MAX_UPLOAD_BYTES),
-  ),
-  /** Per uploaded piece (a 25 MB piece holds ~13 minutes of speech WAV). */
-  OPENAI_TRANSCRIPTION_TIMEOUT_MS: z.preprocess(
-    emptyAsUnset,
-    z.coerce
-      .number()
-      .int()
-      .positive()
-      .default(10 * 60_000),
-  ),
-  /** Holds `en-us/`, `en-us.lm.bin` and `cmudict-en-us.dict` (Debian's pocketsphinx-en-us). */
-  POCKETSPHINX_MODEL_DIR: z.preprocess(emptyAsUnset, z.string().min(1).default(DEBIAN_POCKETSPHINX_MODEL_DIRECTORY)),
+  OPENAI_TRANSCRIPTION_MODEL: z
+    .preprocess(emptyAsUnset, z.string().min(1).default("whisper-1"))
+    .describe("Must answer verbose_json with segments: whisper-1, or the model name of a self-hosted Whisper server."),
+  OPENAI_TRANSCRIPTION_MAX_UPLOAD_BYTES: z
+    .preprocess(
+      emptyAsUnset,
+      z.coerce
+        .number()
+        .int()
+        .min(64 * 1024)
+        .default(OPENAI_MAX_UPLOAD_BYTES),
+    )
+    .describe("Larger files are uploaded in pieces; OpenAI refuses uploads over 25 MB."),
+  OPENAI_TRANSCRIPTION_TIMEOUT_MS: z
+    .preprocess(
+      emptyAsUnset,
+      z.coerce
+        .number()
+        .int()
+        .positive()
+        .default(10 * 60_000),
+    )
+    .describe("Per uploaded piece (a 25 MB piece holds ~13 minutes of speech WAV)."),
+  POCKETSPHINX_MODEL_DIR: z
+    .preprocess(emptyAsUnset, z.string().min(1).default(DEBIAN_POCKETSPHINX_MODEL_DIRECTORY))
+    .describe("Holds `en-us/`, `en-us.lm.bin` and `cmudict-en-us.dict` (Debian's pocketsphinx-en-us)."),
 });
 
 export type TranscriptionConfig = z.infer<typeof transcriptionConfigSchema>;

@@ -10,10 +10,12 @@ import { DEFAULT_GENERATION_TIMEOUT_MS, DEFAULT_MAX_INPUT_CHARS, OpenAiStudyMate
  * (`schema.extend(generationConfigSchema.shape)`); includes the shared OPENAI_* settings of @study/ai.
  */
 export const generationConfigSchema = openAiConfigSchema.extend({
-  /** Notes longer than this many characters are sent to the model as evenly spaced passages. */
-  OPENAI_MAX_INPUT_CHARS: z.preprocess(emptyAsUnset, z.coerce.number().int().min(1_000).default(DEFAULT_MAX_INPUT_CHARS)),
-  /** Per generation request; writing a long quiz or guide outlasts OPENAI_TIMEOUT_MS's default. */
-  OPENAI_GENERATION_TIMEOUT_MS: z.preprocess(emptyAsUnset, z.coerce.number().int().positive().default(DEFAULT_GENERATION_TIMEOUT_MS)),
+  OPENAI_MAX_INPUT_CHARS: z
+    .preprocess(emptyAsUnset, z.coerce.number().int().min(1_000).default(DEFAULT_MAX_INPUT_CHARS))
+    .describe("Notes longer than this many characters are sent to the model as evenly spaced passages."),
+  OPENAI_GENERATION_TIMEOUT_MS: z
+    .preprocess(emptyAsUnset, z.coerce.number().int().positive().default(DEFAULT_GENERATION_TIMEOUT_MS))
+    .describe("Per generation request; writing a long quiz or guide outlasts OPENAI_TIMEOUT_MS's default."),
 });
 
 export type GenerationConfig = z.infer<typeof generationConfigSchema>;
