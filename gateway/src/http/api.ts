@@ -1,6 +1,7 @@
 import { AppError, drainAfterEarlyAnswer } from "@study/platform";
 import type { Express, NextFunction, Request, RequestHandler, Response } from "express";
 import { z } from "zod";
+import { currentAuth, type AuthenticatedSession, type AuthenticatedUser } from "../identity/adapters/http/session";
 import { isRateLimiter } from "./rate-limit";
 import { parse } from "./validate";
 
@@ -14,27 +15,42 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
-export interface RouteInput<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+/** The caller an `auth: true` route's handler receives, proven by the session before the handler runs. */
+export interface Caller {
+  userId: string;
+  user: AuthenticatedUser;
+  authSession: AuthenticatedSession;
+}
+
+/** A public route's handler has no caller: its input has none of Caller's fields. */
+type NoCaller = { [K in keyof Caller]?: never };
+
+export type RouteInput<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, A extends boolean = boolean> = {
   body: z.output<B>;
   query: z.output<Q>;
   params: z.output<P>;
   req: Request;
   res: Response;
-}
+} & (A extends true ? Caller : NoCaller);
 
 /**
  * One HTTP operation: the schemas that validate its input are the ones the OpenAPI document is built from,
  * so the document cannot drift from what the gateway accepts.
  */
-export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+export interface RouteSpec<
+  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  A extends boolean = boolean,
+> {
   method: Method;
   /** Express path, e.g. `/api/courses/:id`. */
   path: string;
   summary: string;
   description?: string;
   tag: string;
-  /** Needs a session (cookie or Bearer); answers 401 otherwise. */
-  auth: boolean;
+  /** Needs a session (cookie or Bearer); answers 401 otherwise. The handler then receives the caller (`userId`, …). */
+  auth: A;
   body?: B;
   /** A body the route reads itself, in this type (e.g. a multipart upload), instead of a JSON `body`. */
   accepts?: "multipart/form-data";
@@ -48,12 +64,15 @@ export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   /** Runs before validation (e.g. a rate limiter). */
   before?: RequestHandler[];
   responses: Record<number, ResponseSpec>;
-  handler(input: RouteInput<B, Q, P>): Promise<void> | void;
+  handler(input: RouteInput<B, Q, P, A>): Promise<void> | void;
 }
 
-export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
-  spec: RouteSpec<B, Q, P>,
-): RouteSpec {
+export function route<
+  B extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  P extends z.ZodType = z.ZodUndefined,
+  A extends boolean = boolean,
+>(spec: RouteSpec<B, Q, P, A>): RouteSpec {
   return spec;
 }
 
@@ -168,6 +187,12 @@ function parameters(components: SchemaComponents, schema: z.ZodType | undefined,
   }));
 }
 
+/** The caller `requireSession` proved for this request. */
+function caller(res: Response): Caller {
+  const { user, session } = currentAuth(res);
+  return { userId: user.id, user, authSession: session };
+}
+
 /** The API: every operation is declared once, mounted from here and described from here. */
 export class ApiRegistry {
   readonly routes: RouteSpec[] = [];
@@ -191,7 +216,7 @@ export class ApiRegistry {
           req,
           res,
         };
-        await spec.handler(input);
+        await spec.handler(spec.auth ? { ...input, ...caller(res) } : input);
         if (!res.headersSent) next(new Error(`${spec.method.toUpperCase()} ${spec.path} sent no response`));
       });
       app[spec.method](spec.path, ...handlers);

@@ -1,10 +1,10 @@
 import { billing as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData } from "../http/envelope";
+import { iso, isoOrNull, restEnum } from "./shared/mappers";
 
 // --- money -------------------------------------------------------------------------------------------
 
@@ -30,31 +30,12 @@ export const amountSchema = z
 
 // --- enums -------------------------------------------------------------------------------------------
 
-export const REFERRAL_STATUSES = ["PENDING", "TRIAL_STARTED", "COMPLETED", "EXPIRED", "CANCELLED"] as const;
-export const REWARD_TYPES = ["CASH", "FREE_MONTH"] as const;
-export const REWARD_STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"] as const;
-export const WITHDRAWAL_STATUSES = ["PROCESSING", "COMPLETED", "FAILED"] as const;
+export const referralStatus = restEnum(api.ReferralStatus, "REFERRAL_STATUS");
+export const rewardType = restEnum(api.RewardType, "REWARD_TYPE");
+export const rewardStatus = restEnum(api.RewardStatus, "REWARD_STATUS");
+export const withdrawalStatus = restEnum(api.WithdrawalStatus, "WITHDRAWAL_STATUS");
+/** Billing sends the source as a string, not a proto enum: these are the names it uses. */
 export const ENTITLEMENT_SOURCES = ["stripe", "store", "referral", "none"] as const;
-
-/**
- * The spec's name of a proto enum value (`REWARD_TYPE_CASH` → `CASH`). A value the spec has no name for
- * (UNSPECIFIED, or a value newer than this gateway) is a broken answer of the service: an internal error.
- */
-function specName<const N extends readonly string[]>(names: N, protoName: string, prefix: string): N[number] {
-  const name = protoName.startsWith(`${prefix}_`) ? protoName.slice(prefix.length + 1) : protoName;
-  return required(
-    names.find((known) => known === name),
-    `REST name of ${protoName}`,
-  );
-}
-
-export const referralStatusJson = (status: api.ReferralStatus) => specName(REFERRAL_STATUSES, api.referralStatusToJSON(status), "REFERRAL_STATUS");
-export const rewardTypeJson = (type: api.RewardType) => specName(REWARD_TYPES, api.rewardTypeToJSON(type), "REWARD_TYPE");
-export const rewardStatusJson = (status: api.RewardStatus) => specName(REWARD_STATUSES, api.rewardStatusToJSON(status), "REWARD_STATUS");
-export const withdrawalStatusJson = (status: api.WithdrawalStatus) =>
-  specName(WITHDRAWAL_STATUSES, api.withdrawalStatusToJSON(status), "WITHDRAWAL_STATUS");
-
-export const rewardTypeToProto = (type: (typeof REWARD_TYPES)[number]): api.RewardType => api.rewardTypeFromJSON(`REWARD_TYPE_${type}`);
 
 /** The source of an entitlement as billing names it; anything else is a broken answer. */
 export const entitlementSourceJson = (source: string) =>
@@ -64,9 +45,6 @@ export const entitlementSourceJson = (source: string) =>
   );
 
 // --- shared shapes -----------------------------------------------------------------------------------
-
-export const isoOrNull = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
-export const iso = (date: Date | undefined, what: string): string => required(date, what).toISOString();
 
 const nullableDate = z.iso.datetime().nullable();
 
@@ -184,8 +162,8 @@ export function billingRoutes(clients: ServiceClients): RouteSpec[] {
       summary: "The caller's Pro access, one answer across Stripe, the App Store and referral free months",
       auth: true,
       responses: { 200: { description: "The entitlement", schema: dataEnvelope(myEntitlementSchema) } },
-      async handler({ res }) {
-        const { entitlement, appAccountToken } = await clients.billing.getEntitlement({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const { entitlement, appAccountToken } = await clients.billing.getEntitlement({ userId });
         sendData(res, 200, { ...entitlementJson(entitlement), appAccountToken }, "Entitlement retrieved");
       },
     }),
@@ -202,9 +180,9 @@ export function billingRoutes(clients: ServiceClients): RouteSpec[] {
         400: { description: `Invalid input or an unknown plan (VALIDATION_ERROR), or ${noProcessorCustomer}`, schema: errorEnvelope },
         502: stripeError,
       },
-      async handler({ body, res }) {
+      async handler({ userId, body, res }) {
         const session = await clients.billing.createCheckoutSession({
-          userId: currentAuth(res).user.id,
+          userId,
           plan: body.plan,
           successUrl: body.successUrl,
           cancelUrl: body.cancelUrl,
@@ -225,8 +203,8 @@ export function billingRoutes(clients: ServiceClients): RouteSpec[] {
         400: { description: `Invalid input (VALIDATION_ERROR), or ${noProcessorCustomer}`, schema: errorEnvelope },
         502: stripeError,
       },
-      async handler({ body, res }) {
-        const portal = await clients.billing.createPortalSession({ userId: currentAuth(res).user.id, returnUrl: body.returnUrl });
+      async handler({ userId, body, res }) {
+        const portal = await clients.billing.createPortalSession({ userId, returnUrl: body.returnUrl });
         sendData(res, 200, { url: portal.url }, "Portal session created");
       },
     }),
@@ -237,8 +215,8 @@ export function billingRoutes(clients: ServiceClients): RouteSpec[] {
       summary: "The caller's newest processor subscription, or null",
       auth: true,
       responses: { 200: { description: "The subscription (null when there is none)", schema: dataEnvelope(subscriptionSchema.nullable()) } },
-      async handler({ res }) {
-        const { subscription } = await clients.billing.getSubscription({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const { subscription } = await clients.billing.getSubscription({ userId });
         sendData(res, 200, subscription ? subscriptionJson(subscription) : null, subscription ? "Subscription retrieved" : "No subscription");
       },
     }),

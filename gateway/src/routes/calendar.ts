@@ -1,14 +1,13 @@
 import { calendar as api, type common } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { credentialRateLimit } from "../http/rate-limit";
 import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
 import { intParam, MAX_INT32, paginationSchema } from "../http/query";
-import { coursesById, statusName } from "./notes";
+import { coursesById, iso, isoOrNull, paginationJson, restEnum } from "./shared/mappers";
 
 /*
  * The gateway checks only the shape of the input (types, ISO instants, enum names, paging); the rules of an
@@ -16,12 +15,12 @@ import { coursesById, statusName } from "./notes";
  * VALIDATION_ERROR answers carry the same envelope.
  */
 
-const EVENT_TYPES = ["CLASS", "DEADLINE", "EXAM", "MEETING", "STUDY_SESSION"] as const;
-const PRIORITIES = ["LOW", "MEDIUM", "HIGH"] as const;
+const eventTypes = restEnum(api.EventType, "EVENT_TYPE");
+const priorities = restEnum(api.EventPriority, "EVENT_PRIORITY");
 
 const instant = z.iso.datetime({ offset: true });
-const eventType = z.enum(EVENT_TYPES);
-const priority = z.enum(PRIORITIES);
+const eventType = z.enum(eventTypes.names);
+const priority = z.enum(priorities.names);
 /** Bounded by the wire type (int32) only; the service owns the 0-40320 rule. */
 const reminderMinutes = z
   .number()
@@ -86,9 +85,9 @@ export const calendarEventSchema = z
     description: nullableString,
     startDate: z.iso.datetime(),
     endDate: z.iso.datetime().nullable(),
-    eventType: z.enum(EVENT_TYPES),
+    eventType: z.enum(eventTypes.names),
     location: nullableString,
-    priority: z.enum(PRIORITIES),
+    priority: z.enum(priorities.names),
     color: z.string(),
     courseId: nullableString,
     googleEventId: nullableString,
@@ -109,24 +108,17 @@ interface User {
   name: string;
 }
 
-const iso = (date: Date | undefined) => (date ? date.toISOString() : null);
-const enumName = <T extends string>(names: readonly T[], name: string): T => {
-  const found = names.find((candidate) => candidate === name);
-  if (!found) throw new Error(`Unknown enum value ${name} in a calendar reply`);
-  return found;
-};
-
 /** The REST shape of an event: every field present (null when unset), with its course and its user. */
 export function calendarEventJson(event: api.CalendarEvent, course: Course | undefined, user: User) {
   return {
     id: event.id,
     title: event.title,
     description: event.description ?? null,
-    startDate: required(iso(event.startDate), "startDate of a calendar event"),
-    endDate: iso(event.endDate),
-    eventType: enumName(EVENT_TYPES, statusName(api.eventTypeToJSON(event.eventType), "EVENT_TYPE")),
+    startDate: iso(event.startDate, "startDate of a calendar event"),
+    endDate: isoOrNull(event.endDate),
+    eventType: eventTypes.toRest(event.eventType),
     location: event.location ?? null,
-    priority: enumName(PRIORITIES, statusName(api.eventPriorityToJSON(event.priority), "EVENT_PRIORITY")),
+    priority: priorities.toRest(event.priority),
     color: event.color,
     courseId: event.courseId ?? null,
     googleEventId: event.googleEventId ?? null,
@@ -134,17 +126,13 @@ export function calendarEventJson(event: api.CalendarEvent, course: Course | und
     reminderMinutes: event.reminderMinutes,
     allDayDate: event.allDayDate ?? null,
     userId: event.userId,
-    createdAt: required(iso(event.createdAt), "createdAt of a calendar event"),
-    updatedAt: required(iso(event.updatedAt), "updatedAt of a calendar event"),
+    createdAt: iso(event.createdAt, "createdAt of a calendar event"),
+    updatedAt: iso(event.updatedAt, "updatedAt of a calendar event"),
     course: course ? { id: course.id, name: course.name, code: course.code ?? null } : null,
     user: { id: user.id, name: user.name },
   };
 }
 
-const toEventType = (name: (typeof EVENT_TYPES)[number] | undefined) =>
-  name ? api.eventTypeFromJSON(`EVENT_TYPE_${name}`) : api.EventType.EVENT_TYPE_UNSPECIFIED;
-const toPriority = (name: (typeof PRIORITIES)[number] | undefined) =>
-  name ? api.eventPriorityFromJSON(`EVENT_PRIORITY_${name}`) : api.EventPriority.EVENT_PRIORITY_UNSPECIFIED;
 const toDate = (value: string | null | undefined) => (value ? new Date(value) : undefined);
 const optional = <T>(value: T | null | undefined) => (value === null ? undefined : value);
 
@@ -209,17 +197,16 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
         201: { description: "The new event", schema: dataEnvelope(calendarEventSchema) },
         404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ body, res }) {
-        const { user } = currentAuth(res);
+      async handler({ userId, user, body, res }) {
         const { event } = await clients.calendar.createEvent({
-          userId: user.id,
+          userId,
           title: body.title,
           description: optional(body.description),
           startDate: new Date(body.startDate),
           endDate: toDate(body.endDate),
-          eventType: toEventType(body.eventType),
+          eventType: eventTypes.toProto(body.eventType),
           location: optional(body.location),
-          priority: toPriority(body.priority),
+          priority: priorities.toProto(body.priority),
           color: body.color,
           courseId: optional(body.courseId),
           reminderMinutes: body.reminderMinutes,
@@ -240,24 +227,19 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
           schema: dataEnvelope(z.object({ events: z.array(calendarEventSchema), pagination: paginationSchema })),
         },
       },
-      async handler({ query, res }) {
-        const { user } = currentAuth(res);
+      async handler({ userId, user, query, res }) {
         const { events, page } = await clients.calendar.listEvents({
-          userId: user.id,
+          userId,
           page: { limit: query.limit, offset: query.offset },
           startsFrom: toDate(query.startDate),
           endsBefore: toDate(query.endDate),
-          eventType: toEventType(query.eventType),
+          eventType: eventTypes.toProto(query.eventType),
           courseId: query.courseId,
         });
-        const pagination = required(page, "page in ListEvents reply");
         sendData(
           res,
           200,
-          {
-            events: await eventsJson(user, events),
-            pagination: { total: pagination.total, limit: pagination.limit, offset: pagination.offset, hasMore: pagination.hasMore },
-          },
+          { events: await eventsJson(user, events), pagination: paginationJson(page, "page in ListEvents reply") },
           "Calendar events retrieved",
         );
       },
@@ -270,9 +252,8 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
       auth: true,
       params: idParams,
       responses: { 200: { description: "The event", schema: dataEnvelope(calendarEventSchema) }, 404: notFound },
-      async handler({ params, res }) {
-        const { user } = currentAuth(res);
-        const { event } = await clients.calendar.getEvent({ userId: user.id, eventId: params.id });
+      async handler({ userId, user, params, res }) {
+        const { event } = await clients.calendar.getEvent({ userId, eventId: params.id });
         sendData(res, 200, await oneJson(user, event, "GetEvent"), "Calendar event retrieved");
       },
     }),
@@ -285,18 +266,17 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
       params: idParams,
       body: updateBody,
       responses: { 200: { description: "The updated event", schema: dataEnvelope(calendarEventSchema) }, 404: courseNotFound },
-      async handler({ params, body, res }) {
-        const { user } = currentAuth(res);
+      async handler({ userId, user, params, body, res }) {
         const { event } = await clients.calendar.updateEvent({
-          userId: user.id,
+          userId,
           eventId: params.id,
           title: body.title,
           description: optional(body.description),
           startDate: toDate(body.startDate),
           endDate: toDate(body.endDate),
-          eventType: toEventType(body.eventType),
+          eventType: eventTypes.toProto(body.eventType),
           location: optional(body.location),
-          priority: toPriority(body.priority),
+          priority: priorities.toProto(body.priority),
           color: body.color,
           courseId: optional(body.courseId),
           reminderMinutes: body.reminderMinutes,
@@ -313,8 +293,8 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
       auth: true,
       params: idParams,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: notFound },
-      async handler({ params, res }) {
-        await clients.calendar.deleteEvent({ userId: currentAuth(res).user.id, eventId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.calendar.deleteEvent({ userId, eventId: params.id });
         sendMessage(res, "Calendar event deleted");
       },
     }),
@@ -342,8 +322,8 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
         429: { description: "Google's rate limit (GOOGLE_CALENDAR_RATE_LIMIT, action RETRY_LATER)", schema: errorEnvelope },
         502: { description: "Google failed otherwise (GOOGLE_CALENDAR_SYNC_ERROR); what was imported so far stays", schema: errorEnvelope },
       },
-      async handler({ res }) {
-        const result = await clients.calendar.syncGoogleCalendar({ userId: currentAuth(res).user.id }, { deadlineMs: GOOGLE_SYNC_DEADLINE_MS });
+      async handler({ userId, res }) {
+        const result = await clients.calendar.syncGoogleCalendar({ userId }, { deadlineMs: GOOGLE_SYNC_DEADLINE_MS });
         sendData(
           res,
           200,
@@ -359,8 +339,8 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
       summary: "The caller's subscribable iCalendar feed URL (its secret token is made on the first call)",
       auth: true,
       responses: { 200: { description: "The feed URL and its token", schema: dataEnvelope(feedSchema) } },
-      async handler({ res }) {
-        const { token } = await clients.calendar.getFeedToken({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const { token } = await clients.calendar.getFeedToken({ userId });
         sendData(res, 200, feedJson(token), "Calendar feed retrieved");
       },
     }),
@@ -371,8 +351,8 @@ export function calendarRoutes(clients: ServiceClients, options: CalendarRouteOp
       summary: "Replace the caller's feed token; the previous feed URL answers 404 from now on",
       auth: true,
       responses: { 200: { description: "The new feed URL and its token", schema: dataEnvelope(feedSchema) } },
-      async handler({ res }) {
-        const { token } = await clients.calendar.rotateFeedToken({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const { token } = await clients.calendar.rotateFeedToken({ userId });
         sendData(res, 200, feedJson(token), "Calendar feed token rotated");
       },
     }),

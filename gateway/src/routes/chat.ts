@@ -3,12 +3,15 @@ import { chat as api } from "@study/contracts";
 import { AppError, isAppError, required, type Logger } from "@study/platform";
 import type { Request } from "express";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { errorBody, sendData, sendMessage } from "../http/envelope";
 import { intParam, MAX_INT32, paginationSchema, singleParam } from "../http/query";
 import { openEventStream, serverStreamReader } from "../http/sse";
+import { paginationJson, restEnum } from "./shared/mappers";
+
+const citationType = restEnum(api.CitationType, "CITATION_TYPE", "lower");
+const messageRole = restEnum(api.MessageRole, "MESSAGE_ROLE", "lower");
 
 const uuid = z.uuid();
 const title = z.string().trim().min(1, "must not be empty").max(200);
@@ -45,7 +48,7 @@ export const chatSessionSchema = z
   .meta({ id: "ChatSession" });
 export const citationSchema = z
   .object({
-    type: z.enum(["note", "document"]),
+    type: z.enum(citationType.names),
     id: z.string().describe("The note's or document's id"),
     title: z.string(),
     startTime: z.number().nullable().describe("Seconds into the lecture recording (a transcript segment), else null"),
@@ -57,35 +60,13 @@ export const citationSchema = z
 export const chatMessageSchema = z
   .object({
     id: z.string(),
-    role: z.enum(["user", "assistant"]),
+    role: z.enum(messageRole.names),
     content: z.string(),
     citations: z.array(citationSchema),
     engine: z.string().nullable().describe("Which engine wrote an answer (offline, openai); null for a question"),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "ChatMessage" });
-
-function citationType(type: api.CitationType): "note" | "document" {
-  switch (type) {
-    case api.CitationType.CITATION_TYPE_NOTE:
-      return "note";
-    case api.CitationType.CITATION_TYPE_DOCUMENT:
-      return "document";
-    default:
-      throw AppError.internal(`Unknown citation type ${api.citationTypeToJSON(type)}`);
-  }
-}
-
-function messageRole(role: api.MessageRole): "user" | "assistant" {
-  switch (role) {
-    case api.MessageRole.MESSAGE_ROLE_USER:
-      return "user";
-    case api.MessageRole.MESSAGE_ROLE_ASSISTANT:
-      return "assistant";
-    default:
-      throw AppError.internal(`Unknown message role ${api.messageRoleToJSON(role)}`);
-  }
-}
 
 export function chatSessionJson(session: api.Session) {
   return {
@@ -102,7 +83,7 @@ export function chatSessionJson(session: api.Session) {
 
 export function citationJson(citation: api.Citation) {
   return {
-    type: citationType(citation.type),
+    type: citationType.toRest(citation.type),
     id: citation.id,
     title: citation.title,
     startTime: citation.startTime ?? null,
@@ -113,7 +94,7 @@ export function citationJson(citation: api.Citation) {
 }
 
 export function chatMessageJson(message: api.Message) {
-  const role = messageRole(message.role);
+  const role = messageRole.toRest(message.role);
   return {
     id: message.id,
     role,
@@ -163,9 +144,9 @@ export function chatRoutes(clients: ServiceClients, logger: Logger, options: Cha
         201: { description: "The new session", schema: dataEnvelope(z.object({ session: chatSessionSchema })) },
         404: { description: "No such course, note or document of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ body, res }) {
+      async handler({ userId, body, res }) {
         const { session } = await clients.chat.createSession({
-          userId: currentAuth(res).user.id,
+          userId,
           courseId: body.courseId,
           title: body.title,
           noteIds: body.noteIds,
@@ -187,20 +168,16 @@ export function chatRoutes(clients: ServiceClients, logger: Logger, options: Cha
           schema: dataEnvelope(z.object({ sessions: z.array(chatSessionSchema), pagination: paginationSchema })),
         },
       },
-      async handler({ query, res }) {
+      async handler({ userId, query, res }) {
         const { sessions, page } = await clients.chat.listSessions({
-          userId: currentAuth(res).user.id,
+          userId,
           courseId: query.courseId,
           page: { limit: query.limit, offset: query.offset },
         });
-        const pagination = required(page, "page in ListSessions reply");
         sendData(
           res,
           200,
-          {
-            sessions: sessions.map(chatSessionJson),
-            pagination: { limit: pagination.limit, offset: pagination.offset, total: pagination.total, hasMore: pagination.hasMore },
-          },
+          { sessions: sessions.map(chatSessionJson), pagination: paginationJson(page, "page in ListSessions reply") },
           "Chat sessions retrieved",
         );
       },
@@ -219,8 +196,8 @@ export function chatRoutes(clients: ServiceClients, logger: Logger, options: Cha
         },
         404: notFound,
       },
-      async handler({ params, res }) {
-        const { session, messages } = await clients.chat.getSession({ userId: currentAuth(res).user.id, sessionId: params.id });
+      async handler({ userId, params, res }) {
+        const { session, messages } = await clients.chat.getSession({ userId, sessionId: params.id });
         sendData(
           res,
           200,
@@ -238,8 +215,8 @@ export function chatRoutes(clients: ServiceClients, logger: Logger, options: Cha
       params: sessionParams,
       body: renameBody,
       responses: { 200: { description: "The renamed session", schema: dataEnvelope(z.object({ session: chatSessionSchema })) }, 404: notFound },
-      async handler({ params, body, res }) {
-        const { session } = await clients.chat.renameSession({ userId: currentAuth(res).user.id, sessionId: params.id, title: body.title });
+      async handler({ userId, params, body, res }) {
+        const { session } = await clients.chat.renameSession({ userId, sessionId: params.id, title: body.title });
         sendData(res, 200, { session: chatSessionJson(required(session, "session in RenameSession reply")) }, "Chat session renamed");
       },
     }),
@@ -251,8 +228,8 @@ export function chatRoutes(clients: ServiceClients, logger: Logger, options: Cha
       auth: true,
       params: sessionParams,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: notFound },
-      async handler({ params, res }) {
-        await clients.chat.deleteSession({ userId: currentAuth(res).user.id, sessionId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.chat.deleteSession({ userId, sessionId: params.id });
         sendMessage(res, "Chat session deleted");
       },
     }),
@@ -280,8 +257,8 @@ export function chatRoutes(clients: ServiceClients, logger: Logger, options: Cha
         404: notFound,
         429: { description: "Over the hourly question limit (RATE_LIMITED; Retry-After says when to ask again)", schema: errorEnvelope },
       },
-      async handler({ params, body, req, res }) {
-        const call = clients.chat.raw.ask({ userId: currentAuth(res).user.id, sessionId: params.id, question: body.question }, traceMetadata(), {
+      async handler({ userId, params, body, req, res }) {
+        const call = clients.chat.raw.ask({ userId, sessionId: params.id, question: body.question }, traceMetadata(), {
           deadline: new Date(Date.now() + options.answerDeadlineMs),
         });
         // The client left: stop answering (the chat service stops its engine when the call is cancelled).

@@ -1,12 +1,12 @@
 import type { courses as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
 import { intParam, MAX_INT32, paginationSchema } from "../http/query";
+import { paginationJson } from "./shared/mappers";
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 /** Optional fields: a string sets the field, null clears it (PATCH), absent leaves it as it is. */
@@ -77,13 +77,13 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
       responses: {
         200: { description: "A page of courses", schema: dataEnvelope(z.object({ courses: z.array(courseSchema), pagination: paginationSchema })) },
       },
-      async handler({ query, res }) {
+      async handler({ userId, query, res }) {
         const { courses, page } = await clients.courses.listCourses({
-          userId: currentAuth(res).user.id,
+          userId,
           page: { limit: query.limit, offset: query.offset },
           semester: query.semester,
         });
-        sendData(res, 200, { courses: courses.map(courseJson), pagination: page }, "Courses retrieved");
+        sendData(res, 200, { courses: courses.map(courseJson), pagination: paginationJson(page, "page in ListCourses reply") }, "Courses retrieved");
       },
     }),
     route({
@@ -94,9 +94,9 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
       auth: true,
       body: createBody,
       responses: { 201: { description: "The new course", schema: dataEnvelope(courseSchema) } },
-      async handler({ body, res }) {
+      async handler({ userId, body, res }) {
         const { course } = await clients.courses.createCourse({
-          userId: currentAuth(res).user.id,
+          userId,
           name: body.name,
           code: optional(body.code),
           color: optional(body.color),
@@ -116,8 +116,8 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
       auth: true,
       params: idParams,
       responses: { 200: { description: "The course", schema: dataEnvelope(courseSchema) }, 404: notFound },
-      async handler({ params, res }) {
-        const { course } = await clients.courses.getCourse({ userId: currentAuth(res).user.id, courseId: params.id });
+      async handler({ userId, params, res }) {
+        const { course } = await clients.courses.getCourse({ userId, courseId: params.id });
         sendData(res, 200, courseJson(required(course, "course in GetCourse reply")), "Course retrieved");
       },
     }),
@@ -130,12 +130,12 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
       params: idParams,
       body: updateBody,
       responses: { 200: { description: "The updated course", schema: dataEnvelope(courseSchema) }, 404: notFound },
-      async handler({ params, body, res }) {
+      async handler({ userId, params, body, res }) {
         const cleared = Object.entries(body)
           .filter(([, value]) => value === null)
           .map(([field]) => field);
         const { course } = await clients.courses.updateCourse({
-          userId: currentAuth(res).user.id,
+          userId,
           courseId: params.id,
           name: body.name,
           code: optional(body.code),
@@ -157,8 +157,8 @@ export function courseRoutes(clients: ServiceClients): RouteSpec[] {
       auth: true,
       params: idParams,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: notFound },
-      async handler({ params, res }) {
-        await clients.courses.deleteCourse({ userId: currentAuth(res).user.id, courseId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.courses.deleteCourse({ userId, courseId: params.id });
         sendMessage(res, "Course deleted");
       },
     }),

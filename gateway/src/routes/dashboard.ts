@@ -2,12 +2,11 @@ import { calendar, media, study, type common } from "@study/contracts";
 import { AppError, type Logger } from "@study/platform";
 import { isTimeZone, todayIn } from "@study/platform/zoned-time";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { errorEnvelope, route, type RouteSpec } from "../http/api";
 import { calendarEventJson, calendarEventSchema } from "./calendar";
-import { courseEmbedSchema, courseJson, coursesById, statusName } from "./notes";
-import { DIFFICULTY_VALUES, difficultyName } from "./study-material";
+import { courseEmbedSchema, courseJson, coursesById, iso, restEnum } from "./shared/mappers";
+import { transcriptionStatus } from "./shared/media-json";
 
 /*
  * GET /api/dashboard composes four services in one parallel fan-out, each call with its own short deadline. A
@@ -31,6 +30,8 @@ const dashboardQuery = z.object({
   tz: timeZone.optional().describe("IANA time zone that defines 'today' (else the x-timezone header, else UTC)"),
 });
 
+const difficulty = restEnum(study.Difficulty, "DIFFICULTY");
+
 const nullableString = z.string().nullable();
 const dashboardNoteSchema = z
   .object({
@@ -39,7 +40,7 @@ const dashboardNoteSchema = z
     transcript: nullableString.describe("The transcript (the same text as content; the spec names both)"),
     audioPath: nullableString.describe("Where the note's audio is served"),
     videoUrl: nullableString.describe("The video link the note was imported from, null for other sources"),
-    status: z.enum(["PENDING", "PROCESSING", "COMPLETED", "FAILED"]).describe("Transcription status"),
+    status: z.enum(transcriptionStatus.names).describe("Transcription status"),
     courseId: z.string(),
     userId: z.string(),
     createdAt: z.iso.datetime(),
@@ -54,7 +55,7 @@ const dashboardAssetSchema = z
     description: nullableString,
     content: nullableString.describe("Study guides: the guide as markdown; null for the other types"),
     type: z.enum(ASSET_TYPES),
-    difficulty: z.enum(DIFFICULTY_VALUES).nullable(),
+    difficulty: z.enum(difficulty.names).nullable(),
     courseId: nullableString,
     course: courseEmbedSchema.nullable().describe("Null when the course is gone or the courses service did not answer"),
     createdAt: z.iso.datetime(),
@@ -73,11 +74,6 @@ const dashboardSchema = z
   })
   .meta({ id: "Dashboard" });
 
-const iso = (date: Date | undefined, what: string) => {
-  if (!date) throw AppError.internal(`Missing ${what}`);
-  return date.toISOString();
-};
-
 function noteJson(note: media.Note) {
   return {
     id: note.id,
@@ -85,7 +81,7 @@ function noteJson(note: media.Note) {
     transcript: note.content ?? null,
     audioPath: note.audioUrl ?? null,
     videoUrl: note.metadata?.source === "video" ? (note.metadata.originalUrl ?? null) : null,
-    status: statusName(media.transcriptionStatusToJSON(note.transcriptionStatus), "TRANSCRIPTION_STATUS"),
+    status: transcriptionStatus.toRest(note.transcriptionStatus),
     courseId: note.courseId,
     userId: note.userId,
     createdAt: iso(note.createdAt, "createdAt of a note"),
@@ -105,21 +101,19 @@ interface Asset {
   updatedAt?: Date;
 }
 
-const assetJson = (asset: Asset, course: common.CourseSummary | undefined) => {
-  const difficulty = DIFFICULTY_VALUES.find((name) => name === difficultyName(asset.difficulty));
-  return {
-    id: asset.id,
-    title: asset.title,
-    description: asset.description ?? null,
-    content: asset.content ?? null,
-    type: asset.type,
-    difficulty: difficulty ?? null,
-    courseId: asset.courseId || null,
-    course: courseJson(course),
-    createdAt: iso(asset.createdAt, `createdAt of a ${asset.type}`),
-    updatedAt: iso(asset.updatedAt, `updatedAt of a ${asset.type}`),
-  };
-};
+const assetJson = (asset: Asset, course: common.CourseSummary | undefined) => ({
+  id: asset.id,
+  title: asset.title,
+  description: asset.description ?? null,
+  content: asset.content ?? null,
+  type: asset.type,
+  // Material without a level has UNSPECIFIED (0): null.
+  difficulty: asset.difficulty === study.Difficulty.DIFFICULTY_UNSPECIFIED ? null : difficulty.toRest(asset.difficulty),
+  courseId: asset.courseId || null,
+  course: courseJson(course),
+  createdAt: iso(asset.createdAt, `createdAt of a ${asset.type}`),
+  updatedAt: iso(asset.updatedAt, `updatedAt of a ${asset.type}`),
+});
 
 export function dashboardRoutes(clients: ServiceClients, logger: Logger, deadlineMs = DASHBOARD_CALL_DEADLINE_MS): RouteSpec[] {
   const options = { deadlineMs };
@@ -140,8 +134,7 @@ export function dashboardRoutes(clients: ServiceClients, logger: Logger, deadlin
         200: { description: "The dashboard", schema: dashboardSchema },
         400: { description: "tz or x-timezone is not an IANA time zone (VALIDATION_ERROR)", schema: errorEnvelope },
       },
-      async handler({ query, req, res }) {
-        const { user } = currentAuth(res);
+      async handler({ userId, user, query, req, res }) {
         const header = req.get("x-timezone");
         const parsedHeader = header === undefined ? undefined : timeZone.safeParse(header);
         if (parsedHeader && !parsedHeader.success) {
@@ -157,12 +150,12 @@ export function dashboardRoutes(clients: ServiceClients, logger: Logger, deadlin
             return await call;
           } catch (error) {
             degraded.add(service);
-            logger.warn({ err: error, service, userId: user.id }, "dashboard part degraded");
+            logger.warn({ err: error, service, userId }, "dashboard part degraded");
             return fallback;
           }
         };
         const listEvents = (eventType: calendar.EventType, startsFrom: Date, limit: number) =>
-          clients.calendar.listEvents({ userId: user.id, page: { limit, offset: 0 }, startsFrom, eventType }, options).then((reply) => reply.events);
+          clients.calendar.listEvents({ userId, page: { limit, offset: 0 }, startsFrom, eventType }, options).then((reply) => reply.events);
 
         const [classes, deadlines, notes, assets] = await Promise.all([
           // ListEvents' ends_before bounds the end, not the start (a class from 23:00 to 01:00 started today): the
@@ -178,16 +171,16 @@ export function dashboardRoutes(clients: ServiceClients, logger: Logger, deadlin
           part("calendar", listEvents(calendar.EventType.EVENT_TYPE_DEADLINE, now, MAX_DEADLINES), []),
           part(
             "media",
-            clients.media.listNotes({ userId: user.id, page: { limit: MAX_NOTES, offset: 0 } }, options).then((reply) => reply.notes),
+            clients.media.listNotes({ userId, page: { limit: MAX_NOTES, offset: 0 } }, options).then((reply) => reply.notes),
             [],
           ),
           part(
             "study",
             // The newest MAX_ASSETS of each kind hold the newest MAX_ASSETS of all three together.
             Promise.all([
-              clients.study.listFlashcardSets({ userId: user.id, limit: MAX_ASSETS }, options),
-              clients.study.listQuizzes({ userId: user.id, limit: MAX_ASSETS }, options),
-              clients.study.listStudyGuides({ userId: user.id, limit: MAX_ASSETS }, options),
+              clients.study.listFlashcardSets({ userId, limit: MAX_ASSETS }, options),
+              clients.study.listQuizzes({ userId, limit: MAX_ASSETS }, options),
+              clients.study.listStudyGuides({ userId, limit: MAX_ASSETS }, options),
             ]).then(([sets, quizzes, guides]) => newestAssets(sets.flashcardSets, quizzes.quizzes, guides.studyGuides)),
             [],
           ),
@@ -196,7 +189,7 @@ export function dashboardRoutes(clients: ServiceClients, logger: Logger, deadlin
         const courseIds = [...classes, ...deadlines].flatMap((event) => (event.courseId ? [event.courseId] : []));
         courseIds.push(...assets.map((asset) => asset.courseId));
         const courses = courseIds.length
-          ? await part("courses", coursesById(clients, user.id, courseIds, options), new Map<string, common.CourseSummary>())
+          ? await part("courses", coursesById(clients, userId, courseIds, options), new Map<string, common.CourseSummary>())
           : new Map<string, common.CourseSummary>();
         const eventJson = (event: calendar.CalendarEvent) => calendarEventJson(event, event.courseId ? courses.get(event.courseId) : undefined, user);
         res.status(200).json({

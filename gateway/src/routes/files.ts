@@ -4,7 +4,6 @@ import { pipeline } from "node:stream/promises";
 import { AppError, internalRequestHeaders, type ErrorKind } from "@study/platform";
 import type { Request, Response } from "express";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import { errorEnvelope, route, type RouteSpec } from "../http/api";
 
 export interface FileSettings {
@@ -142,13 +141,13 @@ export function fileRoutes(settings: FileSettings): RouteSpec[] {
         416: { description: "The range holds no byte of the file (Content-Range: bytes */size); no body" },
         503: { description: "The file service is not configured or not reachable (SERVICE_UNAVAILABLE)", schema: errorEnvelope },
       },
-      async handler({ req, res, params }) {
+      async handler({ userId, req, res, params }) {
         const { MEDIA_UPLOAD_URL, INTERNAL_UPLOAD_SECRET } = settings;
         if (!MEDIA_UPLOAD_URL || !INTERNAL_UPLOAD_SECRET) {
           throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Files are not available: the media endpoint is not configured");
         }
         const path = `/files/${params.key.split("/").map(encodeURIComponent).join("/")}`;
-        await forwardFileRequest(req, res, { url: MEDIA_UPLOAD_URL, secret: INTERNAL_UPLOAD_SECRET }, currentAuth(res).user.id, path);
+        await forwardFileRequest(req, res, { url: MEDIA_UPLOAD_URL, secret: INTERNAL_UPLOAD_SECRET }, userId, path);
       },
     }),
   ];

@@ -1,11 +1,11 @@
 import { media as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData } from "../http/envelope";
-import { courseJson, coursesById, noteSchema, noteJson, statusName } from "./notes";
+import { courseJson, coursesById, restEnum } from "./shared/mappers";
+import { jobStatus, noteJson, noteSchema } from "./shared/media-json";
 
 const httpUrl = z
   .string("is required")
@@ -24,11 +24,14 @@ const courseId = z.string("is required").trim().min(1, "is required").max(100);
 const videoBody = z.strictObject({ url: httpUrl, courseId, speedMultiplier: speed });
 const audioBody = z.strictObject({ url: httpUrl, courseId, mimeType: z.string().trim().max(255).optional(), speedMultiplier: speed });
 
+// The spec writes the compact job's type in lower case (video_import, audio_import, audio_upload).
+const importType = restEnum(api.ImportType, "IMPORT_TYPE", "lower");
+
 export const importJobCompactSchema = z
   .object({
     id: z.string(),
-    status: z.enum(["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"]),
-    type: z.enum(["video_import", "audio_import", "audio_upload"]),
+    status: z.enum(jobStatus.names),
+    type: z.enum(importType.names),
     noteId: z.string().nullable(),
   })
   .meta({ id: "ImportJobCompact" });
@@ -39,9 +42,8 @@ const videoInfoSchema = z
 export function importJobJson(job: api.ImportJob) {
   return {
     id: job.id,
-    status: statusName(api.jobStatusToJSON(job.status), "JOB_STATUS"),
-    // The spec writes the compact job's type in lower case (video_import, audio_import, audio_upload).
-    type: statusName(api.importTypeToJSON(job.type), "IMPORT_TYPE").toLowerCase(),
+    status: jobStatus.toRest(job.status),
+    type: importType.toRest(job.type),
     noteId: job.noteId ?? null,
   };
 }
@@ -70,8 +72,7 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
         },
         404: notFound,
       },
-      async handler({ body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, body, res }) {
         // Media checks the course, reads the video's metadata (yt-dlp: hence the longer deadline) and makes the title.
         const created = await clients.media.createImport(
           {
@@ -116,8 +117,7 @@ export function importRoutes(clients: ServiceClients, options: { videoInfoDeadli
         },
         404: notFound,
       },
-      async handler({ body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, body, res }) {
         // Media applies the import rules: format, course, title "Audio Import: <file name>", download policy.
         const created = await clients.media.createImport({
           userId,

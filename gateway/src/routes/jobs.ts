@@ -3,16 +3,16 @@ import { media as api, type common } from "@study/contracts";
 import type { Logger } from "@study/platform";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage } from "../http/envelope";
 import { intParam, MAX_INT32 } from "../http/query";
 import { openEventStream, serverStreamReader } from "../http/sse";
-import { courseEmbedSchema, courseJson, coursesById, statusName } from "./notes";
+import { courseEmbedSchema, courseJson, coursesById, restEnum } from "./shared/mappers";
+import { jobStatus, transcriptionStatus } from "./shared/media-json";
 
-const JOB_STATUSES = ["PENDING", "IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLED"] as const;
-const JOB_SOURCES = ["VIDEO", "UPLOAD"] as const;
+const jobSource = restEnum(api.JobSource, "JOB_SOURCE");
+const progressStage = restEnum(api.ProgressStage, "PROGRESS_STAGE");
 const SORT_FIELDS = {
   createdAt: api.JobSortField.JOB_SORT_FIELD_CREATED_AT,
   updatedAt: api.JobSortField.JOB_SORT_FIELD_UPDATED_AT,
@@ -20,8 +20,8 @@ const SORT_FIELDS = {
 };
 
 const listQuery = z.object({
-  status: z.enum(JOB_STATUSES, { message: `must be one of ${JOB_STATUSES.join(", ")}` }).optional(),
-  source: z.enum(JOB_SOURCES, { message: "must be one of VIDEO, UPLOAD" }).optional(),
+  status: z.enum(jobStatus.names, { message: `must be one of ${jobStatus.names.join(", ")}` }).optional(),
+  source: z.enum(jobSource.names, { message: `must be one of ${jobSource.names.join(", ")}` }).optional(),
   limit: intParam(1, 100, 20),
   offset: intParam(0, MAX_INT32, 0),
   sortBy: z.enum(["createdAt", "updatedAt", "completedAt"], { message: "must be one of createdAt, updatedAt, completedAt" }).default("createdAt"),
@@ -32,12 +32,12 @@ const listQuery = z.object({
 const jobIdParams = z.object({ id: z.uuid("must be a job id (UUID)") });
 
 const nullableString = z.string().nullable();
-const jobStatusSchema = z.enum(JOB_STATUSES);
+const jobStatusSchema = z.enum(jobStatus.names);
 const jobNoteSchema = z
   .object({
     id: z.string(),
     title: z.string(),
-    status: z.enum(["PENDING", "PROCESSING", "COMPLETED", "FAILED"]).describe("The note's transcriptionStatus"),
+    status: z.enum(transcriptionStatus.names).describe("The note's transcriptionStatus"),
     duration: z.number().nullable().describe("Seconds"),
     fileSize: z.number().int().nullable().describe("Bytes"),
     mimeType: nullableString,
@@ -54,7 +54,7 @@ const jobSchema = z
     title: z.string(),
     status: jobStatusSchema,
     progress: z.number().int().min(0).max(100),
-    source: z.enum(JOB_SOURCES),
+    source: z.enum(jobSource.names),
     errorMessage: nullableString,
     userId: z.string(),
     noteId: nullableString.describe("null once the note was deleted"),
@@ -93,16 +93,14 @@ const jobPaginationSchema = z.object({
   nextOffset: z.number().int().nullable(),
 });
 
-const jobStatus = (job: api.ImportJob) => statusName(api.jobStatusToJSON(job.status), "JOB_STATUS");
-
 /** The SSE `progress` event of one recorded state: {status, progress, stage, errorMessage?}. */
 const progressEvent = (state: api.WatchImportJobResponse) => ({
-  status: statusName(api.jobStatusToJSON(state.status), "JOB_STATUS"),
+  status: jobStatus.toRest(state.status),
   progress: state.progress,
-  stage: state.stage ? statusName(api.progressStageToJSON(state.stage), "PROGRESS_STAGE") : null,
+  // No stage yet is UNSPECIFIED (0) on the wire.
+  stage: state.stage ? progressStage.toRest(state.stage) : null,
   ...(state.errorMessage ? { errorMessage: state.errorMessage } : {}),
 });
-const jobSource = (job: api.ImportJob) => statusName(api.jobSourceToJSON(job.source), "JOB_SOURCE");
 
 /** The REST shape of an import job with its note (and the note's course) as the spec's Import job table lists them. */
 export function jobJson(job: api.ImportJob, courses: Map<string, common.CourseSummary>) {
@@ -110,9 +108,9 @@ export function jobJson(job: api.ImportJob, courses: Map<string, common.CourseSu
   return {
     id: job.id,
     title: job.title,
-    status: jobStatus(job),
+    status: jobStatus.toRest(job.status),
     progress: job.progress,
-    source: jobSource(job),
+    source: jobSource.toRest(job.source),
     errorMessage: job.errorMessage ?? null,
     userId: job.userId,
     noteId: job.noteId ?? null,
@@ -123,7 +121,7 @@ export function jobJson(job: api.ImportJob, courses: Map<string, common.CourseSu
       ? {
           id: note.id,
           title: note.title,
-          status: statusName(api.transcriptionStatusToJSON(note.status), "TRANSCRIPTION_STATUS"),
+          status: transcriptionStatus.toRest(note.status),
           duration: note.duration ?? null,
           fileSize: note.fileSize ?? null,
           mimeType: note.mimeType ?? null,
@@ -160,8 +158,8 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
       summary: "Statistics of the caller's import jobs",
       auth: true,
       responses: { 200: { description: "Counts, success rate, the five newest jobs and the queue", schema: dataEnvelope(statsSchema) } },
-      async handler({ res }) {
-        const stats = await clients.media.getJobStats({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const stats = await clients.media.getJobStats({ userId });
         sendData(
           res,
           200,
@@ -172,9 +170,9 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
             recentJobs: stats.recentJobs.map((job) => ({
               id: job.id,
               title: job.title,
-              status: jobStatus(job),
+              status: jobStatus.toRest(job.status),
               progress: job.progress,
-              source: jobSource(job),
+              source: jobSource.toRest(job.source),
               createdAt: job.createdAt,
               completedAt: job.completedAt ?? null,
             })),
@@ -194,13 +192,12 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
       responses: {
         200: { description: "A page of jobs", schema: dataEnvelope(z.object({ jobs: z.array(jobSchema), pagination: jobPaginationSchema })) },
       },
-      async handler({ query, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, query, res }) {
         const { jobs, page } = await clients.media.listJobs({
           userId,
           page: { limit: query.limit, offset: query.offset },
-          status: query.status ? api.jobStatusFromJSON(`JOB_STATUS_${query.status}`) : api.JobStatus.JOB_STATUS_UNSPECIFIED,
-          source: query.source ? api.jobSourceFromJSON(`JOB_SOURCE_${query.source}`) : api.JobSource.JOB_SOURCE_UNSPECIFIED,
+          status: jobStatus.toProto(query.status),
+          source: jobSource.toProto(query.source),
           sortBy: SORT_FIELDS[query.sortBy],
           sortOrder: query.sortOrder === "asc" ? api.SortOrder.SORT_ORDER_ASC : api.SortOrder.SORT_ORDER_DESC,
         });
@@ -230,8 +227,7 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
       auth: true,
       params: jobIdParams,
       responses: { 200: { description: "The job", schema: dataEnvelope(jobSchema) }, 404: notFound },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         const { job } = await clients.media.getJob({ userId, jobId: params.id });
         const [json] = await withCourses(userId, [required(job, "job in GetJob reply")]);
         sendData(res, 200, json, "Job retrieved");
@@ -250,8 +246,7 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
       auth: true,
       params: jobIdParams,
       responses: { 200: { description: "The event stream", contentType: "text/event-stream" }, 404: notFound },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         // Media pushes the job's recorded states (WatchImportJob): the current one first, then every change.
         const call = clients.media.raw.watchImportJob({ userId, jobId: params.id }, traceMetadata());
         const next = serverStreamReader(call, "MediaService");
@@ -285,8 +280,8 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
         400: { description: "Invalid id (VALIDATION_ERROR), or the job already finished (JOB_ALREADY_FINISHED)", schema: errorEnvelope },
         404: notFound,
       },
-      async handler({ params, res }) {
-        await clients.media.cancelJob({ userId: currentAuth(res).user.id, jobId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.media.cancelJob({ userId, jobId: params.id });
         sendMessage(res, "Job cancelled");
       },
     }),
@@ -307,8 +302,7 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
         404: notFound,
         409: { description: "The job is not CANCELLED or FAILED, or its note was deleted (JOB_NOT_RETRYABLE)", schema: errorEnvelope },
       },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         const { job } = await clients.media.retryJob({ userId, jobId: params.id });
         const [json] = await withCourses(userId, [required(job, "job in RetryJob reply")]);
         sendData(res, 200, json, "Job queued again");
@@ -326,8 +320,8 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
         400: { description: "Invalid id (VALIDATION_ERROR), or the job is still active: cancel it first (JOB_ACTIVE)", schema: errorEnvelope },
         404: notFound,
       },
-      async handler({ params, res }) {
-        await clients.media.deleteJob({ userId: currentAuth(res).user.id, jobId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.media.deleteJob({ userId, jobId: params.id });
         sendMessage(res, "Job deleted");
       },
     }),

@@ -1,16 +1,20 @@
-import { media as api, type common } from "@study/contracts";
+import type { media as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
+import { courseJson, coursesById } from "./shared/mappers";
+import { noteDetailSchema, noteJson, noteSchema, userNoteContentType } from "./shared/media-json";
+
+// The study routes (study-material, flashcards, documents) still take these from here until they move to
+// ./shared/mappers and restEnum (issue #31); no other route uses them.
+export { coursesById } from "./shared/mappers";
+export const statusName = (value: string, prefix: string) => value.replace(`${prefix}_`, "");
 
 /** Notes are fetched from the media service in pages of this size: each gRPC answer stays far below 4 MB. */
 export const NOTES_PAGE_SIZE = 25;
-/** Most course ids BatchGetCourses takes at once. */
-const COURSE_BATCH = 500;
 
 /** Characters, not UTF-16 units (as the media service counts them). */
 const characters = (max: number) => (value: string) => [...value].length <= max;
@@ -18,114 +22,13 @@ const characters = (max: number) => (value: string) => [...value].length <= max;
 const userNoteBody = z.strictObject({
   timestamp: z.number("must be a number of seconds >= 0").min(0, "must be a number of seconds >= 0").describe("Seconds from the start of the audio"),
   content: z.string().trim().min(1, "must not be empty").refine(characters(1000), "must be at most 1000 characters"),
-  contentType: z.enum(["text", "url", "file"], { message: "must be one of text, url, file" }),
+  contentType: z.enum(userNoteContentType.names, { message: `must be one of ${userNoteContentType.names.join(", ")}` }),
 });
 const userNotesBody = z.strictObject({ userNotes: z.array(userNoteBody).max(1000, "must have at most 1000 entries") });
 const renameBody = z.strictObject({
   title: z.string().trim().min(1, "must not be empty").refine(characters(255), "must be at most 255 characters"),
 });
 const courseParams = z.object({ courseId: z.string().min(1).max(100) });
-
-const nullableString = z.string().nullable();
-export const courseEmbedSchema = z
-  .object({ id: z.string(), name: z.string(), color: nullableString, emoji: nullableString })
-  .meta({ id: "CourseEmbed" });
-const courseDetailSchema = courseEmbedSchema.extend({ professor: nullableString, semester: nullableString }).meta({ id: "CourseDetail" });
-
-const userNoteSchema = z
-  .object({ timestamp: z.number(), content: z.string(), contentType: z.enum(["text", "url", "file"]) })
-  .meta({ id: "UserNote" });
-const segmentSchema = z
-  .object({ id: z.string(), text: z.string(), startTime: z.number(), endTime: z.number(), speaker: nullableString, noteId: z.string() })
-  .meta({ id: "TranscriptSegment" });
-const metadataSchema = z
-  .object({
-    source: z.enum(["video", "audio_url", "upload"]),
-    originalUrl: z.string(),
-    duration: z.number().describe("Seconds"),
-    wordCount: z.number().int(),
-    mimeType: z.string(),
-    originalFilename: z.string(),
-    fileSize: z.number().int().describe("Bytes"),
-    language: z.string(),
-    confidence: z.number().min(0).max(1),
-  })
-  .partial()
-  .meta({ id: "NoteMetadata", description: "Keys are present when known" });
-const noteFields = {
-  id: z.string(),
-  title: z.string(),
-  content: nullableString.describe("The transcript; null until the import completed"),
-  courseId: z.string(),
-  audioUrl: nullableString,
-  transcriptionStatus: z.enum(["PENDING", "PROCESSING", "COMPLETED", "FAILED"]),
-  metadata: metadataSchema,
-  userNotes: z.array(userNoteSchema),
-};
-const timestamps = { createdAt: z.iso.datetime(), updatedAt: z.iso.datetime(), userId: z.string() };
-export const noteSchema = z.object({ ...noteFields, course: courseEmbedSchema.nullable(), ...timestamps }).meta({ id: "Note" });
-const noteDetailSchema = z
-  .object({ ...noteFields, transcriptSegments: z.array(segmentSchema), course: courseDetailSchema.nullable(), ...timestamps })
-  .meta({ id: "NoteWithTranscript" });
-
-type CourseSummary = common.CourseSummary;
-
-/** The course a note or job embeds: id, name, color, emoji (null when unset); with professor and semester in detail. */
-export function courseJson(course: CourseSummary | undefined, detail = false) {
-  if (!course) return null;
-  const embed = { id: course.id, name: course.name, color: course.color ?? null, emoji: course.emoji ?? null };
-  return detail ? { ...embed, professor: course.professor ?? null, semester: course.semester ?? null } : embed;
-}
-
-/** The user's courses among the ids (unknown and deleted ones are left out), by id. */
-export async function coursesById(
-  clients: ServiceClients,
-  userId: string,
-  courseIds: string[],
-  options?: { deadlineMs?: number },
-): Promise<Map<string, CourseSummary>> {
-  const ids = [...new Set(courseIds.filter(Boolean))];
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += COURSE_BATCH) batches.push(ids.slice(i, i + COURSE_BATCH));
-  const answers = await Promise.all(batches.map((batch) => clients.courses.batchGetCourses({ userId, courseIds: batch }, options)));
-  return new Map(answers.flatMap((answer) => answer.courses.map((course) => [course.id, course] as const)));
-}
-
-export const statusName = (value: string, prefix: string) => value.replace(`${prefix}_`, "");
-
-/** The REST shape of a note; transcriptSegments only on the note's own page. */
-export function noteJson(note: api.Note, course: ReturnType<typeof courseJson>, options: { segments?: boolean } = {}) {
-  return {
-    id: note.id,
-    title: note.title,
-    content: note.content ?? null,
-    courseId: note.courseId,
-    audioUrl: note.audioUrl ?? null,
-    transcriptionStatus: statusName(api.transcriptionStatusToJSON(note.transcriptionStatus), "TRANSCRIPTION_STATUS"),
-    metadata: Object.fromEntries(Object.entries(note.metadata ?? {}).filter(([, value]) => value !== undefined)),
-    userNotes: note.userNotes.map((entry) => ({
-      timestamp: entry.timestamp,
-      content: entry.content,
-      contentType: statusName(api.userNoteContentTypeToJSON(entry.contentType), "USER_NOTE_CONTENT_TYPE").toLowerCase(),
-    })),
-    ...(options.segments
-      ? {
-          transcriptSegments: note.transcriptSegments.map((segment) => ({
-            id: segment.id,
-            text: segment.text,
-            startTime: segment.startTime,
-            endTime: segment.endTime,
-            speaker: segment.speaker ?? null,
-            noteId: segment.noteId,
-          })),
-        }
-      : {}),
-    course,
-    createdAt: note.createdAt,
-    updatedAt: note.updatedAt,
-    userId: note.userId,
-  };
-}
 
 /**
  * Every note of the user (of one course when given), newest first, read page by page. A note created or
@@ -164,8 +67,7 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
       summary: "List the caller's notes, newest first, each with its course",
       auth: true,
       responses: { 200: { description: "Every note of the caller", schema: dataEnvelope(z.array(noteSchema)) } },
-      async handler({ res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, res }) {
         const notes = await allNotes(clients, userId);
         const courses = await coursesById(
           clients,
@@ -191,8 +93,7 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
         200: { description: "The course's notes", schema: dataEnvelope(z.array(noteSchema)) },
         404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         const { course } = await clients.courses.checkCourseOwnership({ userId, courseId: params.courseId });
         const notes = await allNotes(clients, userId, params.courseId);
         sendData(
@@ -211,8 +112,7 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
       auth: true,
       params: idParams,
       responses: { 200: { description: "The note", schema: dataEnvelope(noteDetailSchema) }, 404: noteNotFound },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         const note = required((await clients.media.getNote({ userId, noteId: params.id })).note, "note in GetNote reply");
         const courses = await coursesById(clients, userId, [note.courseId]);
         sendData(res, 200, noteJson(note, courseJson(courses.get(note.courseId), true), { segments: true }), "Note retrieved");
@@ -227,15 +127,14 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
       params: idParams,
       body: userNotesBody,
       responses: { 200: { description: "The note with its user notes", schema: dataEnvelope(noteSchema) }, 404: noteNotFound },
-      async handler({ params, body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, body, res }) {
         const { note } = await clients.media.updateUserNotes({
           userId,
           noteId: params.id,
           userNotes: body.userNotes.map((entry) => ({
             timestamp: entry.timestamp,
             content: entry.content,
-            contentType: api.userNoteContentTypeFromJSON(`USER_NOTE_CONTENT_TYPE_${entry.contentType.toUpperCase()}`),
+            contentType: userNoteContentType.toProto(entry.contentType),
           })),
         });
         sendData(res, 200, await editedNote(userId, required(note, "note in UpdateUserNotes reply")), "User notes updated");
@@ -250,8 +149,7 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
       params: idParams,
       body: renameBody,
       responses: { 200: { description: "The renamed note", schema: dataEnvelope(noteSchema) }, 404: noteNotFound },
-      async handler({ params, body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, body, res }) {
         const { note } = await clients.media.renameNote({ userId, noteId: params.id, title: body.title });
         sendData(res, 200, await editedNote(userId, required(note, "note in RenameNote reply")), "Note updated");
       },
@@ -264,8 +162,8 @@ export function noteRoutes(clients: ServiceClients): RouteSpec[] {
       auth: true,
       params: idParams,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: noteNotFound },
-      async handler({ params, res }) {
-        await clients.media.deleteNote({ userId: currentAuth(res).user.id, noteId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.media.deleteNote({ userId, noteId: params.id });
         sendMessage(res, "Note deleted");
       },
     }),

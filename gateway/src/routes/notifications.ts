@@ -1,16 +1,18 @@
 import { notifications as api } from "@study/contracts";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
 import { booleanParam, intParam } from "../http/query";
+import { restEnum } from "./shared/mappers";
+
+const notificationType = restEnum(api.NotificationType, "NOTIFICATION_TYPE");
 
 const notificationSchema = z
   .object({
     id: z.string(),
-    type: z.enum(["SYSTEM", "REMINDER", "ALERT", "MESSAGE"]),
+    type: z.enum(notificationType.names),
     content: z.string(),
     read: z.boolean(),
     userId: z.string(),
@@ -22,7 +24,7 @@ const notificationSchema = z
 export function notificationJson(notification: api.Notification) {
   return {
     id: notification.id,
-    type: api.notificationTypeToJSON(notification.type).replace("NOTIFICATION_TYPE_", ""),
+    type: notificationType.toRest(notification.type),
     content: notification.content,
     read: notification.read,
     userId: notification.userId,
@@ -48,9 +50,9 @@ export function notificationRoutes(clients: ServiceClients): RouteSpec[] {
           schema: dataEnvelope(z.object({ notifications: z.array(notificationSchema), unreadCount: z.number().int(), total: z.number().int() })),
         },
       },
-      async handler({ query, res }) {
+      async handler({ userId, query, res }) {
         const result = await clients.notifications.listNotifications({
-          userId: currentAuth(res).user.id,
+          userId,
           limit: query.limit,
           includeRead: query.includeRead,
         });
@@ -69,8 +71,8 @@ export function notificationRoutes(clients: ServiceClients): RouteSpec[] {
       summary: "Count the caller's unread notifications",
       auth: true,
       responses: { 200: { description: "The count", schema: dataEnvelope(z.object({ unreadCount: z.number().int() })) } },
-      async handler({ res }) {
-        const { unreadCount } = await clients.notifications.getUnreadCount({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const { unreadCount } = await clients.notifications.getUnreadCount({ userId });
         sendData(res, 200, { unreadCount }, "Unread count retrieved");
       },
     }),
@@ -81,8 +83,8 @@ export function notificationRoutes(clients: ServiceClients): RouteSpec[] {
       summary: "Mark every unread notification read",
       auth: true,
       responses: { 200: { description: "How many changed", schema: dataEnvelope(z.object({ markedCount: z.number().int() })) } },
-      async handler({ res }) {
-        const { markedCount } = await clients.notifications.markAllNotificationsRead({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const { markedCount } = await clients.notifications.markAllNotificationsRead({ userId });
         sendData(res, 200, { markedCount }, `${markedCount} notification(s) marked as read`);
       },
     }),
@@ -97,8 +99,8 @@ export function notificationRoutes(clients: ServiceClients): RouteSpec[] {
         200: { description: "Marked (also when it already was)", schema: messageEnvelope },
         404: { description: "No such notification of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ params, res }) {
-        await clients.notifications.markNotificationRead({ userId: currentAuth(res).user.id, notificationId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.notifications.markNotificationRead({ userId, notificationId: params.id });
         sendMessage(res, "Notification marked as read");
       },
     }),

@@ -2,26 +2,11 @@ import { formatCents } from "@study/platform/money";
 import type { billing as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData } from "../http/envelope";
-import {
-  amountSchema,
-  centsToAmount,
-  iso,
-  isoOrNull,
-  REFERRAL_STATUSES,
-  referralStatusJson,
-  REWARD_STATUSES,
-  REWARD_TYPES,
-  rewardStatusJson,
-  rewardTypeJson,
-  rewardTypeToProto,
-  stripeError,
-  WITHDRAWAL_STATUSES,
-  withdrawalStatusJson,
-} from "./billing";
+import { amountSchema, centsToAmount, referralStatus, rewardStatus, rewardType, stripeError, withdrawalStatus } from "./billing";
+import { iso, isoOrNull } from "./shared/mappers";
 
 const money = (what: string) => z.number().describe(`${what}, in currency units (two decimals at most)`);
 const nullableDate = z.iso.datetime().nullable();
@@ -37,10 +22,10 @@ const rewardSchema = z
   .object({
     id: z.string(),
     referralId: z.string(),
-    rewardType: z.enum(REWARD_TYPES),
+    rewardType: z.enum(rewardType.names),
     cashAmount: money("The cash of a CASH reward").optional(),
     freeMonths: z.number().int().optional().describe("The months of a FREE_MONTH reward"),
-    status: z.enum(REWARD_STATUSES),
+    status: z.enum(rewardStatus.names),
     userId: z.string().describe("The recipient"),
     claimedAt: nullableDate.describe("When it was processed"),
     expiresAt: nullableDate.describe("A PENDING reward not processed by then expires"),
@@ -57,10 +42,10 @@ export function rewardJson(reward: api.Reward) {
   return {
     id: reward.id,
     referralId: reward.referralId,
-    rewardType: rewardTypeJson(reward.rewardType),
+    rewardType: rewardType.toRest(reward.rewardType),
     ...(reward.cashAmountCents === undefined ? {} : { cashAmount: centsToAmount(reward.cashAmountCents) }),
     ...(reward.freeMonths === undefined ? {} : { freeMonths: reward.freeMonths }),
-    status: rewardStatusJson(reward.status),
+    status: rewardStatus.toRest(reward.status),
     userId: reward.userId,
     claimedAt: isoOrNull(reward.claimedAt),
     expiresAt: isoOrNull(reward.expiresAt),
@@ -74,7 +59,7 @@ const withdrawalSchema = z
   .object({
     id: z.string(),
     amount: money("The amount paid out"),
-    status: z.enum(WITHDRAWAL_STATUSES).describe("PROCESSING until the processor confirms the payout (COMPLETED) or reports its failure (FAILED)"),
+    status: z.enum(withdrawalStatus.names).describe("PROCESSING until the processor confirms the payout (COMPLETED) or reports its failure (FAILED)"),
     requestedAt: z.iso.datetime(),
     completedAt: nullableDate,
     failureReason: z.string().nullable().describe("Why a FAILED payout failed (its amount is back in the account credit)"),
@@ -86,7 +71,7 @@ export function withdrawalJson(withdrawal: api.Withdrawal) {
   return {
     id: withdrawal.id,
     amount: centsToAmount(withdrawal.amountCents),
-    status: withdrawalStatusJson(withdrawal.status),
+    status: withdrawalStatus.toRest(withdrawal.status),
     requestedAt: iso(withdrawal.requestedAt, "Withdrawal.requestedAt"),
     completedAt: isoOrNull(withdrawal.completedAt),
     failureReason: withdrawal.failureReason ?? null,
@@ -111,7 +96,7 @@ const dashboardSchema = z
         z.object({
           initials: z.string().describe('The friend\'s initials ("AL")'),
           name: z.string().describe("Shortened for privacy"),
-          status: z.enum(REFERRAL_STATUSES),
+          status: z.enum(referralStatus.names),
           date: z.iso.datetime().describe("Sign-up date"),
           amount: money("The caller's cash reward for it (0 before the trial starts)"),
           pending: z.boolean().describe("That reward is not processed yet"),
@@ -140,7 +125,7 @@ export function dashboardJson(dashboard: api.GetReferralDashboardResponse) {
       recentReferrals: dashboard.recentReferrals.map((referral) => ({
         initials: referral.initials,
         name: referral.name,
-        status: referralStatusJson(referral.status),
+        status: referralStatus.toRest(referral.status),
         date: iso(referral.date, "RecentReferral.date"),
         amount: centsToAmount(referral.amountCents),
         pending: referral.pending,
@@ -157,7 +142,7 @@ export function dashboardJson(dashboard: api.GetReferralDashboardResponse) {
 /** The sentence of a withdrawal's answer, from its status. */
 export function withdrawalMessage(withdrawal: api.Withdrawal): string {
   const amount = formatCents(withdrawal.amountCents);
-  switch (withdrawalStatusJson(withdrawal.status)) {
+  switch (withdrawalStatus.toRest(withdrawal.status)) {
     case "PROCESSING":
       return `Withdrawal of ${amount} is being processed`;
     case "COMPLETED":
@@ -170,7 +155,7 @@ export function withdrawalMessage(withdrawal: api.Withdrawal): string {
 const signupBody = z.strictObject({ code: z.string().trim().min(1, "is required").max(64).describe("Another user's referral code") });
 const processRewardBody = z.strictObject({
   rewardId: z.string().trim().min(1, "is required").max(100),
-  type: z.enum(REWARD_TYPES).describe("The reward's type (a mismatch is refused with VALIDATION_ERROR)"),
+  type: z.enum(rewardType.names).describe("The reward's type (a mismatch is refused with VALIDATION_ERROR)"),
 });
 const withdrawBody = z.strictObject({
   amount: amountSchema.describe("In currency units, at most two decimals; the minimum is 10 (else 400 MIN_AMOUNT)"),
@@ -188,8 +173,8 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
       summary: "The caller's referral dashboard: earnings, leaderboard, progress, code, credit",
       auth: true,
       responses: { 200: { description: "The dashboard (amounts in currency units)", schema: dataEnvelope(dashboardSchema) } },
-      async handler({ res }) {
-        const dashboard = await clients.billing.getReferralDashboard({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const dashboard = await clients.billing.getReferralDashboard({ userId });
         sendData(res, 200, dashboardJson(dashboard), "Referral dashboard retrieved");
       },
     }),
@@ -208,7 +193,7 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
               referralId: z.string(),
               referrerId: z.string(),
               refereeId: z.string().describe("The caller"),
-              status: z.enum(REFERRAL_STATUSES),
+              status: z.enum(referralStatus.names),
               signupDate: z.iso.datetime(),
             }),
           ),
@@ -222,9 +207,8 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
           schema: errorEnvelope,
         },
       },
-      async handler({ body, res }) {
-        const { user } = currentAuth(res);
-        const referral = await clients.billing.signUpWithCode({ userId: user.id, code: body.code, emailVerified: user.emailVerified });
+      async handler({ userId, user, body, res }) {
+        const referral = await clients.billing.signUpWithCode({ userId, code: body.code, emailVerified: user.emailVerified });
         sendData(
           res,
           200,
@@ -232,7 +216,7 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
             referralId: referral.referralId,
             referrerId: referral.referrerId,
             refereeId: referral.refereeId,
-            status: referralStatusJson(referral.status),
+            status: referralStatus.toRest(referral.status),
             signupDate: iso(referral.signupDate, "SignUpWithCodeResponse.signupDate"),
           },
           "Referral code applied",
@@ -262,9 +246,8 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
           schema: errorEnvelope,
         },
       },
-      async handler({ res }) {
-        const { user } = currentAuth(res);
-        const trial = await clients.billing.startTrial({ userId: user.id, emailVerified: user.emailVerified });
+      async handler({ userId, user, res }) {
+        const trial = await clients.billing.startTrial({ userId, emailVerified: user.emailVerified });
         sendData(res, 200, { referralId: trial.referralId, rewards: trial.rewards.map(rewardJson) }, "Trial started");
       },
     }),
@@ -290,11 +273,11 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
         },
         502: stripeError,
       },
-      async handler({ body, res }) {
+      async handler({ userId, body, res }) {
         const processed = await clients.billing.processReward({
-          userId: currentAuth(res).user.id,
+          userId,
           rewardId: body.rewardId,
-          rewardType: rewardTypeToProto(body.type),
+          rewardType: rewardType.toProto(body.type),
         });
         const reward = rewardJson(required(processed.reward, "reward in ProcessReward reply"));
         sendData(res, 200, { reward, accountCredit: centsToAmount(processed.accountCreditCents) }, processed.message || "Reward processed");
@@ -318,7 +301,7 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
             z.object({
               withdrawalId: z.string(),
               amount: money("The amount"),
-              status: z.enum(WITHDRAWAL_STATUSES),
+              status: z.enum(withdrawalStatus.names),
               processorPaymentId: z.string().nullable().describe("The processor's payout id; null while not known"),
               accountCredit: money("The credit left"),
             }),
@@ -332,8 +315,8 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
         },
         502: stripeError,
       },
-      async handler({ body, res }) {
-        const reply = await clients.billing.requestWithdrawal({ userId: currentAuth(res).user.id, amountCents: body.amount });
+      async handler({ userId, body, res }) {
+        const reply = await clients.billing.requestWithdrawal({ userId, amountCents: body.amount });
         const withdrawal = required(reply.withdrawal, "withdrawal in RequestWithdrawal reply");
         sendData(
           res,
@@ -341,7 +324,7 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
           {
             withdrawalId: withdrawal.id,
             amount: centsToAmount(withdrawal.amountCents),
-            status: withdrawalStatusJson(withdrawal.status),
+            status: withdrawalStatus.toRest(withdrawal.status),
             processorPaymentId: withdrawal.processorPaymentId ?? null,
             accountCredit: centsToAmount(reply.accountCreditCents),
           },
@@ -367,8 +350,8 @@ export function referralRoutes(clients: ServiceClients): RouteSpec[] {
           ),
         },
       },
-      async handler({ res }) {
-        const credits = await clients.billing.getAccountCredits({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const credits = await clients.billing.getAccountCredits({ userId });
         sendData(
           res,
           200,

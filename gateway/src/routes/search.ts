@@ -1,11 +1,14 @@
 import { indexing, type search as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData } from "../http/envelope";
 import { singleParam } from "../http/query";
+import { iso, restEnum } from "./shared/mappers";
+
+/** The spec's record types, as the REST API writes them: `SEARCHABLE_TYPE_FLASHCARD_SET` → `flashcard_set`. */
+const resultTypes = restEnum(indexing.SearchableType, "SEARCHABLE_TYPE", "lower");
 
 /**
  * A query parameter forwarded as the client wrote it: the search service owns the rules (ranges, formats,
@@ -15,7 +18,7 @@ const forwarded = (description: string) => singleParam().optional().describe(des
 
 const searchQuery = z.object({
   query: forwarded("Required: the words to search for, 1-500 characters (missing, blank or longer: 400 VALIDATION_ERROR)"),
-  types: forwarded("Comma list of note, flashcard_set, study_guide, quiz, course, document, calendar_event, chat_session (default: every type)"),
+  types: forwarded(`Comma list of ${resultTypes.names.join(", ")} (default: every type)`),
   courseId: forwarded("Only records of this course"),
   limit: forwarded("1-100, default 50 (else 400 INVALID_LIMIT)"),
   offset: forwarded("0 or more, default 0 (else 400 INVALID_OFFSET)"),
@@ -30,9 +33,7 @@ const suggestionsQuery = z.object({
   query: forwarded("Required: what the user typed so far, 2-100 characters (missing or shorter: 400 QUERY_TOO_SHORT; longer: 400 VALIDATION_ERROR)"),
 });
 
-/** The spec's record types, as the REST API writes them. */
-const RESULT_TYPES = ["note", "flashcard_set", "study_guide", "quiz", "course", "document", "calendar_event", "chat_session"] as const;
-const resultType = z.enum(RESULT_TYPES);
+const resultType = z.enum(resultTypes.names);
 
 const searchResultSchema = z
   .object({
@@ -82,12 +83,7 @@ const filtersAnswer = z.object({
   dateRanges: z.array(z.object(option)).describe("today, week, month, semester, custom"),
 });
 
-const RESULT_TYPE_BY_PROTO = new Map(RESULT_TYPES.map((type) => [indexing.searchableTypeFromJSON(`SEARCHABLE_TYPE_${type.toUpperCase()}`), type]));
-
-/** `SEARCHABLE_TYPE_FLASHCARD_SET` → `flashcard_set`. */
-export function resultTypeJson(type: indexing.SearchableType): (typeof RESULT_TYPES)[number] {
-  return required(RESULT_TYPE_BY_PROTO.get(type), `REST name of search type ${indexing.searchableTypeToJSON(type)}`);
-}
+export const resultTypeJson = resultTypes.toRest;
 
 /** The REST shape of a search result (course fields only when the record belongs to a course). */
 export function searchResultJson(result: api.SearchResult) {
@@ -103,8 +99,8 @@ export function searchResultJson(result: api.SearchResult) {
     courseId: result.courseId,
     courseName: result.courseName,
     metadata: result.metadata ?? {},
-    createdAt: required(result.createdAt, "SearchResult.createdAt").toISOString(),
-    updatedAt: required(result.updatedAt, "SearchResult.updatedAt").toISOString(),
+    createdAt: iso(result.createdAt, "SearchResult.createdAt"),
+    updatedAt: iso(result.updatedAt, "SearchResult.updatedAt"),
   };
 }
 
@@ -168,8 +164,8 @@ export function searchRoutes(clients: ServiceClients): RouteSpec[] {
         },
         500: { description: "The search failed (SEARCH_FAILED) or an unexpected failure (INTERNAL_ERROR)", schema: errorEnvelope },
       },
-      async handler({ query, res }) {
-        const response = await clients.search.search({ userId: currentAuth(res).user.id, ...query });
+      async handler({ userId, query, res }) {
+        const response = await clients.search.search({ userId, ...query });
         sendData(res, 200, searchResponseJson(response), "Search completed");
       },
     }),
@@ -183,8 +179,8 @@ export function searchRoutes(clients: ServiceClients): RouteSpec[] {
         200: { description: "Filter options", schema: dataEnvelope(filtersAnswer) },
         500: { description: "The filters could not be read (FILTERS_FAILED) or an unexpected failure (INTERNAL_ERROR)", schema: errorEnvelope },
       },
-      async handler({ res }) {
-        const response = await clients.search.getSearchFilters({ userId: currentAuth(res).user.id });
+      async handler({ userId, res }) {
+        const response = await clients.search.getSearchFilters({ userId });
         sendData(res, 200, searchFiltersJson(response), "Search filters retrieved");
       },
     }),
@@ -206,8 +202,8 @@ export function searchRoutes(clients: ServiceClients): RouteSpec[] {
           schema: errorEnvelope,
         },
       },
-      async handler({ query, res }) {
-        const { suggestions } = await clients.search.getSuggestions({ userId: currentAuth(res).user.id, query: query.query });
+      async handler({ userId, query, res }) {
+        const { suggestions } = await clients.search.getSuggestions({ userId, query: query.query });
         sendData(res, 200, { suggestions }, "Suggestions retrieved");
       },
     }),

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData } from "../http/envelope";
@@ -87,9 +86,9 @@ export function storeRoutes(clients: ServiceClients): RouteSpec[] {
           schema: errorEnvelope,
         },
       },
-      async handler({ body, res }) {
+      async handler({ userId, body, res }) {
         const reply = await clients.billing.confirmStorePurchase({
-          userId: currentAuth(res).user.id,
+          userId,
           receipt: body.receipt,
           bundleId: body.bundleId,
           environment: body.environment,

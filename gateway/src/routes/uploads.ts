@@ -6,7 +6,8 @@ import { idParams } from "../http/params";
 import { sendData } from "../http/envelope";
 import { createUploadForwarder, UPLOAD_TIMEOUT_DESCRIPTION } from "../http/upload-forwarder";
 import { importJobCompactSchema, importJobJson } from "./imports";
-import { courseJson, coursesById, noteJson, noteSchema } from "./notes";
+import { courseJson, coursesById } from "./shared/mappers";
+import { noteJson, noteSchema } from "./shared/media-json";
 
 export interface UploadSettings {
   MEDIA_UPLOAD_URL?: string;

@@ -9,15 +9,10 @@ import {
   billingRoutes,
   centsToAmount,
   entitlementSourceJson,
-  REFERRAL_STATUSES,
-  referralStatusJson,
-  REWARD_STATUSES,
-  REWARD_TYPES,
-  rewardStatusJson,
-  rewardTypeJson,
-  rewardTypeToProto,
-  WITHDRAWAL_STATUSES,
-  withdrawalStatusJson,
+  referralStatus,
+  rewardStatus,
+  rewardType,
+  withdrawalStatus,
 } from "../../src/routes/billing";
 import { referralRoutes } from "../../src/routes/referral";
 import { storeRoutes } from "../../src/routes/store";
@@ -72,8 +67,10 @@ describe("money between the REST surface (currency units) and the services (inte
 describe("enum names between proto and the spec", () => {
   it("maps every proto value to the spec's name", () => {
     const referralStatuses = Object.values(ReferralStatus).filter((value): value is billing.ReferralStatus => typeof value === "number" && value > 0);
-    expect(referralStatuses.map(referralStatusJson)).toEqual([...REFERRAL_STATUSES]);
-    expect([RewardType.REWARD_TYPE_CASH, RewardType.REWARD_TYPE_FREE_MONTH].map(rewardTypeJson)).toEqual([...REWARD_TYPES]);
+    expect(referralStatuses.map(referralStatus.toRest)).toEqual(["PENDING", "TRIAL_STARTED", "COMPLETED", "EXPIRED", "CANCELLED"]);
+    expect(referralStatus.names).toEqual(["PENDING", "TRIAL_STARTED", "COMPLETED", "EXPIRED", "CANCELLED"]);
+    expect([RewardType.REWARD_TYPE_CASH, RewardType.REWARD_TYPE_FREE_MONTH].map(rewardType.toRest)).toEqual(["CASH", "FREE_MONTH"]);
+    expect(rewardType.names).toEqual(["CASH", "FREE_MONTH"]);
     expect(
       [
         RewardStatus.REWARD_STATUS_PENDING,
@@ -81,26 +78,28 @@ describe("enum names between proto and the spec", () => {
         RewardStatus.REWARD_STATUS_COMPLETED,
         RewardStatus.REWARD_STATUS_FAILED,
         RewardStatus.REWARD_STATUS_EXPIRED,
-      ].map(rewardStatusJson),
-    ).toEqual([...REWARD_STATUSES]);
+      ].map(rewardStatus.toRest),
+    ).toEqual(["PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"]);
+    expect(rewardStatus.names).toEqual(["PENDING", "PROCESSING", "COMPLETED", "FAILED", "EXPIRED"]);
     expect(
       [WithdrawalStatus.WITHDRAWAL_STATUS_PROCESSING, WithdrawalStatus.WITHDRAWAL_STATUS_COMPLETED, WithdrawalStatus.WITHDRAWAL_STATUS_FAILED].map(
-        withdrawalStatusJson,
+        withdrawalStatus.toRest,
       ),
-    ).toEqual([...WITHDRAWAL_STATUSES]);
+    ).toEqual(["PROCESSING", "COMPLETED", "FAILED"]);
+    expect(withdrawalStatus.names).toEqual(["PROCESSING", "COMPLETED", "FAILED"]);
   });
 
   it("maps the spec's reward types to proto", () => {
-    expect(rewardTypeToProto("CASH")).toBe(RewardType.REWARD_TYPE_CASH);
-    expect(rewardTypeToProto("FREE_MONTH")).toBe(RewardType.REWARD_TYPE_FREE_MONTH);
+    expect(rewardType.toProto("CASH")).toBe(RewardType.REWARD_TYPE_CASH);
+    expect(rewardType.toProto("FREE_MONTH")).toBe(RewardType.REWARD_TYPE_FREE_MONTH);
   });
 
   it("treats a value the spec has no name for as a broken answer (internal error), never as a name", () => {
     for (const broken of [
-      () => referralStatusJson(ReferralStatus.REFERRAL_STATUS_UNSPECIFIED),
-      () => rewardTypeJson(RewardType.UNRECOGNIZED),
-      () => rewardStatusJson(RewardStatus.REWARD_STATUS_UNSPECIFIED),
-      () => withdrawalStatusJson(99 as billing.WithdrawalStatus),
+      () => referralStatus.toRest(ReferralStatus.REFERRAL_STATUS_UNSPECIFIED),
+      () => rewardType.toRest(RewardType.UNRECOGNIZED),
+      () => rewardStatus.toRest(RewardStatus.REWARD_STATUS_UNSPECIFIED),
+      () => withdrawalStatus.toRest(99 as billing.WithdrawalStatus),
       () => entitlementSourceJson("paypal"),
     ]) {
       expect(broken).toThrow(expect.objectContaining({ kind: "internal", code: "INTERNAL_ERROR" }));

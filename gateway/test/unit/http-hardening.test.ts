@@ -108,8 +108,16 @@ describe("the HTTP layer's own refusals", () => {
   let server: Server;
   let baseUrl: string;
   let api: ReturnType<typeof httpClient>;
-  const requireSession: RequestHandler = (req, _res, next) =>
-    next(req.header("authorization") === "Bearer valid" ? undefined : AppError.unauthenticated());
+  // As the gateway's session check does, a valid token leaves the caller for the handler in res.locals.auth.
+  const requireSession: RequestHandler = (req, res, next) => {
+    if (req.header("authorization") !== "Bearer valid") return next(AppError.unauthenticated());
+    const at = new Date("2026-11-20T10:00:00.000Z");
+    res.locals.auth = {
+      user: { id: "user-1", name: "Ada", email: "ada@example.com", emailVerified: true, createdAt: at, updatedAt: at },
+      session: { id: "session-1", token: "valid", userId: "user-1", expiresAt: at, createdAt: at, updatedAt: at },
+    };
+    next();
+  };
 
   const registry = new ApiRegistry().add(
     route({

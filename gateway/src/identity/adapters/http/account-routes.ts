@@ -6,7 +6,6 @@ import type { RevokeSession } from "../../application/revoke-session";
 import type { UnlinkAccount } from "../../application/unlink-account";
 import type { SetCookies } from "../better-auth/library-adapters";
 import { sendCookies } from "./library-headers";
-import { currentAuth } from "./session";
 
 const linkedAccountSchema = z
   .object({
@@ -49,8 +48,8 @@ export function accountRoutes(deps: {
           schema: dataEnvelope(z.object({ accounts: z.array(linkedAccountSchema), sessions: z.array(activeSessionSchema) })),
         },
       },
-      async handler({ res }) {
-        const { accounts, sessions } = await deps.accountDetails.execute(currentAuth(res).user.id);
+      async handler({ userId, res }) {
+        const { accounts, sessions } = await deps.accountDetails.execute(userId);
         sendData(
           res,
           200,
@@ -81,8 +80,8 @@ export function accountRoutes(deps: {
         400: { description: "It is the last way to sign in (LAST_SIGN_IN_METHOD), or invalid input", schema: errorEnvelope },
         404: { description: "No such account of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ body, res }) {
-        await deps.unlinkAccount.execute(currentAuth(res).user.id, body.accountId);
+      async handler({ userId, body, res }) {
+        await deps.unlinkAccount.execute(userId, body.accountId);
         sendMessage(res, "Account unlinked");
       },
     }),
@@ -97,9 +96,8 @@ export function accountRoutes(deps: {
         200: { description: "Revoked (the caller's own current session too: then its cookie is cleared)", schema: messageEnvelope },
         404: { description: "No such active session of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ body, res }) {
-        const { session } = currentAuth(res);
-        sendCookies(res, await deps.revokeSession.execute({ userId: session.userId, token: session.token }, body.sessionId));
+      async handler({ userId, authSession, body, res }) {
+        sendCookies(res, await deps.revokeSession.execute({ userId, token: authSession.token }, body.sessionId));
         sendMessage(res, "Session revoked");
       },
     }),

@@ -7,7 +7,7 @@ import type { AuthState } from "../../domain/session";
 import type { BetterAuthCredentials } from "../better-auth/library-adapters";
 import { clientKey } from "./client-address";
 import { authHeaders, sendCookies } from "./library-headers";
-import { currentAuth, type SessionResolver } from "./session";
+import type { SessionResolver } from "./session";
 
 const email = z
   .email("must be a valid e-mail address")
@@ -153,8 +153,8 @@ export function authRoutes(deps: {
       summary: "End the current session",
       auth: true,
       responses: { 200: { description: "Signed out; clears the cookie", schema: messageEnvelope } },
-      async handler({ req, res }) {
-        sendCookies(res, await credentials.signOut(currentAuth(res).session.token, authHeaders(req)));
+      async handler({ authSession, req, res }) {
+        sendCookies(res, await credentials.signOut(authSession.token, authHeaders(req)));
         sendMessage(res, "Signed out");
       },
     }),

@@ -5,7 +5,6 @@ import { errorEnvelope, messageEnvelope, route, type RouteSpec } from "../../../
 import { sendMessage } from "../../../http/envelope";
 import type { ConfirmEmail, RequestEmailVerification } from "../../application/email-verification";
 import type { BetterAuthCredentials } from "../better-auth/library-adapters";
-import { currentAuth } from "./session";
 
 const tokenSchema = z.string().min(10, "is not a valid token").max(2048);
 const invalidToken = () =>
@@ -37,8 +36,7 @@ export function emailRoutes(deps: {
         200: { description: "Mail sent", schema: messageEnvelope },
         409: { description: "Already confirmed (EMAIL_ALREADY_VERIFIED)", schema: errorEnvelope },
       },
-      async handler({ res }) {
-        const { user } = currentAuth(res);
+      async handler({ user, res }) {
         await deps.requestVerification.execute(user);
         sendMessage(res, `A confirmation link was sent to ${user.email}`);
       },
