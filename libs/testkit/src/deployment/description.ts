@@ -42,7 +42,14 @@ export interface ServiceCall {
   why: string;
 }
 
+/**
+ * A way out of the namespace an app needs beyond DNS, PostgreSQL, RabbitMQ and the trace collector (which every app
+ * has): the NetworkPolicy k8s/base/network/egress-<way>.yaml selects exactly the apps that name it.
+ */
+export type EgressWay = "object-storage" | "meilisearch" | "openai" | "stripe" | "google" | "smtp" | "web-downloads";
+
 export interface WorkerDeployment {
+  egress?: readonly EgressWay[];
   /** Written above the compose service. */
   composeComment?: string;
   /** Written above terminationGracePeriodSeconds: what SIGTERM does to a running job. */
@@ -55,6 +62,7 @@ export interface WorkerDeployment {
 }
 
 export interface AppDeployment {
+  egress?: readonly EgressWay[];
   /** Every service this one calls over gRPC: its address setting, and a NetworkPolicy rule at both ends. */
   calls?: readonly ServiceCall[];
   /** Written above the call addresses in compose and in the ConfigMap. */
@@ -97,6 +105,7 @@ const REINDEX = "the reindex command, run in the search pod, reads the owners";
 
 /** The gateway's own settings (its addresses of the services come from the catalogue). */
 export const GATEWAY_DEPLOYMENT: AppDeployment = {
+  egress: ["google", "smtp"],
   compose: {
     environment: [
       { name: "INTERNAL_UPLOAD_SECRET", value: "${INTERNAL_UPLOAD_SECRET:?set INTERNAL_UPLOAD_SECRET (at least 32 characters)}" },
@@ -160,6 +169,7 @@ export const GATEWAY_DEPLOYMENT: AppDeployment = {
 /** The services', by catalogue name. */
 export const DEPLOYMENT: DeploymentDescription = {
   media: {
+    egress: ["object-storage", "web-downloads"],
     calls: [{ service: "courses", why: "an import's course is checked" }],
     callsComment: "Uploads check the course with the courses service.",
     httpComment:
@@ -209,6 +219,7 @@ export const DEPLOYMENT: DeploymentDescription = {
     },
     workers: {
       "media-worker": {
+        egress: ["object-storage", "openai", "web-downloads"],
         composeComment: "The import worker (pipeline): consumes RabbitMQ only; scale with `docker compose up --scale media-worker=N`.",
         terminationComment: "On SIGTERM running imports are aborted and their messages go back to the queue for another worker.",
         secrets: [
@@ -227,6 +238,7 @@ export const DEPLOYMENT: DeploymentDescription = {
     },
   },
   study: {
+    egress: ["openai"],
     calls: [
       { service: "courses", why: "a generation's course: its ownership and name" },
       { service: "media", why: "the notes material is generated from" },
@@ -255,6 +267,7 @@ export const DEPLOYMENT: DeploymentDescription = {
     },
   },
   search: {
+    egress: ["meilisearch"],
     calls: [
       { service: "courses", why: REINDEX },
       { service: "media", why: REINDEX },
@@ -294,6 +307,7 @@ export const DEPLOYMENT: DeploymentDescription = {
     },
   },
   calendar: {
+    egress: ["google"],
     calls: [
       { service: "courses", why: "an event's course is checked" },
       { service: "gateway", why: "IdentityService: the users' Google tokens" },
@@ -314,6 +328,7 @@ export const DEPLOYMENT: DeploymentDescription = {
     },
   },
   documents: {
+    egress: ["object-storage", "openai"],
     calls: [
       { service: "courses", why: "a document's course is checked" },
       { service: "calendar", why: "a syllabus's events are created" },
@@ -386,6 +401,7 @@ export const DEPLOYMENT: DeploymentDescription = {
     },
     workers: {
       "documents-worker": {
+        egress: ["object-storage", "openai"],
         composeComment:
           "The extraction worker (text, OCR): consumes RabbitMQ only; scale with\n" +
           "`docker compose up --scale documents-worker=N`. Its per-document temporary files go to the /tmp tmpfs.",
@@ -415,6 +431,7 @@ export const DEPLOYMENT: DeploymentDescription = {
     },
   },
   billing: {
+    egress: ["stripe"],
     compose: {
       environment: [
         {
@@ -474,6 +491,7 @@ export const DEPLOYMENT: DeploymentDescription = {
     },
   },
   chat: {
+    egress: ["openai"],
     calls: [
       { service: "courses", why: "course names and ownership" },
       { service: "media", why: "the notes questions are answered from, and their ownership" },

@@ -1,26 +1,28 @@
 /**
  * The deployment generator (`npm run deploy:generate`): from the service catalogue and the deployment description
  * (./description.ts) it writes the apps' parts of docker-compose.yml (the regions between `# BEGIN GENERATED <name>`
- * and `# END GENERATED <name>`), every file of k8s/base/<app>/ and the apps' part of k8s/base/kustomization.yaml.
- * The rest (PostgreSQL, RabbitMQ and the other infrastructure in compose, k8s/base/network/, the overlays) is
+ * and `# END GENERATED <name>`), every file of k8s/base/<app>/,
+ * the apps' part of k8s/base/kustomization.yaml and the apps selected by each k8s/base/network/egress-<way>.yaml. The
+ * rest (PostgreSQL, RabbitMQ and the other infrastructure in compose, the network policies' rules, the overlays) is
  * written by hand. libs/testkit/test/unit/deployment-generated.test.ts fails when the committed files differ.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Catalogue } from "@study/platform/catalogue";
 import { composeAnchors, composeDatabases, composeServices, composeVolumes } from "./compose";
-import { DEPLOYMENT, type DeploymentDescription } from "./description";
+import { DEPLOYMENT, type DeploymentDescription, type EgressWay } from "./description";
 import { GENERATED_HEADER, k8sAppFiles } from "./k8s";
-import { planApps } from "./plan";
+import { planApps, type PlannedApp } from "./plan";
 
 export { DEPLOYMENT, GATEWAY_DEPLOYMENT } from "./description";
-export type { AppDeployment, DeploymentDescription, ServiceCall, WorkerDeployment } from "./description";
+export type { AppDeployment, DeploymentDescription, EgressWay, ServiceCall, WorkerDeployment } from "./description";
 
 export const GENERATE_COMMAND = "npm run deploy:generate";
 
 const COMPOSE_FILE = "docker-compose.yml";
 const K8S_BASE = path.join("k8s", "base");
 const KUSTOMIZATION = path.join(K8S_BASE, "kustomization.yaml");
+const NETWORK = path.join(K8S_BASE, "network");
 
 /**
  * Replaces the lines between `# BEGIN GENERATED <region>` and `# END GENERATED <region>` (both kept) with `lines`.
@@ -61,6 +63,40 @@ export function renderDeployment(catalogue: Catalogue, root: string, description
     ),
   );
   for (const [file, text] of k8s) files.set(path.join(K8S_BASE, file), text);
+  for (const [file, text] of egressPolicies(root, apps)) files.set(file, text);
+  return files;
+}
+
+/**
+ * The apps' lists of the hand-written NetworkPolicies k8s/base/network/egress-<way>.yaml (their generated region):
+ * the apps and workers whose description names the way.
+ */
+function egressPolicies(root: string, apps: readonly PlannedApp[]): Map<string, string> {
+  const processes = apps.flatMap((app) => [
+    { name: app.name, egress: app.deployment.egress ?? [] },
+    ...app.workers.map((worker) => ({ name: worker.name, egress: worker.deployment.egress ?? [] })),
+  ]);
+  const files = new Map<string, string>();
+  const ways = new Set(processes.flatMap((process) => process.egress));
+  for (const name of readdirSync(path.join(root, NETWORK)).sort()) {
+    const file = path.join(NETWORK, name);
+    const text = readFileSync(path.join(root, file), "utf8");
+    const way = /^egress-(.+)\.yaml$/.exec(name)?.[1];
+    if (!way || !text.includes("# BEGIN GENERATED apps")) continue;
+    const selected = processes.filter((process) => process.egress.some((wanted) => wanted === way)).map((process) => process.name);
+    if (selected.length === 0) throw new Error(`${file}: no app of the deployment description needs it (egress: ["${way}"])`);
+    files.set(
+      file,
+      replaceRegion(
+        text,
+        file,
+        "apps",
+        selected.map((process) => `          - ${process}`),
+      ),
+    );
+    ways.delete(way as EgressWay);
+  }
+  if (ways.size > 0) throw new Error(`deployment description: no ${NETWORK}/egress-<way>.yaml with generated apps for ${[...ways].join(", ")}`);
   return files;
 }
 

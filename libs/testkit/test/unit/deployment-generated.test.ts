@@ -37,7 +37,7 @@ describe("the generated deployment files", () => {
     try {
       const written = writeDeployment(WITH_REPORTS, copy, {
         ...DEPLOYMENT,
-        reports: { calls: [{ service: "courses", why: "reports name courses" }] },
+        reports: { calls: [{ service: "courses", why: "reports name courses" }], workers: { "reports-worker": { egress: ["openai"] } } },
       });
       expect(written).toEqual(
         expect.arrayContaining([
@@ -57,6 +57,8 @@ describe("the generated deployment files", () => {
       expect(readFileSync(join(copy, "k8s/base/courses/networkpolicy.yaml"), "utf8")).toContain(
         "# reports: reports name courses (COURSES_GRPC_ADDRESS).",
       );
+      // Its worker's way out: the NetworkPolicy of that way selects it.
+      expect(readFileSync(join(copy, "k8s/base/network/egress-openai.yaml"), "utf8")).toContain("          - reports-worker\n");
       expect(readdirSync(join(copy, "k8s/base/reports")).sort()).toEqual([
         "configmap.yaml",
         "deployment.yaml",
@@ -68,6 +70,7 @@ describe("the generated deployment files", () => {
 
       expect(writeDeployment(CATALOGUE, copy)).toEqual(expect.arrayContaining(["k8s/base/reports/service.yaml", "k8s/base/reports-worker/hpa.yaml"]));
       expect(existsSync(join(copy, "k8s/base/reports"))).toBe(false);
+      expect(readFileSync(join(copy, "k8s/base/network/egress-openai.yaml"), "utf8")).not.toContain("reports-worker");
       expect(staleDeploymentFiles(CATALOGUE, copy)).toEqual([]);
     } finally {
       rmSync(copy, { recursive: true, force: true });
