@@ -17,19 +17,33 @@ export interface InboxDatabase<Tx extends SqlClient> {
   $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number; maxWait?: number }): Promise<R>;
 }
 
-export interface ConsumerOptions<Tx extends SqlClient> {
+/**
+ * What every consumer of a process is opened with: the broker connection, the database of its inbox, the exchange
+ * and the logger (the runtime hands it to a composition as `consumerLink`). A consumer adapter's options extend it
+ * with the use cases its handlers call, and pass it on with `consumerLinkOf`.
+ */
+export interface ConsumerLink<Tx extends SqlClient> {
   connection: AmqpConnection;
+  db: InboxDatabase<Tx>;
+  exchange: string;
+  logger: Logger;
+  /** Delay before each retry, the last value repeating (the defaults when unset; tests shorten them). */
+  retryDelaysMs?: number[];
+}
+
+/** The link alone, out of an adapter's options (which also carry its use cases): what startConsumer takes of them. */
+export function consumerLinkOf<Tx extends SqlClient>(options: ConsumerLink<Tx>): ConsumerLink<Tx> {
+  return { connection: options.connection, db: options.db, exchange: options.exchange, logger: options.logger, retryDelaysMs: options.retryDelaysMs };
+}
+
+export interface ConsumerOptions<Tx extends SqlClient> extends Omit<ConsumerLink<Tx>, "exchange"> {
   /** The consuming service; names its queues `<exchange>.<consumer>` (+ `.retry`, `.dlq`) and its inbox rows. */
   consumer: string;
-  db: InboxDatabase<Tx>;
   handlers: EventHandlers<Tx>;
-  logger: Logger;
   exchange?: string;
   prefetch?: number;
   /** Deliveries before a message is dead-lettered. */
   maxAttempts?: number;
-  /** Delay before each retry; the last value repeats. */
-  retryDelaysMs?: number[];
   /**
    * `transaction` (default): the handler runs inside the inbox transaction (effects and inbox row commit
    * together). `after`: for long-running work that must not hold a transaction (the media worker's imports):

@@ -5,5 +5,6 @@ export * from "./internal-auth";
 export * from "./message-size";
 export * from "./server";
 export * from "./page-info";
+export * from "./searchable-source";
 export * from "./unary-handlers";
 export { traceMetadata } from "./tracing";

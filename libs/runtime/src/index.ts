@@ -16,6 +16,7 @@ import {
 export * from "./start-process";
 export * from "./migrate";
 export * from "./reindex-command";
+export * from "./job-worker";
 
 export type ServiceContext<Db, C extends ServiceConfig> = ProcessContext<Db, C>;
 

@@ -1,8 +1,9 @@
 /**
  * Who publishes and who consumes each domain event, read from the sources: the routing keys of
  * `@study/events/envelope` (EVENT_TYPES), the apps' code that builds each event (`$case: "<event>"`) and the
- * handlers of every `startConsumer({ consumer, handlers: { … } })` call. docs/events.md is rendered from it
- * (`npm run docs:events`), and the dead-letter coverage test finds every consumer with it.
+ * handlers of every `startConsumer({ consumer, handlers: { … } })` call (or `startJobConsumer`, a job worker's).
+ * docs/events.md is rendered from it (`npm run docs:events`), and the dead-letter coverage test finds every
+ * consumer with it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -10,7 +11,7 @@ import { join, relative } from "node:path";
 export interface FoundConsumer {
   /** The app folder: `services/<name>` or `gateway`. */
   app: string;
-  /** The module that calls startConsumer, relative to the repository. */
+  /** The module that calls startConsumer (or startJobConsumer), relative to the repository. */
   module: string;
   /** The consumer name (its queues are `<exchange>.<name>`). */
   name: string;
@@ -62,21 +63,22 @@ function topLevelKeys(block: string): string[] {
 const appsOf = (root: string) => [...readdirSync(join(root, "services")).map((name) => join("services", name)), "gateway"];
 
 /**
- * Every startConsumer call of the apps, with the consumer name it passes (a string, or a constant of the same module:
- * `consumer: CONSUMER_NAME` with `export const CONSUMER_NAME = "search"`) and the events its handlers take.
+ * Every startConsumer (and startJobConsumer) call of the apps, with the consumer name it passes (a string, or a
+ * constant of the same module: `consumer: CONSUMER_NAME` with `export const CONSUMER_NAME = "search"`) and the
+ * events its handlers take.
  */
 export function consumersInSources(root: string): FoundConsumer[] {
   const found: FoundConsumer[] = [];
   for (const app of appsOf(root)) {
     for (const path of sourcesOf(join(root, app, "src"))) {
       const text = readFileSync(path, "utf8");
-      for (const call of text.matchAll(/startConsumer(?:<[^>(]*>)?\(\{/g)) {
+      for (const call of text.matchAll(/start(?:Job)?Consumer(?:<[^>(]*>)?\(\{/g)) {
         const options = blockAt(text, call.index + call[0].length - 1);
         const option = /consumer:\s*(?:"([^"]+)"|([A-Z_][A-Z0-9_]*))/.exec(options);
         const constant = option?.[2] ? new RegExp(`export const ${option[2]} = "([^"]+)"`).exec(text) : null;
         const name = option?.[1] ?? constant?.[1];
         const handlers = options.indexOf("handlers: {");
-        if (!name || handlers < 0) throw new Error(`${relative(root, path)}: a startConsumer call whose consumer name or handlers cannot be read`);
+        if (!name || handlers < 0) throw new Error(`${relative(root, path)}: a consumer whose name or handlers cannot be read`);
         found.push({ app, module: relative(root, path), name, handles: topLevelKeys(blockAt(options, handlers + "handlers: ".length)) });
       }
     }

@@ -33,7 +33,7 @@ export const billingService: ServiceDefinition<PrismaClient, BillingConfig> = {
   ...billingMigrations,
   configSchema: billingConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger, lifecycle }) {
+  async compose({ config, db, consumerLink, logger, lifecycle }) {
     const clock = systemClock;
     const store = new PrismaBillingStore(db);
     const queries = new PrismaBillingQueries(db);
@@ -60,10 +60,7 @@ export const billingService: ServiceDefinition<PrismaClient, BillingConfig> = {
     const completeWithdrawal = new CompleteWithdrawal(store, clock);
     const returnWithdrawal = new ReturnWithdrawal(store, clock);
     await startDomainEventsConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
+      ...consumerLink,
       registerBillingUser: new RegisterBillingUser(store, processor, logger),
       sendPayout,
       applyProcessorEvent: new ApplyProcessorEvent({

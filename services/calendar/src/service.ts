@@ -1,6 +1,6 @@
 import { calendar as api, indexing } from "@study/contracts";
 import { prismaOptions } from "@study/db";
-import { GrpcCourseDirectory } from "@study/grpc";
+import { GrpcCourseDirectory, searchableSourceGrpcService } from "@study/grpc";
 import type { ServiceDefinition } from "@study/runtime";
 import { PrismaCalendarEventRepository } from "./adapters/db/prisma-calendar-event-repository";
 import { PrismaFeedRepository } from "./adapters/db/prisma-feed-repository";
@@ -10,7 +10,6 @@ import { startCourseEventsConsumer } from "./adapters/events/course-events-consu
 import { startGooglePushConsumer } from "./adapters/events/google-push-consumer";
 import { GoogleCalendarClient } from "./adapters/google/google-calendar-client";
 import { calendarGrpcService } from "./adapters/grpc/calendar-grpc-service";
-import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { IcalFeedRenderer } from "./adapters/ical/ical-feed-renderer";
 import { GrpcProviderTokens } from "./adapters/identity/grpc-provider-tokens";
 import { scheduleReminders } from "./adapters/scheduler/reminder-scheduler";
@@ -38,9 +37,9 @@ export const calendarService: ServiceDefinition<PrismaClient, CalendarConfig> = 
   ...calendarMigrations,
   configSchema: calendarConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger, lifecycle }) {
+  async compose({ config, db, consumerLink, logger, lifecycle }) {
     const repository = new PrismaCalendarEventRepository(db);
-    await startCourseEventsConsumer({ connection: amqp, db, exchange: config.EVENT_EXCHANGE, logger, detachCourse: new DetachCourse(repository) });
+    await startCourseEventsConsumer({ ...consumerLink, detachCourse: new DetachCourse(repository) });
 
     const courses = new GrpcCourseDirectory(config.COURSES_GRPC_ADDRESS);
     lifecycle.onStop("courses client", async () => courses.close());
@@ -54,10 +53,7 @@ export const calendarService: ServiceDefinition<PrismaClient, CalendarConfig> = 
     const google = new GoogleCalendarClient({ rootUrl: config.GOOGLE_CALENDAR_API_URL, timeoutMs: config.GOOGLE_CALENDAR_TIMEOUT_MS });
     const googleSync = new PrismaGoogleSyncRepository(db);
     await startGooglePushConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
+      ...consumerLink,
       push: new PushToGoogle(providerTokens, google, repository, googleSync, logger),
     });
     const syncWindow = { pastDays: config.GOOGLE_SYNC_PAST_DAYS, futureDays: config.GOOGLE_SYNC_FUTURE_DAYS };

@@ -10,7 +10,7 @@ import { OfflineAnswerEngine } from "./adapters/engines/offline-answer-engine";
 import { OpenAiAnswerEngine } from "./adapters/engines/openai-answer-engine";
 import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
 import { chatGrpcService } from "./adapters/grpc/chat-grpc-service";
-import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
+import { searchableSourceGrpcService } from "@study/grpc";
 import { GrpcDocumentSource } from "./adapters/sources/grpc-document-source";
 import { GrpcNoteSource } from "./adapters/sources/grpc-note-source";
 import { GrpcOwnershipCheck } from "./adapters/sources/grpc-ownership-check";
@@ -34,7 +34,7 @@ export const chatService: ServiceDefinition<PrismaClient, ChatConfig> = {
   ...chatMigrations,
   configSchema: chatConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger, lifecycle }) {
+  async compose({ config, db, consumerLink, logger, lifecycle }) {
     const clock = systemClock;
     const chats = new PrismaChatRepository(db);
     const engine = createAnswerEngine(config);
@@ -55,10 +55,7 @@ export const chatService: ServiceDefinition<PrismaClient, ChatConfig> = {
     });
     const passages = new PrismaPassageStore(db);
     await startDomainEventsConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
+      ...consumerLink,
       indexNote: new IndexNote(notes, passages),
       indexDocument: new IndexDocument(documentTexts, passages),
       forgetSource: new ForgetSource(passages),

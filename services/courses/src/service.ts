@@ -3,7 +3,7 @@ import { prismaOptions } from "@study/db";
 import type { ServiceDefinition, ServiceConfig } from "@study/runtime";
 import { PostgresCourseRepository } from "./adapters/db/postgres-course-repository";
 import { coursesGrpcService } from "./adapters/grpc/courses-grpc-service";
-import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
+import { searchableSourceGrpcService } from "@study/grpc";
 import { BatchGetCourses } from "./application/batch-get-courses";
 import { CreateCourse } from "./application/create-course";
 import { DeleteCourse } from "./application/delete-course";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { documents as api, indexing } from "@study/contracts";
 import { prismaOptions } from "@study/db";
-import { GrpcCourseDirectory } from "@study/grpc";
+import { GrpcCourseDirectory, searchableSourceGrpcService } from "@study/grpc";
 import type { ServiceDefinition } from "@study/runtime";
 import { LocalScratchSpace, processScratchFolder, removeScratchOfStoppedProcesses, startInternalHttpServer } from "@study/storage";
 import { ByteFormatDetector } from "./adapters/detection/byte-format-detector";
@@ -12,7 +12,6 @@ import { createEmbeddingProvider } from "./adapters/embeddings/openai-embedding-
 import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
 import { createTextExtractor } from "./adapters/extraction/text-extractor";
 import { documentsGrpcService } from "./adapters/grpc/documents-grpc-service";
-import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { documentFileRoute } from "./adapters/http/file-route";
 import { documentUploadRoute, syllabusUploadRoute } from "./adapters/http/upload-routes";
 import { GrpcSyllabusCalendar } from "./adapters/calendar/grpc-syllabus-calendar";
@@ -35,7 +34,7 @@ export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> 
   ...documentsMigrations,
   configSchema: documentsConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger, lifecycle }) {
+  async compose({ config, db, consumerLink, logger, lifecycle }) {
     const documents = new PrismaDocumentRepository(db);
     const storage = documentStorage(config);
     const embeddings = createEmbeddingProvider(config);
@@ -43,10 +42,7 @@ export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> 
     lifecycle.onStop("courses client", async () => courses.close());
 
     await startDomainEventsConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
+      ...consumerLink,
       deleteCourseDocuments: new DeleteCourseDocuments(documents),
     });
 

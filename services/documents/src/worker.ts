@@ -1,11 +1,10 @@
 import "./instrumentation";
-import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prismaOptions } from "@study/db";
 import { runMain } from "@study/platform";
-import { startProcess, type ProcessContext } from "@study/runtime";
-import { LocalScratchSpace, processScratchFolder, removeScratchOfStoppedProcesses } from "@study/storage";
+import { startJobWorker, startProcess, type ProcessContext } from "@study/runtime";
+import { LocalScratchSpace } from "@study/storage";
 import { PrismaDocumentRepository } from "./adapters/db/prisma-document-repository";
 import { createEmbeddingProvider } from "./adapters/embeddings/openai-embedding-provider";
 import { startExtractionWorkerConsumer } from "./adapters/events/extraction-worker-consumer";
@@ -29,47 +28,35 @@ const documentsWorker = {
   configSchema: workerConfigSchema,
   createDatabase: (_config: WorkerConfig, pool: Pool) => new PrismaClient(prismaOptions(pool)),
   healthPort: (config: WorkerConfig) => config.DOCUMENTS_WORKER_HEALTH_PORT,
-  async compose({ config, logger, db, amqp, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
-    const shutdown = new AbortController();
+  async compose({ config, logger, db, consumerLink, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
     const documents = new PrismaDocumentRepository(db);
     const storage = documentStorage(config);
     const embeddings = createEmbeddingProvider(config);
-    // One folder per worker process; folders of workers that died (SIGKILL, crash) are removed at start.
-    const workRoot = config.DOCUMENTS_WORK_DIR ?? join(tmpdir(), "study-documents-work");
-    await removeScratchOfStoppedProcesses(workRoot, (folder) => logger.info({ folder }, "removed the temporary files of a stopped worker"));
-    const workDirectory = processScratchFolder(workRoot);
-    const processDocument = new ProcessDocument({
-      documents,
-      storage,
-      scratch: new LocalScratchSpace(workDirectory),
-      extractor: createTextExtractor({ temporaryDirectory: workDirectory }),
-      prepareChunks: (pages, signal) => prepareChunksOrKeywordOnly(pages, embeddings, logger, signal),
-      limits: extractionLimits(config),
-      logger,
-      maxAttempts: config.DOCUMENTS_MAX_ATTEMPTS,
-    });
-    const consumer = await startExtractionWorkerConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
-      processDocument,
-      documents,
-      storage,
-      concurrency: config.DOCUMENTS_WORKER_CONCURRENCY,
-      shutdown: shutdown.signal,
-      maxAttempts: config.DOCUMENTS_MAX_ATTEMPTS,
-    });
-    // Registered after the broker, so it runs before it closes: abort running extractions first, and wait until
-    // their messages are back with the broker.
-    lifecycle.onStop(
-      "running extractions",
-      async () => {
-        shutdown.abort();
-        await Promise.race([consumer.idle(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-        await rm(workDirectory, { recursive: true, force: true });
+    await startJobWorker(
+      { logger, lifecycle },
+      {
+        jobs: "extractions",
+        workRoot: config.DOCUMENTS_WORK_DIR ?? join(tmpdir(), "study-documents-work"),
+        start: ({ workDirectory, shutdown }) =>
+          startExtractionWorkerConsumer({
+            ...consumerLink,
+            processDocument: new ProcessDocument({
+              documents,
+              storage,
+              scratch: new LocalScratchSpace(workDirectory),
+              extractor: createTextExtractor({ temporaryDirectory: workDirectory }),
+              prepareChunks: (pages, signal) => prepareChunksOrKeywordOnly(pages, embeddings, logger, signal),
+              limits: extractionLimits(config),
+              logger,
+              maxAttempts: config.DOCUMENTS_MAX_ATTEMPTS,
+            }),
+            documents,
+            storage,
+            concurrency: config.DOCUMENTS_WORKER_CONCURRENCY,
+            shutdown,
+            maxAttempts: config.DOCUMENTS_MAX_ATTEMPTS,
+          }),
       },
-      { timeoutMs: 12_000 },
     );
     logger.info({ concurrency: config.DOCUMENTS_WORKER_CONCURRENCY, semanticSearch: embeddings !== null }, "documents worker started");
   },

@@ -1,5 +1,5 @@
 import { indexing, media as api } from "@study/contracts";
-import { GrpcCourseDirectory } from "@study/grpc";
+import { GrpcCourseDirectory, searchableSourceGrpcService } from "@study/grpc";
 import { queueNames } from "@study/events";
 import { prismaOptions } from "@study/db";
 import type { ServiceDefinition } from "@study/runtime";
@@ -9,7 +9,6 @@ import { PgJobProgressFeed } from "./adapters/db/job-progress-notifications";
 import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
 import { WORKER_CONSUMER_NAME } from "./adapters/events/import-worker-consumer";
 import { mediaGrpcService } from "./adapters/grpc/media-grpc-service";
-import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
 import { fileDownloadRoute } from "./adapters/http/file-route";
 import { attachmentUploadRoute, audioUploadRoute } from "./adapters/http/upload-routes";
 import { createFileStorage } from "./adapters/storage/create-file-storage";
@@ -44,15 +43,12 @@ export const mediaService: ServiceDefinition<PrismaClient, MediaConfig> = {
   ...mediaMigrations,
   configSchema: mediaConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger, lifecycle }) {
+  async compose({ config, db, consumerLink, amqp, logger, lifecycle }) {
     const notes = new PrismaNoteRepository(db);
     const jobs = new PrismaImportJobRepository(db);
 
     await startDomainEventsConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
+      ...consumerLink,
       deleteCourseNotes: new DeleteCourseNotes(notes),
     });
 

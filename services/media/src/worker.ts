@@ -1,10 +1,9 @@
 import "./instrumentation";
-import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { prismaOptions } from "@study/db";
 import { runMain } from "@study/platform";
-import { startProcess, type ProcessContext } from "@study/runtime";
+import { startJobWorker, startProcess, type ProcessContext } from "@study/runtime";
 import { FfmpegAudioProcessor } from "./adapters/audio/ffmpeg-audio-processor";
 import { PrismaImportJobRepository } from "./adapters/db/prisma-import-job-repository";
 import { logRefusalsTo, OutboundUrlPolicy } from "./adapters/download/outbound-url-policy";
@@ -21,14 +20,14 @@ import { ReportProgress } from "./application/report-progress";
 import { StartJob } from "./application/start-job";
 import { workerConfigSchema, type WorkerConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
-import { LocalScratchSpace, processScratchFolder, removeScratchOfStoppedProcesses } from "@study/storage";
+import { LocalScratchSpace } from "@study/storage";
 import type { Pool } from "pg";
 
 /**
  * The media worker (`node services/media/dist/worker.js`): consumes import work from RabbitMQ and runs the
  * pipeline; scale out by running more processes. No gRPC server; the runtime serves `GET /health/live` on
  * MEDIA_WORKER_HEALTH_PORT when set. On SIGTERM running imports are aborted and their messages go through the
- * retry queue (before the broker connection closes), so the broker hands them to another worker.
+ * retry queue (before the broker connection closes), so the broker hands them to another worker (startJobWorker).
  */
 const mediaWorker = {
   kind: "worker" as const,
@@ -36,58 +35,46 @@ const mediaWorker = {
   configSchema: workerConfigSchema,
   createDatabase: (_config: WorkerConfig, pool: Pool) => new PrismaClient(prismaOptions(pool)),
   healthPort: (config: WorkerConfig) => config.MEDIA_WORKER_HEALTH_PORT,
-  async compose({ config, logger, db, amqp, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
-    const shutdown = new AbortController();
+  async compose({ config, logger, db, consumerLink, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
     const jobs = new PrismaImportJobRepository(db);
     const policy = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST, undefined, logRefusalsTo(logger));
     const audio = new FfmpegAudioProcessor();
     const storage = createFileStorage(config);
-    // One folder per worker process; folders of workers that died (SIGKILL, crash) are removed at start.
-    const workRoot = config.MEDIA_WORK_DIR ?? join(tmpdir(), "study-media-work");
-    await removeScratchOfStoppedProcesses(workRoot, (folder) => logger.info({ folder }, "removed the temporary files of a stopped worker"));
-    const workDirectory = processScratchFolder(workRoot);
     const failJob = new FailJob(jobs);
-    const processImport = new ProcessImport({
-      jobs,
-      startJob: new StartJob(jobs),
-      reportProgress: new ReportProgress(jobs),
-      completeJob: new CompleteJob(jobs),
-      failJob,
-      storage,
-      downloader: new SafeHttpDownloader({ policy }),
-      videoSource: new YtDlpVideoSource({ policy, maxFileSizeBytes: config.MEDIA_MAX_DOWNLOAD_BYTES }),
-      audio,
-      transcriber: createTranscriber(config, { audioProcessor: audio, workDirectory }),
-      summarizer: createSummarizer(config),
-      logger,
-      scratch: new LocalScratchSpace(workDirectory),
-      maxDownloadBytes: config.MEDIA_MAX_DOWNLOAD_BYTES,
-      downloadTimeoutMs: config.MEDIA_DOWNLOAD_TIMEOUT_MS,
-      maxAttempts: config.MEDIA_MAX_ATTEMPTS,
-      watchIntervalMs: config.MEDIA_CANCEL_CHECK_MS,
-    });
-    const consumer = await startImportWorkerConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
-      processImport,
-      failJob,
-      storage,
-      concurrency: config.MEDIA_WORKER_CONCURRENCY,
-      shutdown: shutdown.signal,
-      maxImportAttempts: config.MEDIA_MAX_ATTEMPTS,
-    });
-    // Registered after the broker, so it runs before it closes: abort running imports first, and wait until their
-    // messages are in the retry queue (the consumer's idle covers the imports and the moves after them).
-    lifecycle.onStop(
-      "running imports",
-      async () => {
-        shutdown.abort();
-        await Promise.race([consumer.idle(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
-        await rm(workDirectory, { recursive: true, force: true });
+    await startJobWorker(
+      { logger, lifecycle },
+      {
+        jobs: "imports",
+        workRoot: config.MEDIA_WORK_DIR ?? join(tmpdir(), "study-media-work"),
+        start: ({ workDirectory, shutdown }) =>
+          startImportWorkerConsumer({
+            ...consumerLink,
+            processImport: new ProcessImport({
+              jobs,
+              startJob: new StartJob(jobs),
+              reportProgress: new ReportProgress(jobs),
+              completeJob: new CompleteJob(jobs),
+              failJob,
+              storage,
+              downloader: new SafeHttpDownloader({ policy }),
+              videoSource: new YtDlpVideoSource({ policy, maxFileSizeBytes: config.MEDIA_MAX_DOWNLOAD_BYTES }),
+              audio,
+              transcriber: createTranscriber(config, { audioProcessor: audio, workDirectory }),
+              summarizer: createSummarizer(config),
+              logger,
+              scratch: new LocalScratchSpace(workDirectory),
+              maxDownloadBytes: config.MEDIA_MAX_DOWNLOAD_BYTES,
+              downloadTimeoutMs: config.MEDIA_DOWNLOAD_TIMEOUT_MS,
+              maxAttempts: config.MEDIA_MAX_ATTEMPTS,
+              watchIntervalMs: config.MEDIA_CANCEL_CHECK_MS,
+            }),
+            failJob,
+            storage,
+            concurrency: config.MEDIA_WORKER_CONCURRENCY,
+            shutdown,
+            maxImportAttempts: config.MEDIA_MAX_ATTEMPTS,
+          }),
       },
-      { timeoutMs: 12_000 },
     );
     logger.info({ concurrency: config.MEDIA_WORKER_CONCURRENCY }, "media worker started");
   },

@@ -21,14 +21,11 @@ export const notificationsService: ServiceDefinition<PrismaClient, Notifications
   ...notificationsMigrations,
   configSchema: notificationsConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger, lifecycle }) {
+  async compose({ config, db, consumerLink, logger, lifecycle }) {
     const repository = new PrismaNotificationRepository(db);
 
     await startDomainEventsConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
+      ...consumerLink,
       notifyOnEvent: new NotifyOnEvent(repository),
     });
 

@@ -19,15 +19,12 @@ export const searchService: ServiceDefinition<PrismaClient, SearchConfig> = {
   ...searchMigrations,
   configSchema: searchConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger }) {
+  async compose({ config, db, consumerLink, logger }) {
     const index = await openSearchIndex(config, db, logger);
     const ledger = new PrismaIndexLedger(db);
 
     await startDomainEventsConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
+      ...consumerLink,
       // Two connections per event in flight (see the option), and two left for searches.
       prefetch: Math.max(1, Math.floor((config.DATABASE_POOL_SIZE - 2) / 2)),
       indexRecords: new IndexRecords(ledger, index),

@@ -9,7 +9,7 @@ import { startDomainEventsConsumer } from "./adapters/events/domain-events-consu
 import { ApkgFlashcardExporter } from "./adapters/export/apkg-flashcard-exporter";
 import { CsvFlashcardExporter } from "./adapters/export/csv-flashcard-exporter";
 import { createStudyMaterialGenerator } from "./adapters/generation/create-generator";
-import { searchableSourceGrpcService } from "./adapters/grpc/searchable-source";
+import { searchableSourceGrpcService } from "@study/grpc";
 import { studyGrpcService } from "./adapters/grpc/study-grpc-service";
 import { ExportFlashcardSet } from "./application/export-flashcard-set";
 import { FollowSourceNotes } from "./application/follow-source-notes";
@@ -31,7 +31,7 @@ export const studyService: ServiceDefinition<PrismaClient, StudyConfig> = {
   ...studyMigrations,
   configSchema: studyConfigSchema,
   createDatabase: (_config, pool) => new PrismaClient(prismaOptions(pool)),
-  async compose({ config, db, amqp, logger }) {
+  async compose({ config, db, consumerLink, logger }) {
     const sets = new PrismaFlashcardSetRepository(db);
     const quizzes = new PrismaQuizRepository(db);
     const guides = new PrismaStudyGuideRepository(db);
@@ -39,10 +39,7 @@ export const studyService: ServiceDefinition<PrismaClient, StudyConfig> = {
     logger.info({ generator: generator.name }, "study material generator");
 
     await startDomainEventsConsumer({
-      connection: amqp,
-      db,
-      exchange: config.EVENT_EXCHANGE,
-      logger,
+      ...consumerLink,
       followSourceNotes: new FollowSourceNotes(new PrismaSourceNoteLinks(db), { sets, quizzes, guides }),
     });
 

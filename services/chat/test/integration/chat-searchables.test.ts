@@ -1,14 +1,13 @@
 import { indexing } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import { envelopeFromJson, type EventEnvelope } from "@study/events";
-import { createClient, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
+import { createClient, searchableSourceGrpcService, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
 import { newId } from "@study/grpc/ids";
 import { createLogger } from "@study/platform";
 import { migrationSources } from "@study/runtime";
 import { createTestDatabase } from "@study/testkit";
 import { refusal } from "@study/testkit/refusal";
 import { PrismaChatRepository } from "../../src/adapters/db/prisma-chat-repository";
-import { searchableSourceGrpcService } from "../../src/adapters/grpc/searchable-source";
 import { ListSearchables } from "../../src/application/list-searchables";
 import type { ChatMessage, ChatSession } from "../../src/domain/chat-session";
 import { PrismaClient } from "../../src/generated/prisma/client";

@@ -1,25 +1,10 @@
+import { SearchableListing } from "@study/platform/searchable-page";
 import type { CourseRepository } from "./ports/course-repository.port";
-import { decodePageToken, encodePageToken, searchableOwner, searchablePageSize } from "@study/platform/searchable-page";
 import { toSearchable, type Searchable } from "./searchable";
 
-export interface SearchablePage {
-  searchables: Searchable[];
-  /** Empty after the last page. */
-  nextPageToken: string;
-}
-
 /** SearchableSourceService.ListSearchables: every course (or one user's) as search indexes it, in id order. */
-export class ListSearchables {
-  constructor(private readonly courses: Pick<CourseRepository, "listPageAfter">) {}
-
-  async execute(query: { userId?: string; pageToken: string; pageSize: number }): Promise<SearchablePage> {
-    const userId = searchableOwner(query.userId);
-    const limit = searchablePageSize(query.pageSize);
-    const afterId = decodePageToken(query.pageToken);
-    // One row more than the page tells whether another page follows, so the last page ends with an empty token.
-    const courses = await this.courses.listPageAfter({ userId, afterId, limit: limit + 1 });
-    const page = courses.slice(0, limit);
-    const last = page.at(-1);
-    return { searchables: page.map(toSearchable), nextPageToken: courses.length > limit && last ? encodePageToken(last.id) : "" };
+export class ListSearchables extends SearchableListing<Searchable> {
+  constructor(courses: Pick<CourseRepository, "listPageAfter">) {
+    super(async (range) => (await courses.listPageAfter(range)).map(toSearchable));
   }
 }

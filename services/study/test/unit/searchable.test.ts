@@ -14,8 +14,7 @@ import {
   SEARCHABLE_TYPE_STUDY_GUIDE,
   studyGuideToSearchable,
 } from "../../src/application/searchable";
-import { DEFAULT_SEARCHABLE_PAGE_SIZE } from "@study/platform/searchable-page";
-import { encodePageToken } from "../../src/application/searchable-page";
+import { DEFAULT_SEARCHABLE_PAGE_SIZE, encodeTablePageToken } from "@study/platform/searchable-page";
 import { newCardSchedule } from "../../src/domain/card-scheduler";
 import type { FlashcardSet, MaterialOrigin } from "../../src/domain/flashcard-set";
 import type { GenerationRequest } from "../../src/domain/generation-request";
@@ -278,7 +277,7 @@ describe("ListSearchables", () => {
     const invalid = { kind: "validation", code: "VALIDATION_ERROR" };
     expect(await refusal(() => list({ pageSize: 1001 }))).toMatchObject({ ...invalid, details: [{ field: "pageSize" }] });
     expect(await refusal(() => list({ pageSize: -3 }))).toMatchObject(invalid);
-    for (const pageToken of ["x", encodePageToken({ table: "notes", lastId: id(1) }), encodePageToken({ table: "quiz", lastId: "7" })]) {
+    for (const pageToken of ["x", encodeTablePageToken({ table: "notes", lastId: id(1) }), encodeTablePageToken({ table: "quiz", lastId: "7" })]) {
       expect(await refusal(() => list({ pageToken }))).toMatchObject({ ...invalid, details: [{ field: "pageToken" }] });
     }
     expect(await refusal(() => list({ userId: "" }))).toMatchObject(invalid);

@@ -1,24 +1,17 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type RunningConsumer } from "@study/events";
 import { ProcessorError } from "../../application/ports/payment-processor.port";
 import type { ApplyProcessorEvent } from "../../application/processor-webhooks";
 import type { RegisterBillingUser } from "../../application/register-billing-user";
 import type { SendPayout } from "../../application/send-payout";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** Names the service's queue (`<exchange>.billing`) and its inbox rows. */
 export const CONSUMER_NAME = "billing";
 
-export interface DomainEventsConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface DomainEventsConsumerOptions extends ConsumerLink<Prisma.TransactionClient> {
   registerBillingUser: RegisterBillingUser;
   sendPayout: SendPayout;
   applyProcessorEvent: ApplyProcessorEvent;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /**
@@ -29,12 +22,8 @@ export interface DomainEventsConsumerOptions {
  */
 export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger: options.logger,
-    retryDelaysMs: options.retryDelaysMs,
     inbox: "after",
     handlers: {
       userRegistered: async (event) => {

@@ -1,19 +1,12 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type RunningConsumer } from "@study/events";
 import type { DetachCourse } from "../../application/detach-course";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** Names the service's queues (`<exchange>.calendar`) and its inbox rows. */
 export const CONSUMER_NAME = "calendar";
 
-export interface CourseEventsConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface CourseEventsConsumerOptions extends ConsumerLink<Prisma.TransactionClient> {
   detachCourse: DetachCourse<Prisma.TransactionClient>;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /**
@@ -22,12 +15,8 @@ export interface CourseEventsConsumerOptions {
  */
 export function startCourseEventsConsumer(options: CourseEventsConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger: options.logger,
-    retryDelaysMs: options.retryDelaysMs,
     handlers: {
       courseDeleted: async (event, envelope, tx) => {
         const detached = await options.detachCourse.execute(envelope.userId, event.courseId, tx);

@@ -1,19 +1,12 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type RunningConsumer } from "@study/events";
 import type { PushToGoogle } from "../../application/google/push-to-google";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** Its own queue (`<exchange>.calendar-google-push`): a slow or failing Google never holds up course deletions. */
 export const GOOGLE_PUSH_CONSUMER = "calendar-google-push";
 
-export interface GooglePushConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface GooglePushConsumerOptions extends ConsumerLink<Prisma.TransactionClient> {
   push: PushToGoogle;
-  /** Delays of the retries of a push Google refused for now (rate limit, outage); the inbox's defaults if absent. */
-  retryDelaysMs?: number[];
 }
 
 /**
@@ -24,13 +17,9 @@ export interface GooglePushConsumerOptions {
  */
 export function startGooglePushConsumer(options: GooglePushConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: GOOGLE_PUSH_CONSUMER,
-    db: options.db,
-    exchange: options.exchange,
-    logger: options.logger,
     inbox: "after",
-    retryDelaysMs: options.retryDelaysMs,
     handlers: {
       calendarEventCreated: async (event, envelope) => {
         if (!event.fromGoogle) await options.push.pushChange(envelope.userId, event.eventId);

@@ -1,22 +1,15 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type RunningConsumer } from "@study/events";
 import type { ForgetCourse, ForgetSource, IndexDocument, IndexNote } from "../../application/index-material";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** Names the service's queue (`<exchange>.chat`) and its inbox rows. */
 export const CONSUMER_NAME = "chat";
 
-export interface DomainEventsConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface DomainEventsConsumerOptions extends ConsumerLink<Prisma.TransactionClient> {
   indexNote: IndexNote;
   indexDocument: IndexDocument;
   forgetSource: ForgetSource;
   forgetCourse: ForgetCourse;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /**
@@ -37,12 +30,8 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
     logger.debug({ documentId, passages }, "document passages indexed");
   };
   return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger,
-    retryDelaysMs: options.retryDelaysMs,
     inbox: "after",
     handlers: {
       noteTranscribed: (event, envelope) => indexNote(envelope.userId, event.noteId),

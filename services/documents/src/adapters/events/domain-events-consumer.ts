@@ -1,19 +1,12 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type RunningConsumer } from "@study/events";
 import type { DeleteCourseDocuments } from "../../application/delete-document";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** Names the service's queue (`<exchange>.documents`) and its inbox rows. */
 export const CONSUMER_NAME = "documents";
 
-export interface DomainEventsConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface DomainEventsConsumerOptions extends ConsumerLink<Prisma.TransactionClient> {
   deleteCourseDocuments: DeleteCourseDocuments;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /**
@@ -23,12 +16,8 @@ export interface DomainEventsConsumerOptions {
  */
 export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger: options.logger,
-    retryDelaysMs: options.retryDelaysMs,
     inbox: "after",
     handlers: {
       courseDeleted: async (event, envelope) => {

@@ -1,31 +1,21 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, type RunningConsumer } from "@study/events";
+import { startJobConsumer, type JobConsumerLink } from "@study/runtime";
 import type { FileStorage } from "@study/storage/port";
 import type { DocumentRepository } from "../../application/ports/document-repository.port";
 import type { ProcessDocument } from "../../application/process-document";
 import { documentFailed } from "../../application/document-events";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** The worker's queue is `<exchange>.documents-worker` (its own name: see domain-events-consumer.ts). */
 export const WORKER_CONSUMER_NAME = "documents-worker";
 
-export interface ExtractionWorkerConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface ExtractionWorkerConsumerOptions extends JobConsumerLink<Prisma.TransactionClient> {
   processDocument: Pick<ProcessDocument, "run">;
   /** Fails a document whose work message is dead-lettered (the broker gave up on it). */
   documents: Pick<DocumentRepository, "fail">;
   storage: Pick<FileStorage, "delete">;
-  /** Documents read at once by this process (the channel's prefetch). */
-  concurrency: number;
-  /** Aborted when the process shuts down: running extractions stop and their messages stay unacked. */
-  shutdown: AbortSignal;
   /** ProcessDocument's own limit of starts per document: the broker's must be larger. */
   maxAttempts: number;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /** Shown to the user when the broker gave up on a document (infrastructure trouble, not the file's fault). */
@@ -37,17 +27,11 @@ export const GIVEN_UP_MESSAGE = "Processing failed because of a server problem; 
  * `documents.document.deleted.v1` removes its stored file (deleting a missing file is a no-op).
  */
 export function startExtractionWorkerConsumer(options: ExtractionWorkerConsumerOptions): Promise<RunningConsumer> {
-  return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+  return startJobConsumer<Prisma.TransactionClient>({
+    ...consumerLinkOf(options),
     consumer: WORKER_CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger: options.logger,
-    prefetch: options.concurrency,
-    inbox: "after",
-    // Every start is one delivery: with two to spare, ProcessDocument's "interrupted too many times" comes first.
-    maxAttempts: options.maxAttempts + 2,
-    retryDelaysMs: options.retryDelaysMs,
+    concurrency: options.concurrency,
+    maxJobAttempts: options.maxAttempts,
     // A dead-lettered document (e.g. storage failed on every delivery) would otherwise stay unprocessed for ever.
     onDeadLetter: async (envelope) => {
       if (envelope.payload?.$case !== "documentUploaded") return;

@@ -1,7 +1,6 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type RunningConsumer } from "@study/events";
 import type { DeleteCourseNotes } from "../../application/delete-course-notes";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /**
  * Names the service's queues (`<exchange>.media`) and its inbox rows. The media worker must consume under a
@@ -10,14 +9,8 @@ import type { Prisma, PrismaClient } from "../../generated/prisma/client";
  */
 export const CONSUMER_NAME = "media";
 
-export interface DomainEventsConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface DomainEventsConsumerOptions extends ConsumerLink<Prisma.TransactionClient> {
   deleteCourseNotes: DeleteCourseNotes;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /**
@@ -28,12 +21,8 @@ export interface DomainEventsConsumerOptions {
  */
 export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger: options.logger,
-    retryDelaysMs: options.retryDelaysMs,
     prefetch: 2,
     handlers: {
       courseDeleted: async (event, envelope) => {

@@ -1,30 +1,21 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import { AppError, type Logger } from "@study/platform";
+import { consumerLinkOf, type RunningConsumer } from "@study/events";
+import { AppError } from "@study/platform";
+import { startJobConsumer, type JobConsumerLink } from "@study/runtime";
 import type { FileStorage } from "../../application/ports/file-storage.port";
 import type { FailJob } from "../../application/fail-job";
 import type { ProcessImport } from "../../application/process-import";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** The worker's queue is `<exchange>.media-worker` (its own name: see domain-events-consumer.ts). */
 export const WORKER_CONSUMER_NAME = "media-worker";
 
-export interface ImportWorkerConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface ImportWorkerConsumerOptions extends JobConsumerLink<Prisma.TransactionClient> {
   processImport: Pick<ProcessImport, "run">;
   /** Fails an import whose work message is dead-lettered (the broker gave up on it). */
   failJob: FailJob;
   storage: FileStorage;
-  /** Imports run at once by this process (the channel's prefetch). */
-  concurrency: number;
-  /** Aborted when the process shuts down: running imports stop and their messages stay unacked. */
-  shutdown: AbortSignal;
   /** The pipeline's own limit of starts per import (MEDIA_MAX_ATTEMPTS): the broker's must be larger. */
   maxImportAttempts: number;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /** Shown to the user when the broker gave up on an import (infrastructure trouble, not the file's fault). */
@@ -37,18 +28,11 @@ export const GIVEN_UP_MESSAGE = "Processing failed because of a server problem; 
  * redelivery is harmless).
  */
 export function startImportWorkerConsumer(options: ImportWorkerConsumerOptions): Promise<RunningConsumer> {
-  return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+  return startJobConsumer<Prisma.TransactionClient>({
+    ...consumerLinkOf(options),
     consumer: WORKER_CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger: options.logger,
-    prefetch: options.concurrency,
-    inbox: "after",
-    // Every start of an import is one delivery, so with two deliveries to spare the pipeline's own limit
-    // ("interrupted too many times") is reached before the broker dead-letters the message.
-    maxAttempts: options.maxImportAttempts + 2,
-    retryDelaysMs: options.retryDelaysMs,
+    concurrency: options.concurrency,
+    maxJobAttempts: options.maxImportAttempts,
     // A dead-lettered import (e.g. the database failed on every delivery) would otherwise stay PENDING or
     // IN_PROGRESS for ever: fail it so the user learns it (a failed or finished job refuses and is left as it is).
     onDeadLetter: async (envelope) => {

@@ -1,31 +1,20 @@
-import { startConsumer, type AmqpConnection, type PayloadOf, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type PayloadOf, type RunningConsumer } from "@study/events";
 import type { NotifyOnEvent } from "../../application/notify-on-event";
 import { WITHDRAWAL_STATUSES, type ProcessedReward, type WithdrawalStatus } from "../../domain/notification";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** Names the service's queues (`<exchange>.notifications`) and its inbox rows. */
 export const CONSUMER_NAME = "notifications";
 
-export interface DomainEventsConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface DomainEventsConsumerOptions extends ConsumerLink<Prisma.TransactionClient> {
   notifyOnEvent: NotifyOnEvent<Prisma.TransactionClient>;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /** Subscribes to the events that notify a user; each handler writes in the consumer's inbox transaction. */
 export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger: options.logger,
-    retryDelaysMs: options.retryDelaysMs,
     handlers: {
       userRegistered: (event, _envelope, tx) => options.notifyOnEvent.userRegistered(event, tx),
       courseDeleted: (event, envelope, tx) => options.notifyOnEvent.courseDeleted({ userId: envelope.userId, courseName: event.name }, tx),

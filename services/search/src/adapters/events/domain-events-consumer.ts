@@ -1,11 +1,10 @@
 import type { indexing } from "@study/contracts";
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type RunningConsumer } from "@study/events";
 import type { EventEnvelope } from "@study/events/envelope";
-import type { Logger } from "@study/platform";
 import type { IndexRecords } from "../../application/index-records";
 import type { RemoveRecords } from "../../application/remove-records";
 import type { RecordType } from "../../domain/search-record";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { fromSearchable } from "../contracts/searchable-mapping";
 
 /** Names the service's queues (`<exchange>.search`) and its inbox rows. */
@@ -13,11 +12,7 @@ export const CONSUMER_NAME = "search";
 
 type Tx = Prisma.TransactionClient;
 
-export interface DomainEventsConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface DomainEventsConsumerOptions extends ConsumerLink<Tx> {
   /**
    * Events handled at once. Each holds a database connection for its inbox transaction while the embedded index
    * writes through another one: at most half the pool, so that handlers never wait for each other's connections.
@@ -25,8 +20,6 @@ export interface DomainEventsConsumerOptions {
   prefetch: number;
   indexRecords: IndexRecords<Tx>;
   removeRecords: RemoveRecords<Tx>;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /**
@@ -65,12 +58,8 @@ export function startDomainEventsConsumer(options: DomainEventsConsumerOptions):
   };
 
   return startConsumer<Tx>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger,
-    retryDelaysMs: options.retryDelaysMs,
     prefetch: options.prefetch,
     handlers: {
       courseCreated: (event, envelope, tx) => index(event.searchable, envelope, tx),

@@ -1,19 +1,12 @@
-import { startConsumer, type AmqpConnection, type RunningConsumer } from "@study/events";
-import type { Logger } from "@study/platform";
+import { consumerLinkOf, startConsumer, type ConsumerLink, type RunningConsumer } from "@study/events";
 import type { FollowSourceNotes } from "../../application/follow-source-notes";
-import type { Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 /** Names the service's queues (`<exchange>.study`) and its inbox rows. */
 export const CONSUMER_NAME = "study";
 
-export interface DomainEventsConsumerOptions {
-  connection: AmqpConnection;
-  db: PrismaClient;
-  exchange: string;
-  logger: Logger;
+export interface DomainEventsConsumerOptions extends ConsumerLink<Prisma.TransactionClient> {
   followSourceNotes: FollowSourceNotes;
-  /** The broker's retry delays (the events library's defaults when unset; tests shorten them). */
-  retryDelaysMs?: number[];
 }
 
 /**
@@ -24,12 +17,8 @@ export interface DomainEventsConsumerOptions {
 export function startDomainEventsConsumer(options: DomainEventsConsumerOptions): Promise<RunningConsumer> {
   const { followSourceNotes, logger } = options;
   return startConsumer<Prisma.TransactionClient>({
-    connection: options.connection,
+    ...consumerLinkOf(options),
     consumer: CONSUMER_NAME,
-    db: options.db,
-    exchange: options.exchange,
-    logger,
-    retryDelaysMs: options.retryDelaysMs,
     prefetch: 2,
     handlers: {
       noteDeleted: (event, envelope) => followSourceNotes.noteDeleted(envelope.userId, event.noteId),
