@@ -8,12 +8,15 @@
  * worker is covered without editing this file.
  *
  * Where kubectl is missing, the base is assembled from its kustomization (it uses only `namespace` and `resources`)
- * and still validated and checked; the overlays' tests are skipped with a title saying so.
+ * and still validated and checked; the overlays' tests are skipped with a title saying so. The apps' files are
+ * generated (`npm run deploy:generate`): the last part checks the generator's output for a service not yet written.
  */
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { load, loadAll } from "js-yaml";
+import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
+import { DEPLOYMENT, renderDeployment } from "../src/deployment";
 import { strictKubernetesValidator } from "./k8s-schemas";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rendered YAML of any shape, read field by field with checks
@@ -54,14 +57,16 @@ function kustomize(dir: string): Obj[] {
   return loadAll(result.stdout).filter(isObj);
 }
 
-/** The base without kubectl: its resources, in the kustomization's namespace. */
-function assembleBase(): Obj[] {
-  const kustomization = load(readFileSync(path.join(baseDir, "kustomization.yaml"), "utf8")) as Obj;
+const readBaseFile = (file: string) => readFileSync(path.join(baseDir, file), "utf8");
+
+/** The base without kubectl: its resources, in the kustomization's namespace (its files read by `read`). */
+function assembleBase(read: (file: string) => string = readBaseFile): Obj[] {
+  const kustomization = load(read("kustomization.yaml")) as Obj;
   const other = Object.keys(kustomization).filter((key) => !["apiVersion", "kind", "namespace", "resources"].includes(key));
   if (other.length > 0)
     throw new Error(`k8s/base/kustomization.yaml uses ${other.join(", ")}: this stand-in for kubectl knows only namespace and resources`);
   return (kustomization.resources as string[]).flatMap((file) =>
-    loadAll(readFileSync(path.join(baseDir, file), "utf8"))
+    loadAll(read(file))
       .filter(isObj)
       .map((doc) => (doc.kind === "Namespace" ? doc : { ...doc, metadata: { ...doc.metadata, namespace: kustomization.namespace } })),
   );
@@ -663,4 +668,51 @@ describe.each(["base", ...overlays])("k8s rendering %s", (name) => {
       expect(problems).toEqual([]);
     });
   }
+});
+
+// --- the generator's output for a service that does not exist yet -------------------------------------------------
+
+describe("the base as `npm run deploy:generate` writes it for a new service with a worker, a call and a way out", () => {
+  const withReports: Catalogue = [
+    ...CATALOGUE,
+    {
+      name: "reports",
+      directory: "services/reports",
+      grpcAddressVariable: "REPORTS_GRPC_ADDRESS",
+      grpcPort: 50060,
+      extraProcesses: [{ name: "reports-worker", script: "dist/worker.js", healthPortVariable: "REPORTS_WORKER_HEALTH_PORT" }],
+    },
+  ];
+  let objects: Obj[] = [];
+  beforeAll(() => {
+    const rendered = renderDeployment(withReports, root, {
+      ...DEPLOYMENT,
+      reports: { calls: [{ service: "courses", why: "a report's course" }], workers: { "reports-worker": { egress: ["openai"] } } },
+    });
+    objects = assembleBase((file) => rendered.get(path.join("k8s", "base", file)) ?? readBaseFile(file));
+  });
+
+  it("passes strict validation against the Kubernetes schemas, every object", () => {
+    expect(objects.filter((o) => o.metadata?.name?.startsWith("reports")).map(key)).toEqual(
+      expect.arrayContaining(["Deployment/reports", "Service/reports", "NetworkPolicy/reports", "Deployment/reports-worker"]),
+    );
+    expect(objects.flatMap((o) => validator.validate(o).map((p) => `${key(o)}${p}`))).toEqual([]);
+  });
+
+  it("lets exactly the calls its settings name through: the gateway's to it and its own to courses", () => {
+    const apps = appsOf(objects);
+    const net = networkOf(objects);
+    const allowed = allowedEdges(net, apps).sort();
+    expect(allowed).toEqual(requiredEdges(objects, apps, net));
+    expect(allowed).toEqual(expect.arrayContaining(["gateway → reports:50060", "reports → courses:50051"]));
+    expect(allowed.filter((e) => e.startsWith("reports-worker") || e.includes("→ reports-worker"))).toEqual([]);
+  });
+
+  it("lets its worker out through the policies every app gets and the one its egress names (OpenAI)", () => {
+    const worker = appsOf(objects).find((app) => app.name === "reports-worker");
+    const selecting = networkOf(objects)
+      .policies.filter((p) => worker && selects(p.spec.podSelector, worker.labels))
+      .map((p) => p.metadata.name);
+    expect(selecting).toEqual(["default-deny", "egress-dns", "egress-postgresql", "egress-rabbitmq", "egress-otel-collector", "egress-openai"]);
+  });
 });
