@@ -28,16 +28,20 @@ function gate() {
 describe("job worker", () => {
   let pool: Pool;
   let admin: ChannelModel;
+  let observer: AmqpConnection;
   const closers: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
     pool = new Pool({ connectionString: await createTestDatabase("job_worker", [PLATFORM_MIGRATIONS]), max: 4 });
     admin = await connect(testRabbitMqUrl());
+    observer = new AmqpConnection(testRabbitMqUrl(), logger, "job-worker-test-observer");
+    await observer.start(5_000);
   });
 
   afterAll(async () => {
     try {
       for (const close of closers.reverse()) await close();
+      await observer?.close();
       await admin?.close();
     } finally {
       await pool?.end();
@@ -59,14 +63,8 @@ describe("job worker", () => {
       await channel.close();
     });
     const publisher = new EventPublisher(connection, exchange);
-    const depth = async (queue: string) => {
-      const channel = await admin.createChannel();
-      try {
-        return (await channel.checkQueue(queue)).messageCount;
-      } finally {
-        await channel.close();
-      }
-    };
+    // Asked through a connection of its own: the worker's is closed when the stop test looks.
+    const depth = async (queue: string) => (await observer.queueDepth(queue))?.messages;
     const link = { connection, db: pgTransactionalClient(pool), exchange, logger };
     return { consumer, names, link, depth, publish: (...envelopes: EventEnvelope[]) => publisher.publish(envelopes) };
   }
