@@ -49,6 +49,7 @@ export interface ServiceCall {
 export type EgressWay = "object-storage" | "meilisearch" | "openai" | "stripe" | "google" | "smtp" | "web-downloads";
 
 export interface WorkerDeployment {
+  /** Its ways out of the namespace (the worker's own: it shares its service's settings, not its NetworkPolicies). */
   egress?: readonly EgressWay[];
   /** Written above the compose service. */
   composeComment?: string;
@@ -62,6 +63,7 @@ export interface WorkerDeployment {
 }
 
 export interface AppDeployment {
+  /** Its ways out of the namespace beyond those every app has. */
   egress?: readonly EgressWay[];
   /** Every service this one calls over gRPC: its address setting, and a NetworkPolicy rule at both ends. */
   calls?: readonly ServiceCall[];

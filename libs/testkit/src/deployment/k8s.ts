@@ -1,4 +1,4 @@
-/** k8s/base/<app>/*.yaml and the apps' part of k8s/base/kustomization.yaml, written from the planned apps. */
+/** Every file of k8s/base/<app>/ (and <worker>/), written from the planned apps. */
 import type { Resources, ScratchVolume, SecretKey, Setting } from "./description";
 import { imageOf, internalAuthKeyVariable, WORKER_HEALTH_PORT, type PlannedApp, type PlannedWorker } from "./plan";
 import { comment, flowList, indented, scalar } from "./yaml";
