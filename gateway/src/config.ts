@@ -155,19 +155,25 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
     .min(100)
     .default(10 * 60_000)
     .describe("The spec's upload request timeout: the whole upload, the service's answer included, must end within it (CONNECTION_TIMEOUT)."),
-  TRUST_PROXY: trustProxy().describe('Express "trust proxy": which hops may set X-Forwarded-For (client IP recorded on sessions).'),
+  TRUST_PROXY: trustProxy().describe(
+    "Which hops may name the client in X-Forwarded-For (`req.ip`: rate limits, sign-in lockout, sessions' address): `true`/`false`, a number of hops, or addresses and ranges (`loopback`, `10.0.0.0/8`, comma-separated). Compose sets `false`, each k8s overlay `1` (the ingress); left at `loopback` behind an ingress, every client would share its address (one rate-limit bucket, one lockout pair).",
+  ),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce
     .number()
     .int()
     .min(1)
     .default(30)
-    .describe("Sign-in / sign-up attempts per client address per minute (each endpoint counted on its own)."),
+    .describe(
+      "Requests per client address per minute to sign-in, sign-up, the e-mail endpoints and identity-provider sign-in starts (each endpoint counted on its own).",
+    ),
   CALENDAR_FEED_RATE_LIMIT_PER_MINUTE: z.coerce
     .number()
     .int()
     .min(1)
     .default(120)
-    .describe("Per client address; calendar apps poll feeds, so a little above the credential endpoints' limit."),
+    .describe(
+      "Requests per client address per minute to the public calendar feed (`/api/calendar/feed/{token}.ics`); calendar apps poll, so above the credential endpoints' limit.",
+    ),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
@@ -181,7 +187,7 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
     .describe("Where mails are written as `.eml` files when SMTP_URL is unset (`npm start`: `<data dir>/mail`)."),
   EMAIL_VERIFICATION_TTL_HOURS: z.coerce.number().int().min(1).max(168).default(24).describe("How long an e-mail verification link works."),
   PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60).describe("How long a password reset link works."),
-  ENABLE_SWAGGER: booleanString(false).describe("Serves Swagger UI at /docs."),
+  ENABLE_SWAGGER: booleanString(false).describe("Serves Swagger UI at `/docs` (`npm start`: on)."),
   WEB_APP_DIR: z
     .string()
     .trim()

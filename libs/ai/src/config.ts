@@ -11,7 +11,9 @@ import { z } from "zod";
 export const openAiConfigSchema = z.object({
   OPENAI_API_KEY: z
     .preprocess(emptyAsUnset, z.string().min(1).optional())
-    .describe("Key of an OpenAI-compatible API; unset: the process's offline fallback (or none, for embeddings)."),
+    .describe(
+      "Key of an OpenAI-compatible API, which the process's AI features then use; unset, each falls back: the media worker to pocketsphinx and an extractive summary, study and chat to their offline engines, documents to keyword search only.",
+    ),
   OPENAI_BASE_URL: z
     .preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional())
     .describe("A self-hosted OpenAI-compatible server; unset: OpenAI's API."),

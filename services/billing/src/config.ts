@@ -24,14 +24,14 @@ export const billingConfigSchema = serviceConfigSchema
     STRIPE_SECRET_KEY: z
       .string()
       .regex(/^(sk|rk)_(test|live)_\w+$/u, "must be a Stripe secret key (sk_test_… or sk_live_…)")
-      .describe("Stripe's secret API key (sk_live_… in production, sk_test_… elsewhere)."),
+      .describe("Stripe's secret API key: sk_live_… in production (a test key is refused there), sk_test_… elsewhere (`npm start`: the stand-in's)."),
     STRIPE_WEBHOOK_SECRET: z
       .string()
       .regex(/^whsec_\w+$/u, "must be a Stripe webhook signing secret (whsec_…)")
       .describe("The signing secret of the webhook endpoint (whsec_…): every webhook is verified with it."),
     STRIPE_API_URL: z
       .preprocess(emptyAsUnset, z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional())
-      .describe("Stripe's API address: unset for Stripe itself; the stand-in's URL locally and in tests."),
+      .describe("Stripe's API address: unset for Stripe itself (the only choice in production); the stand-in's URL locally and in tests."),
     STRIPE_TIMEOUT_MS: boundedInteger(100, 120_000, 15_000).describe("How long one request to Stripe may take (ms)."),
     PAYOUT_CURRENCY: z
       .preprocess(

@@ -4,11 +4,13 @@ import { z } from "zod";
 /** Settings of the calendar service. */
 export const calendarConfigSchema = serviceConfigSchema.extend({
   GRPC_PORT: grpcPort(50056),
-  COURSES_GRPC_ADDRESS: z.string().min(1, "is required").describe("The courses service: an event's course is checked there (CheckCourseOwnership)."),
+  COURSES_GRPC_ADDRESS: z.string().min(1, "is required").describe("The courses service (`host:port`): an event's course is checked there."),
   IDENTITY_GRPC_ADDRESS: z
     .string()
     .min(1, "is required")
-    .describe("The gateway's IdentityService: the users' Google access tokens for the sync and the push (GetProviderAccessToken)."),
+    .describe(
+      "The gateway's IdentityService (`host:port`; compose and k8s: `gateway:50050`): the users' Google access tokens for the sync and the push.",
+    ),
   GOOGLE_CALENDAR_API_URL: z
     .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://www.googleapis.com/" })
     .default("https://www.googleapis.com/")

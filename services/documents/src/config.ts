@@ -37,14 +37,8 @@ const sharedConfigSchema = processConfigSchema.extend({
 /** Settings of the documents service. */
 export const documentsConfigSchema = sharedConfigSchema.extend({
   GRPC_PORT: grpcPort(50057),
-  COURSES_GRPC_ADDRESS: z
-    .string()
-    .min(1, "is required")
-    .describe("The courses service: a document's course is checked there (CheckCourseOwnership)."),
-  CALENDAR_GRPC_ADDRESS: z
-    .string()
-    .min(1, "is required")
-    .describe("The calendar service: a syllabus's events are created there (CreateEventsFromSource)."),
+  COURSES_GRPC_ADDRESS: z.string().min(1, "is required").describe("The courses service (`host:port`): a document's course is checked there."),
+  CALENDAR_GRPC_ADDRESS: z.string().min(1, "is required").describe("The calendar service (`host:port`): a syllabus's events are created there."),
   DOCUMENTS_HTTP_PORT: z
     .preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(65_535).default(50067))
     .describe(
@@ -57,7 +51,7 @@ export const documentsConfigSchema = sharedConfigSchema.extend({
   SYLLABUS_PROCESSING_TIMEOUT_MS: positiveInt(60_000).describe(
     "A syllabus is read before its upload is answered: over this, the upload is refused (400) and nothing kept.",
   ),
-  DOCUMENTS_WORK_DIR: optionalText.describe("Folder for the files being read (default: the system's temporary folder)."),
+  DOCUMENTS_WORK_DIR: optionalText.describe("Folder for the syllabi being read (unset: `<system temp>/study-documents-work`)."),
 });
 export type DocumentsConfig = z.infer<typeof documentsConfigSchema>;
 
@@ -66,7 +60,7 @@ export const workerConfigSchema = sharedConfigSchema.extend({
   DOCUMENTS_WORKER_CONCURRENCY: z
     .preprocess(emptyAsUnset, z.coerce.number().int().min(1).max(16).default(1))
     .describe("Documents one worker process reads at once (its channel's prefetch)."),
-  DOCUMENTS_WORK_DIR: optionalText.describe("Parent folder of the per-document temporary folders (default: the system's temporary folder)."),
+  DOCUMENTS_WORK_DIR: optionalText.describe("Parent folder of the per-document temporary folders (unset: `<system temp>/study-documents-work`)."),
   DOCUMENTS_MAX_ATTEMPTS: positiveInt(3).describe("Starts of a document's processing (deliveries after worker crashes) before it is failed."),
   DOCUMENTS_WORKER_HEALTH_PORT: z
     .preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(65_535).default(0))

@@ -61,7 +61,7 @@ export const workerConfigSchema = mediaConfigSchema.extend({
     .describe("Imports one worker process runs at once (its channel's prefetch)."),
   MEDIA_WORK_DIR: z
     .preprocess(emptyAsUnset, z.string().min(1).optional())
-    .describe("Parent folder of the per-job temporary folders (default: the system's temporary folder)."),
+    .describe("Parent folder of the per-job temporary folders (unset: `<system temp>/study-media-work`)."),
   MEDIA_MAX_DOWNLOAD_BYTES: positiveInt(150 * 1024 * 1024).describe("Largest downloaded audio (bytes); 150 MB."),
   MEDIA_DOWNLOAD_TIMEOUT_MS: positiveInt(10 * 60_000).describe("Time limit of one audio URL or video download (ms)."),
   MEDIA_MAX_ATTEMPTS: positiveInt(3).describe("Starts of a job (deliveries after worker crashes) before it is failed."),
