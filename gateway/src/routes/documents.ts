@@ -288,31 +288,29 @@ export function searchPage(limit: string | undefined, offset: string | undefined
   return { limit: pageLimit, offset: pageOffset };
 }
 
-/** The generation request for one processed document of the caller, with the course's name as context. */
-export async function documentGenerationRequest(
-  clients: ServiceClients,
+/**
+ * The generation request for one document of the caller: its id only. The study service reads its text from the
+ * documents service as the caller (404 NOT_FOUND for another user's document, 400 DOCUMENT_NOT_PROCESSED while its
+ * text is not extracted) and its course from the courses service; the material's course is the document's.
+ */
+export function documentGenerationRequest(
   userId: string,
   documentId: string,
   options: z.output<typeof generateBody>["options"],
-): Promise<{ generation: study.GenerationRequest; title: string }> {
-  // DOCUMENT_NOT_PROCESSED (400) while the text is not extracted; NOT_FOUND for another user's document.
-  const text = await clients.documents.getDocumentText({ userId, documentId });
-  const owned = await clients.courses.checkCourseOwnership({ userId, courseId: text.courseId });
-  const course = required(owned.course, "course in CheckCourseOwnership reply");
+): study.GenerationRequest {
   return {
-    title: text.title,
-    generation: {
-      userId,
-      courseId: text.courseId,
-      courseName: course.name,
-      difficulty: difficultyToProto(options?.difficulty),
-      notes: [],
-      documents: [
-        { documentId: text.documentId, title: text.title, pages: text.pages.map(({ number, text: pageText }) => ({ number, text: pageText })) },
-      ],
-      focusAreas: options?.focusAreas ?? [],
-    },
+    userId,
+    courseId: "",
+    noteIds: [],
+    documentIds: [documentId],
+    difficulty: difficultyToProto(options?.difficulty),
+    focusAreas: options?.focusAreas ?? [],
   };
+}
+
+/** The document's title as the study service read it (every generation answers with the documents it read). */
+function documentTitle(replies: { documents: study.SourceTitle[] }[]): string {
+  return required(replies[0]?.documents[0], "document in a generation reply").title;
 }
 
 const GENERATED_NAMES: Record<GenerationType, string> = { flashcards: "flashcards", quiz: "a quiz", "study-guide": "a study guide" };
@@ -327,7 +325,7 @@ const documentNotFound = { description: "No such document of the caller in this 
 
 /**
  * The documents endpoints: uploads are streamed to the documents service's internal HTTP endpoint (as media's
- * are), everything else is a gRPC call; generation reads the document's text here and asks the study service.
+ * are), everything else is a gRPC call; generation sends the document's id to the study service, which reads it.
  */
 export function documentRoutes(clients: ServiceClients, settings: DocumentSettings): RouteSpec[] {
   const forward = createUploadForwarder({
@@ -571,30 +569,35 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
       },
       async handler({ params, body, res }) {
         const userId = currentAuth(res).user.id;
-        const { generation, title } = await documentGenerationRequest(clients, userId, params.id, body.options);
+        const generation = documentGenerationRequest(userId, params.id, body.options);
         const count = body.options?.questionCount ?? 0;
         const shortfalls: string[] = [];
+        const replies: { documents: study.SourceTitle[] }[] = [];
         const generate: Record<GenerationType, () => Promise<[GenerationType, { id: string } & Record<string, unknown>]>> = {
           async flashcards() {
             const reply = await clients.study.generateFlashcards({ generation, cardCount: count }, generationDeadline);
+            replies.push(reply);
             const set = required(reply.flashcardSet, "flashcard set in GenerateFlashcards reply");
             if (reply.shortfall) shortfalls.push(`flashcards: ${reply.shortfall}`);
             return ["flashcards", { id: set.id, cardCount: set.cardCount }];
           },
           async quiz() {
             const reply = await clients.study.generateQuiz({ generation, questionCount: count }, generationDeadline);
+            replies.push(reply);
             const quiz = required(reply.quiz, "quiz in GenerateQuiz reply");
             if (reply.shortfall) shortfalls.push(`quiz: ${reply.shortfall}`);
             return ["quiz", { id: quiz.id, questionCount: quiz.questions.length }];
           },
           async "study-guide"() {
             const reply = await clients.study.generateStudyGuide({ generation }, generationDeadline);
+            replies.push(reply);
             const guide = required(reply.studyGuide, "study guide in GenerateStudyGuide reply");
             return ["study-guide", { id: guide.id, sectionCount: guide.sections.length }];
           },
         };
         // The generations are independent: they run side by side, so an AI model's latency is paid once.
         const results = Object.fromEntries(await Promise.all(body.types.map((type) => generate[type]())));
+        const title = documentTitle(replies);
         const names = body.types.map((type) => GENERATED_NAMES[type]);
         const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
         res.status(200).json({ success: true, results, message: withShortfall(`Generated ${listed} from "${title}"`, shortfalls.join("; ")) });

@@ -11,7 +11,7 @@ import {
   embedder,
   embeds,
   generationFields,
-  generationSource,
+  generationRequest,
   materialFields,
   materialJson,
   noteParams,
@@ -139,7 +139,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
       },
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
-        const { generation } = await generationSource(clients, userId, body);
+        const generation = generationRequest(userId, body);
         const generated = await clients.study.generateFlashcards(
           { generation, cardCount: body.cardCount ?? 0 },
           { deadlineMs: options.generationDeadlineMs },

@@ -10,7 +10,7 @@ import {
   embedder,
   embeds,
   generationFields,
-  generationSource,
+  generationRequest,
   listQuery,
   materialFields,
   materialJson,
@@ -153,7 +153,7 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       },
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
-        const { generation } = await generationSource(clients, userId, body);
+        const generation = generationRequest(userId, body);
         const generated = await clients.study.generateQuiz(
           { generation, questionCount: body.questionCount ?? 0 },
           { deadlineMs: options.generationDeadlineMs },

@@ -12,7 +12,7 @@ import {
   embedder,
   embeds,
   generationFields,
-  generationSource,
+  generationRequest,
   listQuery,
   materialFields,
   materialJson,
@@ -141,7 +141,7 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
       },
       async handler({ body, res }) {
         const userId = currentAuth(res).user.id;
-        const { generation } = await generationSource(clients, userId, body);
+        const generation = generationRequest(userId, body);
         const generated = await clients.study.generateStudyGuide({ generation }, { deadlineMs: options.generationDeadlineMs });
         const studyGuide = required(generated.studyGuide, "study guide in GenerateStudyGuide reply");
         sendData(

@@ -1,10 +1,9 @@
-import { media, study as api, type common } from "@study/contracts";
-import { AppError, required } from "@study/platform";
+import { study as api } from "@study/contracts";
 import { z } from "zod";
 import type { ServiceClients } from "../clients";
 import { coursesById, statusName } from "./notes";
 
-/** Shared by the study guide, quiz and flashcard routes: reading source notes and shaping material. */
+/** Shared by the study guide, quiz and flashcard routes: the generation request and the material's shape. */
 
 /** Most notes one generation reads (the spec leaves it open; documented in docs/api-decisions.md). */
 export const MAX_NOTES_PER_GENERATION = 20;
@@ -27,70 +26,16 @@ export const difficultyToProto = (difficulty: (typeof DIFFICULTY_VALUES)[number]
   api.difficultyFromJSON(`DIFFICULTY_${difficulty ?? "MEDIUM"}`);
 export const difficultyName = (difficulty: api.Difficulty) => statusName(api.difficultyToJSON(difficulty), "DIFFICULTY");
 
-const USER_NOTE_TYPES: Record<number, string> = {
-  [media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_TEXT]: "text",
-  [media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_URL]: "url",
-  [media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_FILE]: "file",
-};
-
-/** A note's transcription status as study's SourceNote carries it (study refuses a note that is not transcribed). */
-const SOURCE_TRANSCRIPTION_STATUS: Record<number, api.SourceTranscriptionStatus> = {
-  [media.TranscriptionStatus.TRANSCRIPTION_STATUS_PENDING]: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_PENDING,
-  [media.TranscriptionStatus.TRANSCRIPTION_STATUS_PROCESSING]: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_PROCESSING,
-  [media.TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED]: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_COMPLETED,
-  [media.TranscriptionStatus.TRANSCRIPTION_STATUS_FAILED]: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_FAILED,
-};
-
 /**
- * What a generation reads, checked against the caller: their course (404 otherwise), each note theirs and of
- * that course (404 otherwise). The study service gets the notes' content and transcription status from here
- * (it refuses a note that is not transcribed: 409 NOTE_NOT_TRANSCRIBED), so it never reads the media
- * service's data itself and never sees a note the caller may not read.
+ * What a generation asks the study service for: ids only. Study reads the course, the notes and their transcripts
+ * from their owners as the caller and checks them: another user's or an unknown course or note, or a note of
+ * another course, is 404 NOT_FOUND; a note that is not transcribed is 409 NOTE_NOT_TRANSCRIBED.
  */
-export async function generationSource(
-  clients: ServiceClients,
+export function generationRequest(
   userId: string,
   body: { courseId: string; noteIds: string[]; difficulty?: (typeof DIFFICULTY_VALUES)[number] },
-): Promise<{ generation: api.GenerationRequest; course: common.CourseSummary }> {
-  const owned = await clients.courses.checkCourseOwnership({ userId, courseId: body.courseId });
-  const course = required(owned.course, "course in CheckCourseOwnership reply");
-  const notes = await Promise.all(
-    body.noteIds.map(async (noteId) => required((await clients.media.getNote({ userId, noteId })).note, "note in GetNote reply")),
-  );
-  for (const note of notes) {
-    if (note.courseId !== body.courseId) throw AppError.notFound(`Note ${note.id} in this course`);
-  }
-  return {
-    course,
-    generation: {
-      userId,
-      courseId: body.courseId,
-      courseName: course.name,
-      difficulty: difficultyToProto(body.difficulty),
-      documents: [],
-      focusAreas: [],
-      notes: notes.map((note) => ({
-        noteId: note.id,
-        title: note.title,
-        transcript: note.content ?? "",
-        summary: note.summary,
-        transcriptionStatus:
-          SOURCE_TRANSCRIPTION_STATUS[note.transcriptionStatus] ?? api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_UNSPECIFIED,
-        // The recogniser's confidence lets study leave garbled speech out; absent when media has none.
-        segments: note.transcriptSegments.map((segment) => ({
-          text: segment.text,
-          startTime: segment.startTime,
-          endTime: segment.endTime,
-          confidence: segment.confidence,
-        })),
-        userNotes: note.userNotes.map((entry) => ({
-          timestamp: entry.timestamp,
-          content: entry.content,
-          contentType: USER_NOTE_TYPES[entry.contentType] ?? "text",
-        })),
-      })),
-    },
-  };
+): api.GenerationRequest {
+  return { userId, courseId: body.courseId, noteIds: body.noteIds, documentIds: [], difficulty: difficultyToProto(body.difficulty), focusAreas: [] };
 }
 
 /** Must be one of the caller's notes (for the note-scoped lists): NOT_FOUND otherwise. */

@@ -64,6 +64,15 @@ const record = (name: string, request: unknown) => calls.set(name, [...(calls.ge
 let documentTextAnswer: () => Promise<documents.GetDocumentTextResponse>;
 let searchAnswer: (request: documents.SearchDocumentsRequest) => Promise<documents.SearchDocumentsResponse>;
 
+/**
+ * The study stand-in reads the document as the study service does (the documents service's answer: its text, or its
+ * refusal, passed on) and answers with the title it read; it records a generation only once the read succeeded.
+ */
+async function studyReadsDocument(): Promise<study.SourceTitle[]> {
+  const text = await documentTextAnswer();
+  return [{ id: text.documentId, title: text.title }];
+}
+
 /** The documents service's internal upload endpoint: checks the signed user and answers like libs/storage's upload server. */
 let uploadAnswer: (path: string) => { status: number; body: unknown };
 const uploads: { path: string; userId: string | null; authorization?: string; bytes: number }[] = [];
@@ -133,19 +142,27 @@ async function startServices(): Promise<RunningGrpcServer> {
         definition: study.StudyServiceService,
         implementation: bindUnaryHandlers(logger, study.StudyServiceService, {
           async generateFlashcards(request) {
+            const read = await studyReadsDocument();
             record("generateFlashcards", request);
-            return { flashcardSet: study.FlashcardSet.fromPartial({ id: "set-1", cardCount: request.cardCount || 10 }), created: true };
+            return {
+              flashcardSet: study.FlashcardSet.fromPartial({ id: "set-1", cardCount: request.cardCount || 10 }),
+              created: true,
+              documents: read,
+            };
           },
           async generateQuiz(request) {
+            const read = await studyReadsDocument();
             record("generateQuiz", request);
             const questions = Array.from({ length: request.questionCount || 10 }, (_, i) => ({ id: `q${i}` }));
-            return { quiz: study.Quiz.fromPartial({ id: "quiz-1", questions }), created: true };
+            return { quiz: study.Quiz.fromPartial({ id: "quiz-1", questions }), created: true, documents: read };
           },
           async generateStudyGuide(request) {
+            const read = await studyReadsDocument();
             record("generateStudyGuide", request);
             return {
               studyGuide: study.StudyGuide.fromPartial({ id: "guide-1", sections: [{ id: "s1" }, { id: "s2" }, { id: "s3" }] }),
               created: true,
+              documents: read,
             };
           },
         }),
@@ -446,24 +463,15 @@ describe("the documents routes", () => {
       },
       message: 'Generated flashcards, a quiz and a study guide from "Photosynthesis"',
     });
-    expect(calls.get("getDocumentText")).toEqual([{ userId: USER_ID, documentId: DOC_ID }]);
-    expect(calls.get("checkCourseOwnership")).toEqual([{ userId: USER_ID, courseId: COURSE_ID }]);
+    // The gateway reads neither the document nor its course: the study service does, from the id.
+    expect(calls.get("getDocumentText")).toBeUndefined();
+    expect(calls.get("checkCourseOwnership")).toBeUndefined();
     const generation = {
       userId: USER_ID,
-      courseId: COURSE_ID,
-      courseName: "Biology 101",
-      notes: [],
+      courseId: "",
+      noteIds: [],
+      documentIds: [DOC_ID],
       difficulty: study.Difficulty.DIFFICULTY_HARD,
-      documents: [
-        {
-          documentId: DOC_ID,
-          title: "Photosynthesis",
-          pages: [
-            { number: 1, text: "Light reactions." },
-            { number: 2, text: "Calvin cycle." },
-          ],
-        },
-      ],
       focusAreas: ["Calvin cycle"],
     };
     expect(calls.get("generateFlashcards")).toEqual([{ generation, cardCount: 7 }]);
@@ -484,7 +492,7 @@ describe("the documents routes", () => {
     expect(calls.get("generateFlashcards")).toHaveLength(1);
   });
 
-  it("refuses invalid generation requests before reading the document", async () => {
+  it("refuses invalid generation requests before asking study to read the document", async () => {
     const generate = (body: unknown) => api("POST", `/api/documents/${DOC_ID}/generate`, { token, body });
     const fieldsOf = async (body: unknown) => {
       const answer = await generate(body);
@@ -503,6 +511,7 @@ describe("the documents routes", () => {
     expect(await fieldsOf({ types: ["quiz"], options: { focusAreas: ["x".repeat(101)] } })).toEqual(["options.focusAreas.0"]);
     expect(await fieldsOf({ types: ["quiz"], cardCount: 3 })).toEqual(["cardCount"]);
     expect(calls.get("getDocumentText")).toBeUndefined();
+    expect(calls.get("generateFlashcards") ?? calls.get("generateQuiz") ?? calls.get("generateStudyGuide")).toBeUndefined();
   });
 
   it("answers 400 DOCUMENT_NOT_PROCESSED for a document whose text is not extracted, and 404 for another user's", async () => {

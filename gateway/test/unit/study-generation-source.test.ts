@@ -6,9 +6,9 @@ import { noteRoutes } from "../../src/routes/notes";
 import { studyGuideRoutes } from "../../src/routes/study-guides";
 
 /**
- * What a generation sends to study about a note's transcript, against in-process stand-ins for media, courses and
- * study: each segment keeps the recogniser's confidence from media (study's offline generator states no fact from
- * garbled speech), while the note's REST shape stays as the API spec lists it, without a confidence per segment.
+ * What a generation sends to study, against in-process stand-ins for media, courses and study: the ids only (study
+ * reads the note, with each segment's recogniser confidence, from media itself: services/study's source tests), while
+ * the note's REST shape stays as the API spec lists it, without a confidence per segment.
  */
 
 const logger = createLogger("test", "silent");
@@ -36,6 +36,8 @@ const transcribedNote = media.Note.fromPartial({
 });
 
 const generated: study.GenerateStudyGuideRequest[] = [];
+/** The gateway's own reads of the note (the note routes'). */
+const noteReads: media.GetNoteRequest[] = [];
 
 function startServices(): Promise<RunningGrpcServer> {
   return startGrpcServer({
@@ -47,6 +49,7 @@ function startServices(): Promise<RunningGrpcServer> {
         definition: media.MediaServiceService,
         implementation: bindUnaryHandlers(logger, media.MediaServiceService, {
           async getNote(request) {
+            noteReads.push(request);
             if (request.userId !== USER_ID || request.noteId !== NOTE_ID) throw AppError.notFound("Note");
             return { note: transcribedNote };
           },
@@ -81,7 +84,7 @@ function startServices(): Promise<RunningGrpcServer> {
               createdAt: at,
               updatedAt: at,
             });
-            return { studyGuide, created: true };
+            return { studyGuide, created: true, documents: [] };
           },
         }),
       },
@@ -105,22 +108,25 @@ describe("a generation's source segments", () => {
   afterAll(() => gateway.stop());
   beforeEach(() => {
     generated.length = 0;
+    noteReads.length = 0;
   });
 
-  it("carry each segment's recogniser confidence from media to study; a segment media gave none has none", async () => {
+  it("are study's to read: the gateway sends the course and note ids, and reads no note itself", async () => {
     const { status } = await api("POST", "/api/study-guides/generate", { token, body: { courseId: COURSE_ID, noteIds: [NOTE_ID] } });
     expect(status).toBe(201);
-    expect(generated).toHaveLength(1);
-    const [source] = generated[0].generation!.notes;
-    expect(source.noteId).toBe(NOTE_ID);
-    expect(source.segments).toEqual([
-      { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, confidence: 0.92 },
-      { text: "Mumble.", startTime: 3.5, endTime: 4, confidence: 0 },
-      { text: "They are proteins.", startTime: 4, endTime: 5.25, confidence: undefined },
+    expect(generated).toEqual([
+      {
+        generation: {
+          userId: USER_ID,
+          courseId: COURSE_ID,
+          noteIds: [NOTE_ID],
+          documentIds: [],
+          difficulty: study.Difficulty.DIFFICULTY_MEDIUM,
+          focusAreas: [],
+        },
+      },
     ]);
-    // A score of 0 is the recogniser's verdict, not a missing score: it must reach study as 0.
-    expect(source.segments[1].confidence).toBe(0);
-    expect(source.segments[2].confidence).toBeUndefined();
+    expect(noteReads).toEqual([]);
   });
 
   it("stay out of the note's REST segments, which the API spec lists without a confidence", async () => {

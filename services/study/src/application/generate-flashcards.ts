@@ -1,8 +1,9 @@
 import { newId } from "@study/grpc/ids";
 import { newCardSchedule } from "../domain/card-scheduler";
 import type { FlashcardSet } from "../domain/flashcard-set";
-import { flashcardCount, type GenerationRequest } from "../domain/generation-request";
+import { flashcardCount, type GenerationCommand } from "../domain/generation-request";
 import { assertValidFlashcardSet, shortfallMessage } from "../domain/study-material";
+import type { GenerationSources } from "./generation-sources";
 import { generateOnce, type GenerationOutcome } from "./generate-once";
 import type { StudyMaterialGenerator } from "./ports/study-material-generator.port";
 import type { FlashcardSetRepository } from "./ports/study-repositories.port";
@@ -12,10 +13,12 @@ export class GenerateFlashcards {
   constructor(
     private readonly sets: FlashcardSetRepository,
     private readonly generator: StudyMaterialGenerator,
+    private readonly sources: GenerationSources,
   ) {}
 
-  async execute(request: GenerationRequest & { cardCount?: number }, signal?: AbortSignal): Promise<GenerationOutcome<FlashcardSet>> {
-    const cardCount = flashcardCount(request.cardCount);
+  async execute(command: GenerationCommand & { cardCount?: number }, signal?: AbortSignal): Promise<GenerationOutcome<FlashcardSet>> {
+    const cardCount = flashcardCount(command.cardCount);
+    const request = await this.sources.read(command);
     let shortfall: string | null = null;
     const outcome = await generateOnce({
       kind: "flashcards",

@@ -12,6 +12,8 @@ export interface GenerationOutcome<M> {
   created: boolean;
   /** Why new material has fewer items than asked for (see shortfallMessage); null when it has them all or was not created now. */
   shortfall?: string | null;
+  /** The documents read, with their titles now, in the order asked for. */
+  documents: { documentId: string; title: string }[];
 }
 
 /**
@@ -30,8 +32,9 @@ export async function generateOnce<M extends MaterialOrigin>(options: {
   assertValidGenerationRequest(request);
   const documents = request.documents ?? [];
   const contentHash = generationFingerprint(options.kind, request.notes, { documents, focusAreas: request.focusAreas });
+  const read = documents.map(({ documentId, title }) => ({ documentId, title }));
   const existing = await repository.findByFingerprint(request.userId, request.courseId, contentHash);
-  if (existing) return { material: existing, created: false };
+  if (existing) return { material: existing, created: false, documents: read };
 
   const now = new Date();
   // Material made from documents only has no note.
@@ -51,5 +54,5 @@ export async function generateOnce<M extends MaterialOrigin>(options: {
     updatedAt: now,
   });
   const outcome = await repository.insertUnlessDuplicate(material, [options.createdEvent(material)]);
-  return { material: outcome.material, created: outcome.created };
+  return { material: outcome.material, created: outcome.created, documents: read };
 }

@@ -1,7 +1,8 @@
 import { newId } from "@study/grpc/ids";
-import { questionCount, type GenerationRequest } from "../domain/generation-request";
+import { questionCount, type GenerationCommand } from "../domain/generation-request";
 import type { Quiz } from "../domain/quiz";
 import { assertValidQuiz, shortfallMessage } from "../domain/study-material";
+import type { GenerationSources } from "./generation-sources";
 import { generateOnce, type GenerationOutcome } from "./generate-once";
 import type { StudyMaterialGenerator } from "./ports/study-material-generator.port";
 import type { QuizRepository } from "./ports/study-repositories.port";
@@ -11,10 +12,12 @@ export class GenerateQuiz {
   constructor(
     private readonly quizzes: QuizRepository,
     private readonly generator: StudyMaterialGenerator,
+    private readonly sources: GenerationSources,
   ) {}
 
-  async execute(request: GenerationRequest & { questionCount?: number }, signal?: AbortSignal): Promise<GenerationOutcome<Quiz>> {
-    const count = questionCount(request.questionCount);
+  async execute(command: GenerationCommand & { questionCount?: number }, signal?: AbortSignal): Promise<GenerationOutcome<Quiz>> {
+    const count = questionCount(command.questionCount);
+    const request = await this.sources.read(command);
     let shortfall: string | null = null;
     const outcome = await generateOnce({
       kind: "quiz",

@@ -1,7 +1,8 @@
 import { newId } from "@study/grpc/ids";
-import type { GenerationRequest } from "../domain/generation-request";
+import type { GenerationCommand } from "../domain/generation-request";
 import { renderStudyGuideMarkdown, type StudyGuide } from "../domain/study-guide";
 import { assertValidStudyGuide } from "../domain/study-material";
+import type { GenerationSources } from "./generation-sources";
 import { generateOnce, type GenerationOutcome } from "./generate-once";
 import type { StudyMaterialGenerator } from "./ports/study-material-generator.port";
 import type { StudyGuideRepository } from "./ports/study-repositories.port";
@@ -11,9 +12,11 @@ export class GenerateStudyGuide {
   constructor(
     private readonly guides: StudyGuideRepository,
     private readonly generator: StudyMaterialGenerator,
+    private readonly sources: GenerationSources,
   ) {}
 
-  async execute(request: GenerationRequest, signal?: AbortSignal): Promise<GenerationOutcome<StudyGuide>> {
+  async execute(command: GenerationCommand, signal?: AbortSignal): Promise<GenerationOutcome<StudyGuide>> {
+    const request = await this.sources.read(command);
     return generateOnce({
       kind: "study-guide",
       request,

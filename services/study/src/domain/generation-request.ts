@@ -11,7 +11,7 @@ export const MAX_FOCUS_AREA_LENGTH = 100;
 export const DEFAULT_CARD_COUNT = 10;
 export const DEFAULT_QUESTION_COUNT = 10;
 
-/** Where a note's transcription stands, as the media service reported it to the caller. */
+/** Where a note's transcription stands, as the media service reports it. */
 export const TRANSCRIPTION_STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED"] as const;
 export type TranscriptionStatus = (typeof TRANSCRIPTION_STATUSES)[number];
 
@@ -31,6 +31,49 @@ export interface GenerationRequest {
   /** Topics whose passages come first (at most 10, each 1-100 characters); absent means none. */
   focusAreas?: string[];
   difficulty: Difficulty;
+}
+
+/**
+ * What a generation asks for, by id: the study service reads the course, the notes and the documents from their
+ * owners (GenerationSources) and turns this into a GenerationRequest.
+ */
+export interface GenerationCommand {
+  userId: string;
+  /** The material's course; empty when only documents are named (the document endpoint): their course. */
+  courseId: string;
+  /** In the user's order; the first is the material's note. */
+  noteIds: string[];
+  documentIds: string[];
+  /** Absent means none. */
+  focusAreas?: string[];
+  difficulty: Difficulty;
+}
+
+function idProblems(ids: readonly string[], field: string, noun: string, max: number): FieldViolation[] {
+  const problems: FieldViolation[] = [];
+  if (ids.length > max) problems.push({ field, message: `must name at most ${max} ${noun}s` });
+  if (new Set(ids).size !== ids.length) problems.push({ field, message: `must not repeat a ${noun}` });
+  if (ids.some((id) => !id.trim())) problems.push({ field, message: `must not name a blank ${noun} id` });
+  return problems;
+}
+
+/**
+ * Checks the command's shape before anything is read: a course unless documents name it, at least one source (at
+ * most 20 distinct notes and 20 distinct documents), a known difficulty, at most 10 focus areas of 1-100 characters.
+ */
+export function assertValidGenerationCommand(command: GenerationCommand): void {
+  const problems: FieldViolation[] = [];
+  if (!command.courseId.trim() && command.documentIds.length === 0) problems.push({ field: "courseId", message: "is required" });
+  if (!DIFFICULTIES.includes(command.difficulty)) problems.push({ field: "difficulty", message: "must be EASY, MEDIUM or HARD" });
+  if (command.noteIds.length === 0 && command.documentIds.length === 0) {
+    problems.push({ field: "noteIds", message: "must name at least one note or document" });
+  }
+  problems.push(
+    ...idProblems(command.noteIds, "noteIds", "note", MAX_NOTES_PER_GENERATION),
+    ...idProblems(command.documentIds, "documentIds", "document", MAX_DOCUMENTS_PER_GENERATION),
+    ...focusAreaProblems(command.focusAreas ?? []),
+  );
+  if (problems.length) throw AppError.validation("Invalid generation request", problems);
 }
 
 /** Only a transcribed note can be used: one still being transcribed, or whose transcription failed, is a conflict. */

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { indexing, study as api } from "@study/contracts";
+import { courses, documents, indexing, media, study as api } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import { AmqpConnection, createEvent, EventPublisher } from "@study/events";
-import { createClient } from "@study/grpc";
+import { bindUnaryHandlers, createClient, startGrpcServer, type RunningGrpcServer } from "@study/grpc";
 import { AppError, createLogger } from "@study/platform";
 import { migrationSources, startService } from "@study/runtime";
 import { captureEvents, createTestDatabase, eventually, testRabbitMqUrl, uniqueSuffix, type EventCapture } from "@study/testkit";
+import { GrpcDocumentSource } from "../../src/adapters/sources/grpc-document-source";
+import { GrpcNoteSource } from "../../src/adapters/sources/grpc-note-source";
+import type { SourceDocument } from "../../src/domain/study-material";
 import { PrismaClient } from "../../src/generated/prisma/client";
 import { studyService } from "../../src/service";
 import { chapterDocument } from "../adapters/generation/offline/fixtures/documents";
@@ -26,15 +29,103 @@ const LECTURE = [
   "Facilitated diffusion uses channel proteins or carrier proteins but still needs no energy.",
 ];
 
-function sourceNote(noteId: string, sentences = LECTURE): api.SourceNote {
+/** A transcribed note's content, as the media service holds it (its owner and course are given when it is stored). */
+interface NoteContent {
+  noteId: string;
+  title: string;
+  transcript: string;
+  segments: { text: string; startTime: number; endTime: number; confidence?: number }[];
+  userNotes: { timestamp: number; content: string }[];
+  transcriptionStatus: media.TranscriptionStatus;
+}
+
+function sourceNote(noteId: string, sentences = LECTURE): NoteContent {
   return {
     noteId,
     title: "Membrane transport",
     transcript: sentences.join(" "),
     segments: sentences.map((text, index) => ({ text, startTime: index * 6, endTime: index * 6 + 5.5 })),
-    userNotes: [{ timestamp: 12, content: "Remember: osmosis is only about water.", contentType: "text" }],
-    transcriptionStatus: api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_COMPLETED,
+    userNotes: [{ timestamp: 12, content: "Remember: osmosis is only about water." }],
+    transcriptionStatus: media.TranscriptionStatus.TRANSCRIPTION_STATUS_COMPLETED,
   };
+}
+
+/**
+ * Stand-ins for the owners study reads a generation's sources from (courses, media, documents), holding what each
+ * user has and answering as the owners do: NOT_FOUND for an unknown record or another user's, DOCUMENT_NOT_PROCESSED
+ * for a document without text. Keyed by user and id.
+ */
+class Owners {
+  readonly courses = new Map<string, string>();
+  readonly notes = new Map<string, media.Note>();
+  readonly documents = new Map<string, documents.GetDocumentTextResponse | "not processed">();
+
+  addCourse(userId: string, courseId: string, name = "Biology 101"): void {
+    this.courses.set(`${userId}/${courseId}`, name);
+  }
+
+  addNote(userId: string, courseId: string, note: NoteContent): void {
+    this.notes.set(
+      `${userId}/${note.noteId}`,
+      media.Note.fromPartial({
+        id: note.noteId,
+        userId,
+        courseId,
+        title: note.title,
+        content: note.transcript,
+        transcriptionStatus: note.transcriptionStatus,
+        transcriptSegments: note.segments.map((segment, index) => ({ id: `s${index}`, noteId: note.noteId, ...segment })),
+        userNotes: note.userNotes.map((entry) => ({ ...entry, contentType: media.UserNoteContentType.USER_NOTE_CONTENT_TYPE_TEXT })),
+      }),
+    );
+  }
+
+  addDocument(userId: string, courseId: string, document: SourceDocument | { documentId: string; notProcessed: true }): void {
+    this.documents.set(
+      `${userId}/${document.documentId}`,
+      "notProcessed" in document ? "not processed" : { documentId: document.documentId, courseId, title: document.title, pages: document.pages },
+    );
+  }
+
+  start(): Promise<RunningGrpcServer> {
+    const logger = createLogger("owners", "silent");
+    const mine = <T>(record: T | undefined, what: string): T => {
+      if (record === undefined) throw AppError.notFound(what);
+      return record;
+    };
+    return startGrpcServer({
+      host: "127.0.0.1",
+      port: 0,
+      logger,
+      services: [
+        {
+          definition: courses.CoursesServiceService,
+          implementation: bindUnaryHandlers(logger, courses.CoursesServiceService, {
+            checkCourseOwnership: async (request) => ({
+              course: { id: request.courseId, name: mine(this.courses.get(`${request.userId}/${request.courseId}`), "Course") },
+            }),
+          }),
+        },
+        {
+          definition: media.MediaServiceService,
+          implementation: bindUnaryHandlers(logger, media.MediaServiceService, {
+            getNote: async (request) => ({ note: mine(this.notes.get(`${request.userId}/${request.noteId}`), "Note") }),
+          }),
+        },
+        {
+          definition: documents.DocumentsServiceService,
+          implementation: bindUnaryHandlers(logger, documents.DocumentsServiceService, {
+            getDocumentText: async (request) => {
+              const text = mine(this.documents.get(`${request.userId}/${request.documentId}`), "Document");
+              if (text === "not processed")
+                throw new AppError("precondition", "DOCUMENT_NOT_PROCESSED", "The document has no text yet: still processing");
+              return text;
+            },
+          }),
+        },
+      ],
+    });
+  }
 }
 
 describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
@@ -47,15 +138,28 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
   let exchange: string;
   /** Reads what the API does not show (a material's document ids) and when the consumer handled an event. */
   let db: PrismaClient;
+  const owners = new Owners();
+  let ownersServer: RunningGrpcServer;
 
   beforeAll(async () => {
+    ownersServer = await owners.start();
+    const ownersAddress = `127.0.0.1:${ownersServer.port}`;
     const databaseUrl = await createTestDatabase("study", migrationSources(studyService));
     db = new PrismaClient(prismaOptions(databaseUrl, 2));
     exchange = `test.${uniqueSuffix()}`;
     capture = await captureEvents(testRabbitMqUrl(), exchange, "study.#");
     service = await startService(studyService, {
       handleSignals: false,
-      env: { DATABASE_URL: databaseUrl, RABBITMQ_URL: testRabbitMqUrl(), GRPC_PORT: "0", EVENT_EXCHANGE: exchange, LOG_LEVEL: "silent" },
+      env: {
+        DATABASE_URL: databaseUrl,
+        RABBITMQ_URL: testRabbitMqUrl(),
+        GRPC_PORT: "0",
+        EVENT_EXCHANGE: exchange,
+        LOG_LEVEL: "silent",
+        COURSES_GRPC_ADDRESS: ownersAddress,
+        MEDIA_GRPC_ADDRESS: ownersAddress,
+        DOCUMENTS_GRPC_ADDRESS: ownersAddress,
+      },
     });
     client = createClient(api.StudyServiceClient, api.StudyServiceService, `127.0.0.1:${service.grpcPort}`, { deadlineMs: 30_000 });
     source = createClient(indexing.SearchableSourceServiceClient, indexing.SearchableSourceServiceService, `127.0.0.1:${service.grpcPort}`);
@@ -71,22 +175,25 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     await capture.close();
     await publisherConnection.close();
     await db.$disconnect();
+    await ownersServer.shutdown();
   });
 
+  /** The user's course holding the notes (stored with the stand-in owners), and the request naming them. */
   const generation = (
     userId: string,
     courseId: string,
-    notes: api.SourceNote[],
+    notes: NoteContent[],
     difficulty = api.Difficulty.DIFFICULTY_MEDIUM,
-  ): api.GenerationRequest => ({
-    userId,
-    courseId,
-    courseName: "Biology 101",
-    notes,
-    difficulty,
-    documents: [],
-    focusAreas: [],
-  });
+  ): api.GenerationRequest => {
+    owners.addCourse(userId, courseId);
+    for (const note of notes) owners.addNote(userId, courseId, note);
+    return { userId, courseId, noteIds: notes.map((note) => note.noteId), documentIds: [], difficulty, focusAreas: [] };
+  };
+  /** The same with documents of the course, stored as they are now (a later call may change one's text). */
+  const withDocuments = (request: api.GenerationRequest, sources: SourceDocument[], focusAreas: string[] = []): api.GenerationRequest => {
+    for (const document of sources) owners.addDocument(request.userId, request.courseId, document);
+    return { ...request, documentIds: sources.map((document) => document.documentId), focusAreas };
+  };
 
   const refusal = (promise: Promise<unknown>) =>
     promise.then(
@@ -299,7 +406,7 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const { flashcardSet } = await client.generateFlashcards({ generation: request, cardCount: 3 });
     const { quiz } = await client.generateQuiz({ generation: request, questionCount: 3 });
     const { studyGuide } = await client.generateStudyGuide({ generation: request });
-    const { quiz: kept } = await client.generateQuiz({ generation: { ...request, courseId: keptCourse }, questionCount: 3 });
+    const { quiz: kept } = await client.generateQuiz({ generation: generation(userId, keptCourse, [sourceNote(randomUUID())]), questionCount: 3 });
 
     await publisher.publish([createEvent("courses", userId, { $case: "courseDeleted", value: { courseId, name: "Biology 101" } })]);
     await eventually(async () => (await client.listQuizzes({ userId, courseId })).quizzes.length === 0, 10_000);
@@ -431,12 +538,9 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const userId = `user-${randomUUID()}`;
     const courseId = randomUUID();
     const documentId = randomUUID();
-    const chapter: api.SourceDocument = { ...chapterDocument(documentId) };
-    const fromDocument = (document: api.SourceDocument, focusAreas: string[] = []): api.GenerationRequest => ({
-      ...generation(userId, courseId, []),
-      documents: [document],
-      focusAreas,
-    });
+    const chapter: SourceDocument = { ...chapterDocument(documentId) };
+    const fromDocument = (document: SourceDocument, focusAreas: string[] = []): api.GenerationRequest =>
+      withDocuments(generation(userId, courseId, []), [document], focusAreas);
     const createdEvent = (id: string) =>
       eventually(async () =>
         capture.events.find((event) => {
@@ -520,10 +624,8 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
     const courseId = randomUUID();
     const documentId = randomUUID();
     const noteId = randomUUID();
-    const fromDocument = (owner: string, notes: api.SourceNote[] = []): api.GenerationRequest => ({
-      ...generation(owner, courseId, notes),
-      documents: [chapterDocument(documentId)],
-    });
+    const fromDocument = (owner: string, notes: NoteContent[] = []): api.GenerationRequest =>
+      withDocuments(generation(owner, courseId, notes), [chapterDocument(documentId)]);
     const { flashcardSet } = await client.generateFlashcards({ generation: fromDocument(userId, [sourceNote(noteId)]), cardCount: 12 });
     const { quiz } = await client.generateQuiz({ generation: fromDocument(userId), questionCount: 5 });
     const { studyGuide } = await client.generateStudyGuide({ generation: fromDocument(userId) });
@@ -588,9 +690,9 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
 
   it("refuses a document without text, and bad focus areas", async () => {
     const userId = `user-${randomUUID()}`;
-    const scan: api.SourceDocument = { documentId: randomUUID(), title: "Scanned handout", pages: [{ number: 1, text: "  " }] };
-    const request = (document: api.SourceDocument, focusAreas: string[] = []) => ({
-      generation: { ...generation(userId, randomUUID(), []), documents: [document], focusAreas },
+    const scan: SourceDocument = { documentId: randomUUID(), title: "Scanned handout", pages: [{ number: 1, text: "  " }] };
+    const request = (document: SourceDocument, focusAreas: string[] = []) => ({
+      generation: withDocuments(generation(userId, randomUUID(), []), [document], focusAreas),
     });
     expect(await refusal(client.generateStudyGuide(request(scan)))).toEqual({ kind: "precondition", code: "DOCUMENT_HAS_NO_TEXT" });
     expect(await refusal(client.generateQuiz({ ...request(chapterDocument(randomUUID()), ["x".repeat(101)]), questionCount: 5 }))).toEqual({
@@ -601,5 +703,77 @@ describe("study service over gRPC, with PostgreSQL and RabbitMQ", () => {
       kind: "validation",
       code: "VALIDATION_ERROR",
     });
+  });
+  it("reads its sources from their owners as the user: 404 for another user's or a misplaced one, 409, DOCUMENT_NOT_PROCESSED", async () => {
+    const userId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const otherCourse = randomUUID();
+    const request = generation(userId, courseId, [sourceNote(randomUUID())]);
+    const notFound = { kind: "not_found", code: "NOT_FOUND" };
+    const quiz = (generationRequest: api.GenerationRequest) => client.generateQuiz({ generation: generationRequest, questionCount: 3 });
+
+    // Another user's course, note or document, an unknown one, one of another of the user's courses: NOT_FOUND.
+    expect(await refusal(quiz({ ...request, userId: `user-${randomUUID()}` }))).toEqual(notFound);
+    expect(await refusal(quiz({ ...request, courseId: randomUUID() }))).toEqual(notFound);
+    expect(await refusal(quiz({ ...request, noteIds: [randomUUID()] }))).toEqual(notFound);
+    const elsewhere = generation(userId, otherCourse, [sourceNote(randomUUID())]);
+    expect(await refusal(quiz({ ...request, noteIds: [...request.noteIds, ...elsewhere.noteIds] }))).toEqual(notFound);
+    const otherCoursesDocument = withDocuments(elsewhere, [chapterDocument(randomUUID())]);
+    expect(await refusal(quiz({ ...request, documentIds: otherCoursesDocument.documentIds }))).toEqual(notFound);
+
+    // A note still being transcribed: 409 NOTE_NOT_TRANSCRIBED; a document without text yet: the documents service's refusal.
+    const pending = { ...sourceNote(randomUUID()), transcriptionStatus: media.TranscriptionStatus.TRANSCRIPTION_STATUS_PROCESSING };
+    expect(await refusal(quiz(generation(userId, courseId, [pending])))).toEqual({ kind: "conflict", code: "NOTE_NOT_TRANSCRIBED" });
+    const scanId = randomUUID();
+    owners.addDocument(userId, courseId, { documentId: scanId, notProcessed: true });
+    expect(await refusal(quiz({ ...generation(userId, "", []), documentIds: [scanId] }))).toEqual({
+      kind: "precondition",
+      code: "DOCUMENT_NOT_PROCESSED",
+    });
+    expect((await client.listQuizzes({ userId })).quizzes).toEqual([]);
+
+    // The document endpoint names no course: the material is in its document's, and the answer names the document.
+    const documentId = randomUUID();
+    owners.addDocument(userId, courseId, chapterDocument(documentId));
+    const fromDocument = { ...generation(userId, "", []), documentIds: [documentId] };
+    const made = await client.generateStudyGuide({ generation: fromDocument });
+    expect(made).toMatchObject({
+      created: true,
+      studyGuide: { courseId },
+      documents: [{ id: documentId, title: chapterDocument(documentId).title }],
+    });
+  });
+
+  it("keeps each transcript segment's recogniser confidence as media gives it (0 is a score; none stays none)", async () => {
+    const userId = `user-${randomUUID()}`;
+    const courseId = randomUUID();
+    const note: NoteContent = {
+      ...sourceNote(randomUUID()),
+      segments: [
+        { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, confidence: 0.92 },
+        { text: "Mumble.", startTime: 3.5, endTime: 4, confidence: 0 },
+        { text: "They are proteins.", startTime: 4, endTime: 5.25 },
+      ],
+    };
+    owners.addNote(userId, courseId, note);
+    const notes = new GrpcNoteSource(`127.0.0.1:${ownersServer.port}`);
+    const documentTexts = new GrpcDocumentSource(`127.0.0.1:${ownersServer.port}`);
+    try {
+      const read = await notes.getNote(userId, note.noteId);
+      expect(read).toMatchObject({ noteId: note.noteId, courseId, transcriptionStatus: "COMPLETED", transcript: note.transcript });
+      expect(read.segments).toEqual([
+        { text: "Enzymes lower the activation energy.", startTime: 0, endTime: 3.5, confidence: 0.92 },
+        { text: "Mumble.", startTime: 3.5, endTime: 4, confidence: 0 },
+        { text: "They are proteins.", startTime: 4, endTime: 5.25 },
+      ]);
+      expect(read.segments[1].confidence).toBe(0);
+      expect(read.segments[2].confidence).toBeUndefined();
+      expect(read.userNotes).toEqual([{ timestamp: 12, content: "Remember: osmosis is only about water.", contentType: "text" }]);
+      expect(await refusal(notes.getNote(`user-${randomUUID()}`, note.noteId))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
+      expect(await refusal(documentTexts.getDocumentText(userId, randomUUID()))).toEqual({ kind: "not_found", code: "NOT_FOUND" });
+    } finally {
+      notes.close();
+      documentTexts.close();
+    }
   });
 });

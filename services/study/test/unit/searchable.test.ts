@@ -5,7 +5,7 @@ import { GenerateFlashcards } from "../../src/application/generate-flashcards";
 import { GenerateQuiz } from "../../src/application/generate-quiz";
 import { GenerateStudyGuide } from "../../src/application/generate-study-guide";
 import { ListSearchables } from "../../src/application/list-searchables";
-import type { CardRepository, MaterialRepository } from "../../src/application/ports/study-repositories.port";
+import type { CardRepository } from "../../src/application/ports/study-repositories.port";
 import {
   flashcardSetToSearchable,
   quizToSearchable,
@@ -17,10 +17,12 @@ import {
 import { DEFAULT_SEARCHABLE_PAGE_SIZE, encodeTablePageToken } from "@study/platform/searchable-page";
 import { newCardSchedule } from "../../src/domain/card-scheduler";
 import type { FlashcardSet, MaterialOrigin } from "../../src/domain/flashcard-set";
-import type { GenerationRequest } from "../../src/domain/generation-request";
+import type { GenerationCommand } from "../../src/domain/generation-request";
 import type { Quiz } from "../../src/domain/quiz";
 import type { StudyGuide } from "../../src/domain/study-guide";
 import { lectureNote } from "../adapters/generation/offline/fixtures/notes";
+import { MemoryMaterials } from "./memory-materials";
+import { MemoryOwners } from "./memory-owners";
 import { refusal } from "@study/testkit/refusal";
 
 const createdAt = new Date("2026-04-01T10:00:00Z");
@@ -152,38 +154,6 @@ describe("study material as search indexes it", () => {
   });
 });
 
-/** The material port over an array: what is stored and the events each insert was given. */
-class MemoryMaterials<M extends MaterialOrigin> implements MaterialRepository<M> {
-  readonly rows: M[] = [];
-  readonly outbox: EventEnvelope[] = [];
-  async findByFingerprint(userId: string, courseId: string, contentHash: string) {
-    return this.rows.find((row) => row.userId === userId && row.courseId === courseId && row.contentHash === contentHash) ?? null;
-  }
-  async insertUnlessDuplicate(material: M, events: EventEnvelope[]) {
-    this.rows.push(material);
-    this.outbox.push(...events);
-    return { material, created: true };
-  }
-  async findOwned(userId: string, id: string) {
-    return this.rows.find((row) => row.userId === userId && row.id === id) ?? null;
-  }
-  async listOwned(userId: string) {
-    return this.rows.filter((row) => row.userId === userId);
-  }
-  async deleteOwned() {
-    return false;
-  }
-  async deleteCourse() {
-    return [];
-  }
-  async listPageAfter(query: { userId?: string; afterId: string | null; limit: number }) {
-    return [...this.rows]
-      .sort((a, b) => (a.id < b.id ? -1 : 1))
-      .filter((row) => (query.userId === undefined || row.userId === query.userId) && (query.afterId === null || row.id > query.afterId))
-      .slice(0, query.limit);
-  }
-}
-
 const noCards: CardRepository = {
   findCard: async () => null,
   recordReview: async () => {
@@ -193,22 +163,24 @@ const noCards: CardRepository = {
 };
 
 describe("the Created events carry the new material's searchable", () => {
-  const request: GenerationRequest = {
-    userId: "alice",
-    courseId: "0190a5f4-0000-7000-8000-0000000000cc",
-    courseName: "Biology",
-    notes: [{ ...lectureNote(), noteId: "0190a5f4-0000-7000-8000-0000000000dd", transcriptionStatus: "COMPLETED" }],
-    difficulty: "MEDIUM",
-  };
+  const courseId = "0190a5f4-0000-7000-8000-0000000000cc";
+  const noteId = "0190a5f4-0000-7000-8000-0000000000dd";
+  const request: GenerationCommand = { userId: "alice", courseId, noteIds: [noteId], documentIds: [], difficulty: "MEDIUM" };
+  const owners = new MemoryOwners()
+    .addCourse("alice", courseId, "Biology")
+    .addNote("alice", { ...lectureNote(), noteId, courseId, transcriptionStatus: "COMPLETED" });
   const generator = new OfflineStudyMaterialGenerator();
 
   it("FlashcardSetCreated, QuizCreated and StudyGuideCreated", async () => {
     const sets = new MemoryMaterials<FlashcardSet>();
     const quizzes = new MemoryMaterials<Quiz>();
     const guides = new MemoryMaterials<StudyGuide>();
-    const { material: newSet } = await new GenerateFlashcards(Object.assign(sets, noCards), generator).execute({ ...request, cardCount: 4 });
-    const { material: newQuiz } = await new GenerateQuiz(quizzes, generator).execute({ ...request, questionCount: 3 });
-    const { material: newGuide } = await new GenerateStudyGuide(guides, generator).execute(request);
+    const { material: newSet } = await new GenerateFlashcards(Object.assign(sets, noCards), generator, owners.sources()).execute({
+      ...request,
+      cardCount: 4,
+    });
+    const { material: newQuiz } = await new GenerateQuiz(quizzes, generator, owners.sources()).execute({ ...request, questionCount: 3 });
+    const { material: newGuide } = await new GenerateStudyGuide(guides, generator, owners.sources()).execute(request);
 
     expect(sets.outbox.map((event) => event.type)).toEqual(["study.flashcard_set.created.v1"]);
     expect(searchableOf(sets.outbox[0])).toEqual(flashcardSetToSearchable(newSet));

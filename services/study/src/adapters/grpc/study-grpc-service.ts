@@ -5,6 +5,7 @@ import type { Logger } from "@study/platform";
 import { AppError } from "@study/platform/errors";
 import type { ExportFlashcardSet } from "../../application/export-flashcard-set";
 import type { GenerateFlashcards } from "../../application/generate-flashcards";
+import type { GenerationOutcome } from "../../application/generate-once";
 import type { GenerateQuiz } from "../../application/generate-quiz";
 import type { GenerateStudyGuide } from "../../application/generate-study-guide";
 import type { ListDueCards } from "../../application/list-due-cards";
@@ -14,7 +15,7 @@ import type { ReviewCard } from "../../application/review-card";
 import type { ListQuizAttempts, SubmitQuizAnswers } from "../../application/submit-quiz-answers";
 import type { CardState, ReviewRating } from "../../domain/card-schedule";
 import type { Flashcard, FlashcardSet, MaterialOrigin } from "../../domain/flashcard-set";
-import type { GenerationRequest, TranscriptionStatus } from "../../domain/generation-request";
+import type { GenerationCommand } from "../../domain/generation-request";
 import type { Quiz, QuizAttempt } from "../../domain/quiz";
 import type { StudyGuide } from "../../domain/study-guide";
 import type { Difficulty, SourceReference } from "../../domain/study-material";
@@ -61,53 +62,22 @@ const FORMAT_FROM_PROTO: Partial<Record<api.ExportFormat, ExportFormat>> = {
   [api.ExportFormat.EXPORT_FORMAT_APKG]: "apkg",
 };
 
-const TRANSCRIPTION_STATUS_FROM_PROTO: Partial<Record<api.SourceTranscriptionStatus, TranscriptionStatus>> = {
-  [api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_PENDING]: "PENDING",
-  [api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_PROCESSING]: "PROCESSING",
-  [api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_COMPLETED]: "COMPLETED",
-  [api.SourceTranscriptionStatus.SOURCE_TRANSCRIPTION_STATUS_FAILED]: "FAILED",
-};
-
-/** The note's transcription status; one this build does not know (or none) is invalid input. */
-function transcriptionStatusOf(note: api.SourceNote, index: number): TranscriptionStatus {
-  const status = TRANSCRIPTION_STATUS_FROM_PROTO[note.transcriptionStatus];
-  if (status) return status;
-  throw AppError.validation("Invalid generation request", [
-    { field: `notes.${index}.transcriptionStatus`, message: "must be PENDING, PROCESSING, COMPLETED or FAILED" },
-  ]);
-}
-
-function generationRequest(request: api.GenerationRequest | undefined): GenerationRequest {
+function generationCommand(request: api.GenerationRequest | undefined): GenerationCommand {
   if (!request) throw AppError.validation("generation is required", [{ field: "generation", message: "is required" }]);
   const difficulty = DIFFICULTY_FROM_PROTO[request.difficulty];
   if (!difficulty) throw AppError.validation("Invalid generation request", [{ field: "difficulty", message: "must be EASY, MEDIUM or HARD" }]);
   return {
     userId: request.userId,
     courseId: request.courseId,
-    courseName: request.courseName,
-    difficulty,
-    notes: request.notes.map((note, index) => ({
-      transcriptionStatus: transcriptionStatusOf(note, index),
-      noteId: note.noteId,
-      title: note.title,
-      transcript: note.transcript,
-      segments: note.segments.map((segment) => ({
-        text: segment.text,
-        startTime: segment.startTime,
-        endTime: segment.endTime,
-        ...(segment.confidence === undefined ? {} : { confidence: segment.confidence }),
-      })),
-      userNotes: note.userNotes.map((entry) => ({ timestamp: entry.timestamp, content: entry.content, contentType: entry.contentType })),
-      summary: note.summary,
-    })),
-    documents: request.documents.map((document) => ({
-      documentId: document.documentId,
-      title: document.title,
-      pages: document.pages.map((page) => ({ number: page.number, text: page.text })),
-    })),
+    noteIds: request.noteIds,
+    documentIds: request.documentIds,
     focusAreas: request.focusAreas,
+    difficulty,
   };
 }
+
+const documentTitles = (outcome: GenerationOutcome<unknown>): api.SourceTitle[] =>
+  outcome.documents.map((document) => ({ id: document.documentId, title: document.title }));
 
 /** Time kept between the generation's own give-up and the caller's deadline, for the answer to travel back. */
 const DEADLINE_MARGIN_MS = 1_000;
@@ -240,10 +210,15 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
   return bindUnaryHandlers(logger, api.StudyServiceService, {
     generateFlashcards: async (request, call) => {
       const outcome = await useCases.generateFlashcards.execute(
-        { ...generationRequest(request.generation), cardCount: request.cardCount },
+        { ...generationCommand(request.generation), cardCount: request.cardCount },
         callSignal(call),
       );
-      return { flashcardSet: toProtoFlashcardSet(outcome.material), created: outcome.created, shortfall: outcome.shortfall ?? undefined };
+      return {
+        flashcardSet: toProtoFlashcardSet(outcome.material),
+        created: outcome.created,
+        shortfall: outcome.shortfall ?? undefined,
+        documents: documentTitles(outcome),
+      };
     },
     listFlashcardSets: async (request) => ({
       flashcardSets: (await useCases.flashcardSets.list(request.userId, filter(request), request.limit)).map(toProtoFlashcardSet),
@@ -281,10 +256,15 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
     },
     generateQuiz: async (request, call) => {
       const outcome = await useCases.generateQuiz.execute(
-        { ...generationRequest(request.generation), questionCount: request.questionCount },
+        { ...generationCommand(request.generation), questionCount: request.questionCount },
         callSignal(call),
       );
-      return { quiz: toProtoQuiz(outcome.material), created: outcome.created, shortfall: outcome.shortfall ?? undefined };
+      return {
+        quiz: toProtoQuiz(outcome.material),
+        created: outcome.created,
+        shortfall: outcome.shortfall ?? undefined,
+        documents: documentTitles(outcome),
+      };
     },
     listQuizzes: async (request) => ({
       quizzes: (await useCases.quizzes.list(request.userId, filter(request), request.limit)).map(toProtoQuiz),
@@ -303,8 +283,8 @@ export function studyGrpcService(useCases: StudyUseCases, logger: Logger): api.S
       attempts: (await useCases.listQuizAttempts.execute(request.userId, request.quizId)).map(toProtoAttempt),
     }),
     generateStudyGuide: async (request, call) => {
-      const outcome = await useCases.generateStudyGuide.execute(generationRequest(request.generation), callSignal(call));
-      return { studyGuide: toProtoStudyGuide(outcome.material), created: outcome.created };
+      const outcome = await useCases.generateStudyGuide.execute(generationCommand(request.generation), callSignal(call));
+      return { studyGuide: toProtoStudyGuide(outcome.material), created: outcome.created, documents: documentTitles(outcome) };
     },
     listStudyGuides: async (request) => ({
       studyGuides: (await useCases.studyGuides.list(request.userId, filter(request), request.limit)).map(toProtoStudyGuide),
