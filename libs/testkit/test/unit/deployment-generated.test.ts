@@ -99,9 +99,9 @@ function addressesReadBy(directory: string): string[] {
  * makes: a service whose sources read another's address without a `calls` entry would be blocked in the cluster.
  */
 describe("the deployment description's calls", () => {
-  const variables = new Map([
-    ...CATALOGUE.map((entry) => [entry.name, entry.grpcAddressVariable] as const),
-    [GATEWAY_APP.name, GATEWAY_APP.grpcAddressVariable] as const,
+  const variables = new Map<string, string>([
+    ...CATALOGUE.map((entry): [string, string] => [entry.name, entry.grpcAddressVariable]),
+    [GATEWAY_APP.name, GATEWAY_APP.grpcAddressVariable],
   ]);
 
   it.each(CATALOGUE.map((entry) => [entry.name, entry.directory]))("hold every address %s's sources read", (name, directory) => {
