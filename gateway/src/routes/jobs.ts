@@ -13,19 +13,16 @@ import { jobStatus, transcriptionStatus } from "./shared/media-json";
 
 const jobSource = restEnum(api.JobSource, "JOB_SOURCE");
 const progressStage = restEnum(api.ProgressStage, "PROGRESS_STAGE");
-const SORT_FIELDS = {
-  createdAt: api.JobSortField.JOB_SORT_FIELD_CREATED_AT,
-  updatedAt: api.JobSortField.JOB_SORT_FIELD_UPDATED_AT,
-  completedAt: api.JobSortField.JOB_SORT_FIELD_COMPLETED_AT,
-};
+const sortField = restEnum(api.JobSortField, "JOB_SORT_FIELD", "camel");
+const sortOrder = restEnum(api.SortOrder, "SORT_ORDER", "lower");
 
 const listQuery = z.object({
   status: z.enum(jobStatus.names, { message: `must be one of ${jobStatus.names.join(", ")}` }).optional(),
   source: z.enum(jobSource.names, { message: `must be one of ${jobSource.names.join(", ")}` }).optional(),
   limit: intParam(1, 100, 20),
   offset: intParam(0, MAX_INT32, 0),
-  sortBy: z.enum(["createdAt", "updatedAt", "completedAt"], { message: "must be one of createdAt, updatedAt, completedAt" }).default("createdAt"),
-  sortOrder: z.enum(["asc", "desc"], { message: "must be asc or desc" }).default("desc"),
+  sortBy: z.enum(sortField.names, { message: `must be one of ${sortField.names.join(", ")}` }).default("createdAt"),
+  sortOrder: z.enum(sortOrder.names, { message: "must be asc or desc" }).default("desc"),
 });
 /** The spec answers a malformed job id with 400 (unlike notes and courses, where it is 404). */
 // Jobs answer 400 for a malformed id (spec: "400 invalid id"), unlike notes and courses.
@@ -198,8 +195,8 @@ export function jobRoutes(clients: ServiceClients, logger: Logger): RouteSpec[] 
           page: { limit: query.limit, offset: query.offset },
           status: jobStatus.toProto(query.status),
           source: jobSource.toProto(query.source),
-          sortBy: SORT_FIELDS[query.sortBy],
-          sortOrder: query.sortOrder === "asc" ? api.SortOrder.SORT_ORDER_ASC : api.SortOrder.SORT_ORDER_DESC,
+          sortBy: sortField.toProto(query.sortBy),
+          sortOrder: sortOrder.toProto(query.sortOrder),
         });
         const hasMore = page?.hasMore ?? false;
         sendData(

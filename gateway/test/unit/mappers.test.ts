@@ -14,6 +14,7 @@ describe("restEnum: a proto enum's REST names, from the generated enum", () => {
     expect(eventType.names).toEqual(["CLASS", "DEADLINE", "EXAM", "MEETING", "STUDY_SESSION"]);
     expect(contentType.names).toEqual(["text", "url", "file"]);
     expect(restEnum(notifications.NotificationType, "NOTIFICATION_TYPE").names).toEqual(["SYSTEM", "REMINDER", "ALERT", "MESSAGE"]);
+    expect(restEnum(media.JobSortField, "JOB_SORT_FIELD", "camel").names).toEqual(["createdAt", "updatedAt", "completedAt"]);
   });
 
   it("maps both ways", () => {

@@ -11,7 +11,12 @@ import type { paginationSchema } from "../../http/query";
 
 // --- proto enums ---------------------------------------------------------------------------------------
 
-type Casing = "as-is" | "lower";
+/** How a member's name is written in REST: `STUDY_SESSION`, `study_session` or `studySession`. */
+type Casing = "as-is" | "lower" | "camel";
+
+type CamelCase<Name extends string> = Name extends `${infer Head}_${infer Tail}`
+  ? `${Lowercase<Head>}${Capitalize<CamelCase<Tail>>}`
+  : Lowercase<Name>;
 
 /** The REST name of a ts-proto enum member `PREFIX_NAME`: NAME (cased), none for `PREFIX_UNSPECIFIED` and others. */
 type RestName<Member extends string, Prefix extends string, C extends Casing> = Member extends `${Prefix}_UNSPECIFIED`
@@ -19,8 +24,16 @@ type RestName<Member extends string, Prefix extends string, C extends Casing> = 
   : Member extends `${Prefix}_${infer Name}`
     ? C extends "lower"
       ? Lowercase<Name>
-      : Name
+      : C extends "camel"
+        ? CamelCase<Name>
+        : Name
     : never;
+
+function cased(name: string, casing: Casing | undefined): string {
+  if (casing === "lower") return name.toLowerCase();
+  if (casing === "camel") return name.toLowerCase().replace(/_(.)/g, (_underscore, letter: string) => letter.toUpperCase());
+  return name;
+}
 
 /** Functions, not methods: they are passed around alone (`values.map(status.toRest)`). */
 export interface RestEnum<Value extends number, Name extends string> {
@@ -37,7 +50,7 @@ export interface RestEnum<Value extends number, Name extends string> {
 
 /**
  * The REST names of a ts-proto enum, derived from the generated enum: each member `PREFIX_NAME` but UNSPECIFIED
- * and UNRECOGNIZED is `NAME`, or `name` with casing "lower" (e.g. `USER_NOTE_CONTENT_TYPE_TEXT` → `text`).
+ * and UNRECOGNIZED is `NAME`, or cased (`USER_NOTE_CONTENT_TYPE_TEXT` → `text`, `JOB_SORT_FIELD_CREATED_AT` → `createdAt`).
  */
 export function restEnum<E extends Record<string, string | number>, const Prefix extends string, C extends Casing = "as-is">(
   protoEnum: E,
@@ -51,8 +64,7 @@ export function restEnum<E extends Record<string, string | number>, const Prefix
   for (const [member, value] of Object.entries(protoEnum)) {
     // A numeric TypeScript enum also maps each value back to its member's name: those entries are skipped.
     if (typeof value !== "number" || !member.startsWith(`${prefix}_`) || member === `${prefix}_UNSPECIFIED`) continue;
-    const bare = member.slice(prefix.length + 1);
-    const name = (casing === "lower" ? bare.toLowerCase() : bare) as Name;
+    const name = cased(member.slice(prefix.length + 1), casing) as Name;
     nameOf.set(value, name);
     valueOf.set(name, value as Value);
   }
