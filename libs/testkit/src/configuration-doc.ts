@@ -68,12 +68,13 @@ export const PROCESSES: readonly ProcessConfiguration[] = [
     entry: "gateway/src/gateway.ts",
   },
   ...catalogueProcesses(ROOT),
-  ...(["search", "chat"] as const).map((service) => ({
-    name: `${service}-reindex`,
-    command: `node services/${service}/dist/reindex.js`,
-    module: `services/${service}/src/config`,
+  // A service's reindex command (`src/reindex.ts`) reads `reindexConfigSchema` of its config module.
+  ...CATALOGUE.filter((service) => existsSync(join(ROOT, service.directory, "src", "reindex.ts"))).map((service) => ({
+    name: `${service.name}-reindex`,
+    command: `node ${service.directory}/dist/reindex.js`,
+    module: `${service.directory}/src/config`,
     schemaExport: "reindexConfigSchema",
-    entry: `services/${service}/src/reindex.ts`,
+    entry: `${service.directory}/src/reindex.ts`,
   })),
   {
     name: "migrate",
@@ -313,6 +314,7 @@ function leafType(schema: z.core.$ZodType): string {
   const def = schema._zod.def;
   switch (def.type) {
     case "enum":
+      // In the entries' order, which puts integer-like values first (`0`, `1`, `true`, `false`).
       return listOf(Object.values((def as z.core.$ZodEnumDef).entries).map(code));
     case "number":
       return numberType(schema);

@@ -1,7 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { booleanString, boundedInteger, emptyAsUnset } from "@study/platform";
 import { CATALOGUE } from "@study/platform/catalogue";
+import { z } from "zod";
 import {
+  describeSetting,
   describeSettings,
   INTERNAL_ENVIRONMENT,
   loadProcessSchemas,
@@ -79,6 +82,44 @@ describe("docs/configuration.md", () => {
     const unlisted = [...read].filter(([name]) => !documented.has(name) && !outside.has(name) && !INTERNAL_ENVIRONMENT.has(name));
     expect(unlisted.map(([name, file]) => `${name} (${file})`)).toEqual([]);
     expect([...outside].filter((name) => !read.has(name))).toEqual([]);
+  });
+});
+
+/** What the page says of a setting is read from zod's definitions, through the wrappers settings are made of. */
+describe("describeSetting", () => {
+  it("reads the default, bounds and description through z.preprocess", () => {
+    expect(describeSetting("LIMIT", boundedInteger(1, 50, 8).describe("Passages."))).toEqual({
+      name: "LIMIT",
+      default: "`8`",
+      type: "whole number, 1 to 50",
+      meaning: "Passages.",
+    });
+  });
+
+  it("says required, unset or empty, and names enum values", () => {
+    expect(describeSetting("MODE", z.enum(["embedded", "meilisearch"]))).toMatchObject({
+      default: "**required**",
+      type: "`embedded` or `meilisearch`",
+    });
+    expect(describeSetting("BUCKET", z.preprocess(emptyAsUnset, z.string().min(1).optional()))).toMatchObject({ default: "unset", type: "text" });
+    expect(describeSetting("LIST", z.string().default(""))).toMatchObject({ default: "empty" });
+    expect(describeSetting("FLAG", booleanString(false))).toMatchObject({ default: "`false`", type: "`0`, `1`, `true` or `false`" });
+  });
+
+  it("takes a refinement's or a format's message as the type, also behind .transform() and .pipe()", () => {
+    const cron = z
+      .string()
+      .default("7 * * * *")
+      .refine(() => true, "must be a cron pattern, e.g. 7 * * * *");
+    expect(describeSetting("CRON", cron)).toMatchObject({ default: "`7 * * * *`", type: "a cron pattern, e.g. 7 * * * *" });
+    const url = z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => value || undefined)
+      .pipe(z.url({ protocol: /^https?$/ }).optional());
+    expect(describeSetting("UPLOAD_URL", url)).toMatchObject({ default: "unset", type: "http(s) URL" });
+    expect(describeSetting("ADDRESS", z.string().regex(/^[\w.-]+:\d+$/, "must be host:port"))).toMatchObject({ type: "host:port" });
   });
 });
 
