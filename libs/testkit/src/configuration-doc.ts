@@ -19,6 +19,8 @@ export interface ProcessConfiguration {
   name: string;
   /** How it is run. */
   command: string;
+  /** Said after the command in the process table. */
+  note?: string;
   /** The module exporting the schema, from the repository root, in `src/` and without extension. */
   module: string;
   schemaExport: string;
@@ -78,7 +80,8 @@ export const PROCESSES: readonly ProcessConfiguration[] = [
   })),
   {
     name: "migrate",
-    command: "node <app>/dist/migrate.js (every service and the gateway)",
+    command: "node <app>/dist/migrate.js",
+    note: "for each service and the gateway, before it starts",
     module: "libs/runtime/src/migrate",
     schemaExport: "migrationConfigSchema",
     entry: "libs/runtime/src/migrate.ts",
@@ -414,7 +417,7 @@ export function renderConfigurationDoc(schemas: Map<string, z.core.$ZodType>): s
     "",
     "| Process | Run as |",
     "|---|---|",
-    ...PROCESSES.map((process) => `| [\`${process.name}\`](#${process.name}) | \`${process.command}\` |`),
+    ...PROCESSES.map((process) => `| [\`${process.name}\`](#${process.name}) | \`${process.command}\`${process.note ? `, ${process.note}` : ""} |`),
     "",
     "## Every service and worker",
     "",

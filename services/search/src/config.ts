@@ -42,7 +42,7 @@ const engineSettings = {
 const sourceAddressSettings = Object.fromEntries(
   SOURCE_ENTRIES.map((entry) => [
     entry.grpcAddressVariable,
-    grpcAddress().optional().describe(`The ${entry.name} service: unused by the service itself, which only the reindex needs.`),
+    grpcAddress().optional().describe(`The ${entry.name} service; only the reindex command uses it.`),
   ]),
 );
 
@@ -67,7 +67,10 @@ export const reindexConfigSchema = baseConfigSchema
     DATABASE_URL: postgresUrl(),
     ...engineSettings,
     ...Object.fromEntries(
-      SOURCE_ENTRIES.map((entry) => [entry.grpcAddressVariable, grpcAddress().describe(`The ${entry.name} service: the records it owns are read.`)]),
+      SOURCE_ENTRIES.map((entry) => [
+        entry.grpcAddressVariable,
+        grpcAddress().describe(`The ${entry.name} service, whose searchable records the reindex reads.`),
+      ]),
     ),
   })
   .superRefine(requireMeilisearchSettings);
