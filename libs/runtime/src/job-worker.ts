@@ -1,6 +1,14 @@
 import { rm } from "node:fs/promises";
 import type { SqlClient } from "@study/db";
-import { consumerLinkOf, startConsumer, type ConsumerLink, type EventEnvelope, type EventHandlers, type RunningConsumer } from "@study/events";
+import {
+  consumerLinkOf,
+  startConsumer,
+  type AmqpConnection,
+  type ConsumerLink,
+  type EventEnvelope,
+  type EventHandlers,
+  type RunningConsumer,
+} from "@study/events";
 import type { Lifecycle, Logger } from "@study/platform";
 import { processScratchFolder, removeScratchOfStoppedProcesses } from "@study/storage";
 
@@ -9,7 +17,7 @@ import { processScratchFolder, removeScratchOfStoppedProcesses } from "@study/st
  * chores (a deleted record's files). Handlers run outside any transaction, the inbox row written after them
  * (`inbox: "after"`), so each is idempotent itself.
  */
-/** What a job worker's consumer adapter takes besides its use cases (the link, and the scope of startJobWorker). */
+/** What a job worker's consumer adapter takes besides its use cases: the `link` startJobWorker hands its `start`. */
 export interface JobConsumerLink<Tx extends SqlClient> extends ConsumerLink<Tx> {
   /** Jobs run at once by this process (the channel's prefetch). */
   concurrency: number;
@@ -46,16 +54,26 @@ export function startJobConsumer<Tx extends SqlClient>(options: JobConsumerOptio
 /** How long a stopping worker waits for its aborted jobs' messages to be back with the broker. */
 const ABORTED_JOBS_WAIT_MS = 10_000;
 
-export interface JobWorkerOptions {
+/** The process's consumer link (ProcessContext's `consumerLink`), over its database client. */
+interface ProcessConsumerLink<Db> {
+  connection: AmqpConnection;
+  db: Db;
+  exchange: string;
+  logger: Logger;
+}
+
+export interface JobWorkerOptions<Db> {
   /** What the worker runs, plural ("imports"), naming its stop step. */
   jobs: string;
+  /** Jobs run at once by this process. */
+  concurrency: number;
   /** Parent of the per-process scratch folders (`worker-<pid>`). */
   workRoot: string;
   /**
-   * Builds the use cases over this process's scratch folder and starts the job consumer (`startJobConsumer`);
-   * `shutdown` is aborted when the process stops, and running jobs stop with it.
+   * Builds the use cases over this process's scratch folder and starts the job consumer (`startJobConsumer`) over
+   * `link`, whose `shutdown` is aborted when the process stops (running jobs stop with it).
    */
-  start(scope: { workDirectory: string; shutdown: AbortSignal }): Promise<RunningConsumer>;
+  start(scope: { link: ProcessConsumerLink<Db> & { concurrency: number; shutdown: AbortSignal }; workDirectory: string }): Promise<RunningConsumer>;
 }
 
 /**
@@ -64,12 +82,18 @@ export interface JobWorkerOptions {
  * their messages given back to the broker (through the retry queue, for another worker) before the broker
  * connection closes, then the scratch folder goes.
  */
-export async function startJobWorker(context: { logger: Logger; lifecycle: Lifecycle }, options: JobWorkerOptions): Promise<RunningConsumer> {
+export async function startJobWorker<Db>(
+  context: { logger: Logger; lifecycle: Lifecycle; consumerLink: ProcessConsumerLink<Db> },
+  options: JobWorkerOptions<Db>,
+): Promise<RunningConsumer> {
   const { logger, lifecycle } = context;
   await removeScratchOfStoppedProcesses(options.workRoot, (folder) => logger.info({ folder }, "removed the temporary files of a stopped worker"));
   const workDirectory = processScratchFolder(options.workRoot);
   const shutdown = new AbortController();
-  const consumer = await options.start({ workDirectory, shutdown: shutdown.signal });
+  const consumer = await options.start({
+    link: { ...context.consumerLink, concurrency: options.concurrency, shutdown: shutdown.signal },
+    workDirectory,
+  });
   // Registered after the broker's closer, so it runs before it.
   lifecycle.onStop(
     `running ${options.jobs}`,

@@ -131,21 +131,21 @@ describe("job worker", () => {
     lifecycle.onStop("rabbitmq", () => link.connection.close());
 
     const running = gate();
-    let scope: { workDirectory: string; shutdown: AbortSignal } | undefined;
+    let scope: { workDirectory: string; shutdown: AbortSignal; concurrency: number } | undefined;
     await startJobWorker(
-      { logger, lifecycle },
+      { logger, lifecycle, consumerLink: link },
       {
         jobs: "imports",
+        concurrency: 1,
         workRoot,
-        start: async (given) => {
-          scope = given;
-          await mkdir(given.workDirectory, { recursive: true });
+        start: async ({ link: given, workDirectory }) => {
+          scope = { workDirectory, shutdown: given.shutdown, concurrency: given.concurrency };
+          await mkdir(workDirectory, { recursive: true });
           return startJobConsumer({
-            ...link,
+            ...given,
             // Long enough that the message is still in the retry queue when the test looks.
             retryDelaysMs: [60_000],
             consumer,
-            concurrency: 1,
             maxJobAttempts: 3,
             handlers: {
               importRequested: async () => {
@@ -160,6 +160,7 @@ describe("job worker", () => {
     );
     expect(existsSync(stoppedWorker)).toBe(false);
     expect(scope?.workDirectory).toBe(join(workRoot, `worker-${process.pid}`));
+    expect(scope?.concurrency).toBe(1);
     expect(existsSync(scope?.workDirectory ?? "")).toBe(true);
 
     await publish(importRequested("interrupted"));

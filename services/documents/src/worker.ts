@@ -28,36 +28,33 @@ const documentsWorker = {
   configSchema: workerConfigSchema,
   createDatabase: (_config: WorkerConfig, pool: Pool) => new PrismaClient(prismaOptions(pool)),
   healthPort: (config: WorkerConfig) => config.DOCUMENTS_WORKER_HEALTH_PORT,
-  async compose({ config, logger, db, consumerLink, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
+  async compose(context: ProcessContext<PrismaClient, WorkerConfig>) {
+    const { config, logger, db } = context;
     const documents = new PrismaDocumentRepository(db);
     const storage = documentStorage(config);
     const embeddings = createEmbeddingProvider(config);
-    await startJobWorker(
-      { logger, lifecycle },
-      {
-        jobs: "extractions",
-        workRoot: config.DOCUMENTS_WORK_DIR ?? join(tmpdir(), "study-documents-work"),
-        start: ({ workDirectory, shutdown }) =>
-          startExtractionWorkerConsumer({
-            ...consumerLink,
-            processDocument: new ProcessDocument({
-              documents,
-              storage,
-              scratch: new LocalScratchSpace(workDirectory),
-              extractor: createTextExtractor({ temporaryDirectory: workDirectory }),
-              prepareChunks: (pages, signal) => prepareChunksOrKeywordOnly(pages, embeddings, logger, signal),
-              limits: extractionLimits(config),
-              logger,
-              maxAttempts: config.DOCUMENTS_MAX_ATTEMPTS,
-            }),
+    await startJobWorker(context, {
+      jobs: "extractions",
+      workRoot: config.DOCUMENTS_WORK_DIR ?? join(tmpdir(), "study-documents-work"),
+      concurrency: config.DOCUMENTS_WORKER_CONCURRENCY,
+      start: ({ link, workDirectory }) =>
+        startExtractionWorkerConsumer({
+          ...link,
+          processDocument: new ProcessDocument({
             documents,
             storage,
-            concurrency: config.DOCUMENTS_WORKER_CONCURRENCY,
-            shutdown,
+            scratch: new LocalScratchSpace(workDirectory),
+            extractor: createTextExtractor({ temporaryDirectory: workDirectory }),
+            prepareChunks: (pages, signal) => prepareChunksOrKeywordOnly(pages, embeddings, logger, signal),
+            limits: extractionLimits(config),
+            logger,
             maxAttempts: config.DOCUMENTS_MAX_ATTEMPTS,
           }),
-      },
-    );
+          documents,
+          storage,
+          maxAttempts: config.DOCUMENTS_MAX_ATTEMPTS,
+        }),
+    });
     logger.info({ concurrency: config.DOCUMENTS_WORKER_CONCURRENCY, semanticSearch: embeddings !== null }, "documents worker started");
   },
 };

@@ -35,47 +35,44 @@ const mediaWorker = {
   configSchema: workerConfigSchema,
   createDatabase: (_config: WorkerConfig, pool: Pool) => new PrismaClient(prismaOptions(pool)),
   healthPort: (config: WorkerConfig) => config.MEDIA_WORKER_HEALTH_PORT,
-  async compose({ config, logger, db, consumerLink, lifecycle }: ProcessContext<PrismaClient, WorkerConfig>) {
+  async compose(context: ProcessContext<PrismaClient, WorkerConfig>) {
+    const { config, logger, db } = context;
     const jobs = new PrismaImportJobRepository(db);
     const policy = OutboundUrlPolicy.fromSetting(config.MEDIA_DOWNLOAD_ALLOWLIST, undefined, logRefusalsTo(logger));
     const audio = new FfmpegAudioProcessor();
     const storage = createFileStorage(config);
     const failJob = new FailJob(jobs);
-    await startJobWorker(
-      { logger, lifecycle },
-      {
-        jobs: "imports",
-        workRoot: config.MEDIA_WORK_DIR ?? join(tmpdir(), "study-media-work"),
-        start: ({ workDirectory, shutdown }) =>
-          startImportWorkerConsumer({
-            ...consumerLink,
-            processImport: new ProcessImport({
-              jobs,
-              startJob: new StartJob(jobs),
-              reportProgress: new ReportProgress(jobs),
-              completeJob: new CompleteJob(jobs),
-              failJob,
-              storage,
-              downloader: new SafeHttpDownloader({ policy }),
-              videoSource: new YtDlpVideoSource({ policy, maxFileSizeBytes: config.MEDIA_MAX_DOWNLOAD_BYTES }),
-              audio,
-              transcriber: createTranscriber(config, { audioProcessor: audio, workDirectory }),
-              summarizer: createSummarizer(config),
-              logger,
-              scratch: new LocalScratchSpace(workDirectory),
-              maxDownloadBytes: config.MEDIA_MAX_DOWNLOAD_BYTES,
-              downloadTimeoutMs: config.MEDIA_DOWNLOAD_TIMEOUT_MS,
-              maxAttempts: config.MEDIA_MAX_ATTEMPTS,
-              watchIntervalMs: config.MEDIA_CANCEL_CHECK_MS,
-            }),
+    await startJobWorker(context, {
+      jobs: "imports",
+      workRoot: config.MEDIA_WORK_DIR ?? join(tmpdir(), "study-media-work"),
+      concurrency: config.MEDIA_WORKER_CONCURRENCY,
+      start: ({ link, workDirectory }) =>
+        startImportWorkerConsumer({
+          ...link,
+          processImport: new ProcessImport({
+            jobs,
+            startJob: new StartJob(jobs),
+            reportProgress: new ReportProgress(jobs),
+            completeJob: new CompleteJob(jobs),
             failJob,
             storage,
-            concurrency: config.MEDIA_WORKER_CONCURRENCY,
-            shutdown,
-            maxImportAttempts: config.MEDIA_MAX_ATTEMPTS,
+            downloader: new SafeHttpDownloader({ policy }),
+            videoSource: new YtDlpVideoSource({ policy, maxFileSizeBytes: config.MEDIA_MAX_DOWNLOAD_BYTES }),
+            audio,
+            transcriber: createTranscriber(config, { audioProcessor: audio, workDirectory }),
+            summarizer: createSummarizer(config),
+            logger,
+            scratch: new LocalScratchSpace(workDirectory),
+            maxDownloadBytes: config.MEDIA_MAX_DOWNLOAD_BYTES,
+            downloadTimeoutMs: config.MEDIA_DOWNLOAD_TIMEOUT_MS,
+            maxAttempts: config.MEDIA_MAX_ATTEMPTS,
+            watchIntervalMs: config.MEDIA_CANCEL_CHECK_MS,
           }),
-      },
-    );
+          failJob,
+          storage,
+          maxImportAttempts: config.MEDIA_MAX_ATTEMPTS,
+        }),
+    });
     logger.info({ concurrency: config.MEDIA_WORKER_CONCURRENCY }, "media worker started");
   },
 };
