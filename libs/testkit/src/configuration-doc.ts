@@ -235,7 +235,10 @@ interface Inspection {
 /** "must be host:port" → "host:port": a check's message, as a type. */
 const messageOf = (check: z.core.$ZodCheck | z.core.$ZodType): string | undefined => {
   const error = check._zod.def.error;
-  const message = typeof error === "function" ? error({ code: "custom", input: undefined, path: [] } as never) : undefined;
+  // A message given as text is kept by zod as a function that ignores the issue it is handed (typed for no issue in
+  // particular: `never`, hence Reflect.apply).
+  const issue: z.core.$ZodRawIssue = { code: "custom", input: undefined, path: [] };
+  const message: unknown = typeof error === "function" ? Reflect.apply(error, undefined, [issue]) : undefined;
   if (typeof message !== "string" || message === "is required") return undefined;
   return message.replace(/^must be /, "");
 };
