@@ -66,15 +66,20 @@ function spellings(word: string) {
 export function renamer(options: { name: string; entity: string; settings: readonly string[]; exemplarPort: number; grpcPort: number }) {
   const name = spellings(options.name);
   const entity = spellings(options.entity);
+  const exemplar = spellings(EXEMPLAR.entity);
+  // Case-sensitive: the S of `NotificationSelect` (Prisma's) starts a word, it is no plural.
+  const words = new Map<string, string>();
+  for (const spelling of ["lower", "pascal", "upper"] as const) {
+    words.set(`${exemplar[spelling]}${spelling === "upper" ? "S" : "s"}`, name[spelling]);
+    words.set(exemplar[spelling], entity[spelling]);
+  }
   const settings = new Set(options.settings);
-  const pattern = new RegExp(`\\b(?:${[...settings].join("|") || "(?!)"})\\b|${EXEMPLAR.entity}(s?)|\\b${options.exemplarPort}\\b`, "gi");
+  const alternatives = [...[...settings].map((setting) => `\\b${setting}\\b`), ...words.keys(), `\\b${options.exemplarPort}\\b`];
+  const pattern = new RegExp(alternatives.join("|"), "g");
   return (text: string) =>
-    text.replace(pattern, (match: string, plural: string | undefined) => {
+    text.replace(pattern, (match) => {
       if (settings.has(match)) return `${name.upper}${match.slice(EXEMPLAR.entity.length)}`;
-      if (match === String(options.exemplarPort)) return String(options.grpcPort);
-      const word = plural ? name : entity;
-      if (match === match.toUpperCase()) return word.upper;
-      return match[0] === match[0].toUpperCase() ? word.pascal : word.lower;
+      return words.get(match) ?? String(options.grpcPort);
     });
 }
 
@@ -201,20 +206,19 @@ export function scaffoldService(options: NewServiceOptions): NewService {
   return service;
 }
 
-/** What the scaffold leaves to the developer, in order. */
-export function nextSteps(service: NewService, deploymentGenerated: boolean): string[] {
+/** What the scaffold leaves to the developer, in order (docs/development.md, "Adding a service"). */
+export function nextSteps(service: NewService, done: { generated: boolean; deploymentGenerated: boolean }): string[] {
   const { name, directory } = service;
   return [
-    `npm install (links the new workspace @study/${name} and records it in package-lock.json)`,
-    `npm run generate (its gRPC contracts from proto/study/${name}/v1/${name}.proto, its Prisma client), then npx tsc -b ${directory}`,
-    `make it yours: its API in proto/study/${name}/v1/${name}.proto, its schema in ${directory}/prisma/schema.prisma (rewrite ` +
-      `the first migration with prisma migrate diff --from-empty, docs/development.md), its domain, use cases and tests`,
-    `its events: the consumer (${directory}/src/adapters/events/) subscribes to every event notifications handles; keep the ones it ` +
-      "needs. An event it publishes goes in proto/study/events/v1/ with EVENT_TYPES in libs/events. Then npm run docs:events",
-    deploymentGenerated
-      ? "docker-compose.yml and k8s/base were generated from the catalogue: give the service's calls, settings and secrets in libs/testkit/src/deployment/description.ts and run npm run deploy:generate again"
-      : `docker-compose.yml and k8s/base/${name}/ (k8s/README.md, "Adding a service"): libs/testkit/test/deployment.test.ts and k8s.test.ts fail until they agree with the catalogue`,
-    `if the gateway exposes it over REST: a typed client in gateway/src/clients.ts and its routes`,
+    `npm install (links the workspace @study/${name}), ${done.generated ? "" : "npm run generate, "}npx tsc -b ${directory}`,
+    `make it yours: its API in proto/study/${name}/v1/${name}.proto, its schema in ${directory}/prisma/schema.prisma (then ` +
+      "rewrite the first migration with prisma migrate diff --from-empty), its domain, use cases and tests",
+    `its events: the consumer (${directory}/src/adapters/events/) subscribes to everything notifications handles, keep what it ` +
+      "needs; an event it publishes goes in proto/study/events/v1/ with EVENT_TYPES in libs/events; then npm run docs:events",
+    (done.deploymentGenerated ? "its deployment was generated from the catalogue: " : "its deployment: ") +
+      "its calls, settings and Secret keys in libs/testkit/src/deployment/description.ts, then npm run deploy:generate; " +
+      `by hand, its image in both k8s overlays (k8s/README.md, "Adding a service")`,
+    "if the gateway exposes it over REST: a typed client in gateway/src/clients.ts and its routes",
     `describe it in ${directory}/README.md, and link that README from README.md and docs/architecture.md`,
   ];
 }

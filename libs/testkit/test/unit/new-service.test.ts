@@ -119,5 +119,6 @@ describe("npm run new:service", () => {
     expect(rename("NOTIFICATION_TYPE_SYSTEM NOTIFICATION_CLEANUP_CRON port(50052) 500520")).toBe(
       "REMINDER_TYPE_SYSTEM REMINDERS_CLEANUP_CRON port(50060) 500520",
     );
+    expect(rename("Prisma.NotificationSelect NOTIFICATIONS_GRPC_ADDRESS")).toBe("Prisma.ReminderSelect REMINDERS_GRPC_ADDRESS");
   });
 });
