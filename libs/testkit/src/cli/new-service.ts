@@ -14,7 +14,7 @@ const { values, positionals } = parseArgs({
   options: { entity: { type: "string" }, root: { type: "string" } },
 });
 if (positionals.length !== 1) {
-  process.stderr.write("usage: npm run new:service <name> [-- --entity <singular>] [--root <folder>]\n");
+  process.stderr.write("usage: npm run new:service <name> [-- [--entity <singular>] [--root <folder>]]\n");
   process.exit(2);
 }
 const root = resolve(values.root ?? join(__dirname, "..", "..", "..", ".."));
