@@ -214,11 +214,12 @@ export function nextSteps(service: NewService, done: { generated: boolean; deplo
     `make it yours: its API in proto/study/${name}/v1/${name}.proto, its schema in ${directory}/prisma/schema.prisma (then ` +
       "rewrite the first migration with prisma migrate diff --from-empty), its domain, use cases and tests",
     `its events: the consumer (${directory}/src/adapters/events/) subscribes to everything notifications handles, keep what it ` +
-      "needs; an event it publishes goes in proto/study/events/v1/ with EVENT_TYPES in libs/events; then npm run docs:events",
+      "needs; an event it publishes goes in proto/study/events/v1/ with EVENT_TYPES in libs/events",
     (done.deploymentGenerated ? "its deployment was generated from the catalogue: " : "its deployment: ") +
       "its calls, settings and Secret keys in libs/testkit/src/deployment/description.ts, then npm run deploy:generate; " +
       `by hand, its image in both k8s overlays (k8s/README.md, "Adding a service")`,
     "if the gateway exposes it over REST: a typed client in gateway/src/clients.ts and its routes",
-    `describe it in ${directory}/README.md, and link that README from README.md and docs/architecture.md`,
+    `describe it in ${directory}/README.md, and link that README from README.md and docs/architecture.md; then npm run docs:events ` +
+      "and npm run docs:configuration (their unit tests fail while the pages miss the new service)",
   ];
 }
