@@ -5,8 +5,9 @@ import { z } from "zod";
 import type { ServiceClients } from "../clients";
 import { errorEnvelope, route, type RouteSpec } from "../http/api";
 import { calendarEventJson, calendarEventSchema } from "./calendar";
-import { courseEmbedSchema, courseJson, coursesById, iso, restEnum } from "./shared/mappers";
+import { courseEmbedSchema, courseJson, coursesById, iso } from "./shared/mappers";
 import { transcriptionStatus } from "./shared/media-json";
+import { difficulty } from "./study-material";
 
 /*
  * GET /api/dashboard composes four services in one parallel fan-out, each call with its own short deadline. A
@@ -29,8 +30,6 @@ const timeZone = z.string().max(64).refine(isTimeZone, "must be an IANA time zon
 const dashboardQuery = z.object({
   tz: timeZone.optional().describe("IANA time zone that defines 'today' (else the x-timezone header, else UTC)"),
 });
-
-const difficulty = restEnum(study.Difficulty, "DIFFICULTY");
 
 const nullableString = z.string().nullable();
 const dashboardNoteSchema = z

@@ -1,7 +1,6 @@
 import { documents as api, type study } from "@study/contracts";
 import { AppError, required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage, withShortfall } from "../http/envelope";
@@ -9,7 +8,7 @@ import { idParams } from "../http/params";
 import { intParam, MAX_INT32, paginationSchema, singleParam } from "../http/query";
 import { createUploadForwarder, UPLOAD_TIMEOUT_DESCRIPTION } from "../http/upload-forwarder";
 import { forwardFileRequest } from "./files";
-import { statusName } from "./notes";
+import { iso, restEnum } from "./shared/mappers";
 import { difficultySchema, difficultyToProto } from "./study-material";
 
 export interface DocumentSettings {
@@ -39,7 +38,8 @@ export const DOCUMENT_TYPES = [
 ] as const;
 const documentTypeSchema = z.enum(DOCUMENT_TYPES, { message: `must be one of ${DOCUMENT_TYPES.join(", ")}` });
 
-export const SEARCH_TYPES = ["keyword", "semantic", "hybrid"] as const;
+const searchType = restEnum(api.SearchType, "SEARCH_TYPE", "lower");
+const processingStatus = restEnum(api.ProcessingStatus, "PROCESSING_STATUS");
 export const GENERATION_TYPES = ["flashcards", "quiz", "study-guide"] as const;
 type GenerationType = (typeof GENERATION_TYPES)[number];
 
@@ -80,7 +80,7 @@ const searchQuery = z.object({
   limit: singleParam().optional().describe("1-100, default 20 (else 400 INVALID_LIMIT)"),
   offset: singleParam().optional().describe("0 or more, default 0 (else 400 INVALID_OFFSET)"),
   searchType: z
-    .enum(SEARCH_TYPES, { message: "must be one of keyword, semantic, hybrid" })
+    .enum(searchType.names, { message: `must be one of ${searchType.names.join(", ")}` })
     .optional()
     .describe("keyword (default), semantic or hybrid; the answer's searchType says which method ran"),
 });
@@ -141,7 +141,7 @@ export const documentSchema = z
     format: z
       .string()
       .describe("The file format decided from its bytes: PDF, DOC, DOCX, PPT, PPTX, XLS, XLSX, CSV, TXT, MD, RTF, JPEG, PNG, GIF, WEBP"),
-    status: z.enum(["PENDING", "PROCESSING", "COMPLETED", "FAILED"]).describe("Where extraction stands"),
+    status: z.enum(processingStatus.names).describe("Where extraction stands"),
     failureReason: nullableString.describe("Why extraction failed (status FAILED)"),
     author: nullableString.describe("From the file's metadata, when it names one"),
     pageCount: z.number().int(),
@@ -177,7 +177,7 @@ const searchAnswer = z.object({
   totalCount: z.number().int().describe("Matches before limit and offset"),
   suggestions: z.array(z.string()).describe("Terms of the course's documents close to the query"),
   searchType: z
-    .enum(SEARCH_TYPES)
+    .enum(searchType.names)
     .describe("The method that ran: keyword when semantic or hybrid was asked for and no embedding provider is configured"),
 });
 const generatedAnswer = z.object({
@@ -191,8 +191,6 @@ const generatedAnswer = z.object({
     .describe("One entry per requested type: the material made (or the existing one for the same document content)"),
   message: z.string(),
 });
-
-const PROCESSING_STATUS_PREFIX = "PROCESSING_STATUS";
 
 /** The REST shape of a document: the spec's fields, then what extraction found (services/documents/README.md). */
 export function documentJson(document: api.Document) {
@@ -211,11 +209,11 @@ export function documentJson(document: api.Document) {
     tags: document.tags,
     processed: document.processed,
     extractedText: document.extractedText ?? null,
-    createdAt: required(document.createdAt, "Document.createdAt").toISOString(),
-    updatedAt: required(document.updatedAt, "Document.updatedAt").toISOString(),
+    createdAt: iso(document.createdAt, "Document.createdAt"),
+    updatedAt: iso(document.updatedAt, "Document.updatedAt"),
     userId: document.userId,
     format: document.format,
-    status: statusName(api.processingStatusToJSON(status), PROCESSING_STATUS_PREFIX),
+    status: processingStatus.toRest(status),
     failureReason: document.failureReason ?? null,
     author: document.author ?? null,
     pageCount: document.pageCount,
@@ -228,15 +226,7 @@ export function documentJson(document: api.Document) {
 }
 
 /** `SEARCH_TYPE_HYBRID` → `hybrid`; an unspecified method is keyword (the service's default). */
-export function searchTypeJson(type: api.SearchType): (typeof SEARCH_TYPES)[number] {
-  if (type === api.SearchType.SEARCH_TYPE_UNSPECIFIED) return "keyword";
-  const name = statusName(api.searchTypeToJSON(type), "SEARCH_TYPE").toLowerCase();
-  const known = SEARCH_TYPES.find((searchType) => searchType === name);
-  return required(known, `REST name of search type ${api.searchTypeToJSON(type)}`);
-}
-
-export const searchTypeToProto = (type: (typeof SEARCH_TYPES)[number] | undefined): api.SearchType =>
-  type ? api.searchTypeFromJSON(`SEARCH_TYPE_${type.toUpperCase()}`) : api.SearchType.SEARCH_TYPE_UNSPECIFIED;
+export const searchTypeJson = (type: api.SearchType) => (type === api.SearchType.SEARCH_TYPE_UNSPECIFIED ? "keyword" : searchType.toRest(type));
 
 export function documentSearchJson(response: api.SearchDocumentsResponse) {
   return {
@@ -254,7 +244,7 @@ export function documentSearchJson(response: api.SearchDocumentsResponse) {
         pageCount: result.pageCount,
         wordCount: result.wordCount,
         tags: result.tags,
-        createdAt: required(result.createdAt, "DocumentSearchResult.createdAt").toISOString(),
+        createdAt: iso(result.createdAt, "DocumentSearchResult.createdAt"),
       },
     })),
     totalCount: response.totalCount,
@@ -445,15 +435,15 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
         },
         404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ query, res }) {
+      async handler({ userId, query, res }) {
         const response = await clients.documents.searchDocuments({
-          userId: currentAuth(res).user.id,
+          userId,
           courseId: query.courseId,
           query: query.query,
           documentTypes: query.documentTypes,
           tags: query.tags,
           page: searchPage(query.limit, query.offset),
-          searchType: searchTypeToProto(query.searchType),
+          searchType: searchType.toProto(query.searchType),
         });
         res.status(200).json(documentSearchJson(response));
       },
@@ -469,9 +459,9 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
         200: { description: "A page of documents", schema: dataEnvelope(z.array(documentSchema)).extend({ pagination: paginationSchema }) },
         404: { description: "No such course of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ query, res }) {
+      async handler({ userId, query, res }) {
         const { documents, page } = await clients.documents.listDocuments({
-          userId: currentAuth(res).user.id,
+          userId,
           courseId: query.courseId,
           documentType: query.documentType,
           page: { limit: query.limit, offset: query.offset },
@@ -493,8 +483,8 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
       params: idParams,
       query: courseQuery,
       responses: { 200: { description: "The document", schema: dataEnvelope(documentSchema) }, 404: documentNotFound },
-      async handler({ params, query, res }) {
-        const reply = await clients.documents.getDocument({ userId: currentAuth(res).user.id, courseId: query.courseId, documentId: params.id });
+      async handler({ userId, params, query, res }) {
+        const reply = await clients.documents.getDocument({ userId, courseId: query.courseId, documentId: params.id });
         sendData(res, 200, documentJson(required(reply.document, "document in GetDocument reply")), "Document retrieved");
       },
     }),
@@ -522,14 +512,14 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
           schema: errorEnvelope,
         },
       },
-      async handler({ req, res, params }) {
+      async handler({ userId, req, res, params }) {
         const { DOCUMENTS_UPLOAD_URL, INTERNAL_UPLOAD_SECRET } = settings;
         if (!DOCUMENTS_UPLOAD_URL || !INTERNAL_UPLOAD_SECRET) {
           throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Document files are not available: the documents endpoint is not configured");
         }
         // The documents service finds the file by the document's id (its owner's only) and streams it from storage.
         const path = `/files/${encodeURIComponent(params.id)}`;
-        await forwardFileRequest(req, res, { url: DOCUMENTS_UPLOAD_URL, secret: INTERNAL_UPLOAD_SECRET }, currentAuth(res).user.id, path);
+        await forwardFileRequest(req, res, { url: DOCUMENTS_UPLOAD_URL, secret: INTERNAL_UPLOAD_SECRET }, userId, path);
       },
     }),
     route({
@@ -541,8 +531,8 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
       params: idParams,
       query: courseQuery,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: documentNotFound },
-      async handler({ params, query, res }) {
-        await clients.documents.deleteDocument({ userId: currentAuth(res).user.id, courseId: query.courseId, documentId: params.id });
+      async handler({ userId, params, query, res }) {
+        await clients.documents.deleteDocument({ userId, courseId: query.courseId, documentId: params.id });
         sendMessage(res, "Document deleted");
       },
     }),
@@ -567,8 +557,7 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
         },
         404: { description: "No such document of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ params, body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, body, res }) {
         const generation = documentGenerationRequest(userId, params.id, body.options);
         const count = body.options?.questionCount ?? 0;
         const shortfalls: string[] = [];

@@ -1,12 +1,11 @@
 import { study as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage, withShortfall } from "../http/envelope";
 import { idParams } from "../http/params";
-import { coursesById, statusName } from "./notes";
+import { coursesById, restEnum } from "./shared/mappers";
 import {
   embedder,
   embeds,
@@ -20,7 +19,9 @@ import {
   sourceSchema,
 } from "./study-material";
 
-const REVIEW_RATINGS = ["again", "hard", "good", "easy"] as const;
+const reviewRating = restEnum(api.ReviewRating, "REVIEW_RATING", "lower");
+const exportFormat = restEnum(api.ExportFormat, "EXPORT_FORMAT", "lower");
+const cardState = restEnum(api.CardState, "CARD_STATE");
 
 const generateBody = z.strictObject({
   ...generationFields,
@@ -42,12 +43,12 @@ const dueQuery = z.object({
   limit: z.coerce.number().int().min(1, "must be 1-500").max(500, "must be 1-500").default(50),
 });
 const cardParams = z.object({ setId: z.string().min(1).max(100), cardId: z.string().min(1).max(100) });
-const reviewBody = z.strictObject({ rating: z.enum(REVIEW_RATINGS, { message: "must be one of again, hard, good, easy" }) });
-const exportQuery = z.object({ format: z.enum(["csv", "apkg"], { message: "must be csv or apkg" }).default("csv") });
+const reviewBody = z.strictObject({ rating: z.enum(reviewRating.names, { message: `must be one of ${reviewRating.names.join(", ")}` }) });
+const exportQuery = z.object({ format: z.enum(exportFormat.names, { message: "must be csv or apkg" }).default("csv") });
 
 const scheduleSchema = z
   .object({
-    state: z.enum(["NEW", "LEARNING", "REVIEW", "RELEARNING"]),
+    state: z.enum(cardState.names),
     due: z.iso.datetime(),
     stability: z.number(),
     difficulty: z.number(),
@@ -84,7 +85,7 @@ export function flashcardJson(card: api.Flashcard) {
     flashcardSetId: card.flashcardSetId,
     source: sourceJson(card.source),
     schedule: {
-      state: statusName(api.cardStateToJSON(schedule.state), "CARD_STATE"),
+      state: cardState.toRest(schedule.state),
       due: schedule.due,
       stability: schedule.stability,
       difficulty: schedule.difficulty,
@@ -115,8 +116,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
       auth: true,
       query: listQuery,
       responses: { 200: { description: "The sets", schema: dataEnvelope(z.array(setSchema)) } },
-      async handler({ query, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, query, res }) {
         const { flashcardSets } = await clients.study.listFlashcardSets({ userId, courseId: query.courseId, flashcardSetId: query.flashcardSetId });
         sendData(res, 200, await setsJson(userId, flashcardSets), "Flashcard sets retrieved");
       },
@@ -137,8 +137,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
         },
         409: { description: "A note is not transcribed yet (NOTE_NOT_TRANSCRIBED)", schema: errorEnvelope },
       },
-      async handler({ body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, body, res }) {
         const generation = generationRequest(userId, body);
         const generated = await clients.study.generateFlashcards(
           { generation, cardCount: body.cardCount ?? 0 },
@@ -179,8 +178,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
           ),
         },
       },
-      async handler({ query, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, query, res }) {
         const due = await clients.study.listDueCards({ userId, courseId: query.courseId, flashcardSetId: query.flashcardSetId, limit: query.limit });
         sendData(
           res,
@@ -190,7 +188,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
               ...flashcardJson(required(entry.flashcard, "flashcard in ListDueCards reply")),
               courseId: entry.courseId,
               flashcardSetTitle: entry.flashcardSetTitle,
-              nextDueByRating: Object.fromEntries(REVIEW_RATINGS.map((rating, index) => [rating, entry.nextDueByRating[index]])),
+              nextDueByRating: Object.fromEntries(reviewRating.names.map((rating, index) => [rating, entry.nextDueByRating[index]])),
             })),
             totalDue: due.totalDue,
           },
@@ -213,13 +211,12 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
         },
         404: { description: "No such card in a set of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ params, body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, body, res }) {
         const { flashcard } = await clients.study.reviewCard({
           userId,
           flashcardSetId: params.setId,
           flashcardId: params.cardId,
-          rating: api.reviewRatingFromJSON(`REVIEW_RATING_${body.rating.toUpperCase()}`),
+          rating: reviewRating.toProto(body.rating),
         });
         const card = flashcardJson(required(flashcard, "flashcard in ReviewCard reply"));
         sendData(res, 200, { flashcard: card, nextReviewAt: card.schedule.due }, "Review recorded");
@@ -237,15 +234,14 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
         200: { description: "The file (text/csv or application/octet-stream), as an attachment", contentType: "application/octet-stream" },
         404: setNotFound,
       },
-      async handler({ params, query, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, query, res }) {
         const { flashcardSet } = await clients.study.getFlashcardSet({ userId, flashcardSetId: params.id });
         const { courseId } = required(flashcardSet, "flashcard set in GetFlashcardSet reply");
         const courses = await coursesById(clients, userId, [courseId]);
         const file = await clients.study.exportFlashcardSet({
           userId,
           flashcardSetId: params.id,
-          format: api.exportFormatFromJSON(`EXPORT_FORMAT_${query.format.toUpperCase()}`),
+          format: exportFormat.toProto(query.format),
           courseName: courses.get(courseId)?.name ?? "",
         });
         res.status(200);
@@ -262,8 +258,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
       auth: true,
       params: idParams,
       responses: { 200: { description: "The set", schema: dataEnvelope(setSchema) }, 404: setNotFound },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         const { flashcardSet } = await clients.study.getFlashcardSet({ userId, flashcardSetId: params.id });
         const [set] = await setsJson(userId, [required(flashcardSet, "flashcard set in GetFlashcardSet reply")]);
         sendData(res, 200, set, "Flashcard set retrieved");
@@ -277,8 +272,8 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
       auth: true,
       params: idParams,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: setNotFound },
-      async handler({ params, res }) {
-        await clients.study.deleteFlashcardSet({ userId: currentAuth(res).user.id, flashcardSetId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.study.deleteFlashcardSet({ userId, flashcardSetId: params.id });
         sendMessage(res, "Flashcard set deleted");
       },
     }),
@@ -293,8 +288,7 @@ export function flashcardRoutes(clients: ServiceClients, options: { generationDe
         200: { description: "The sets with their cards", schema: dataEnvelope(z.array(setSchema)) },
         404: { description: "No such note of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         await requireNote(clients, userId, params.noteId);
         const { flashcardSets } = await clients.study.listFlashcardSets({ userId, noteId: params.noteId });
         sendData(res, 200, await setsJson(userId, flashcardSets), "Flashcard sets retrieved");

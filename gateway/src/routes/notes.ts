@@ -8,11 +8,6 @@ import { sendData, sendMessage } from "../http/envelope";
 import { courseJson, coursesById } from "./shared/mappers";
 import { noteDetailSchema, noteJson, noteSchema, userNoteContentType } from "./shared/media-json";
 
-// The study routes (study-material, flashcards, documents) still take these from here until they move to
-// ./shared/mappers and restEnum (issue #31); no other route uses them.
-export { coursesById } from "./shared/mappers";
-export const statusName = (value: string, prefix: string) => value.replace(`${prefix}_`, "");
-
 /** Notes are fetched from the media service in pages of this size: each gRPC answer stays far below 4 MB. */
 export const NOTES_PAGE_SIZE = 25;
 

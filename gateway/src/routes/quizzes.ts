@@ -1,7 +1,6 @@
 import type { study as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage, withShortfall } from "../http/envelope";
@@ -126,8 +125,7 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       auth: true,
       query: listQuery,
       responses: { 200: { description: "The quizzes", schema: dataEnvelope(z.array(quizSchema)) } },
-      async handler({ query, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, query, res }) {
         const { quizzes } = await clients.study.listQuizzes({ userId, courseId: query.courseId });
         sendData(res, 200, await quizzesJson(userId, quizzes), "Quizzes retrieved");
       },
@@ -151,8 +149,7 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
         },
         409: { description: "A note is not transcribed yet (NOTE_NOT_TRANSCRIBED)", schema: errorEnvelope },
       },
-      async handler({ body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, body, res }) {
         const generation = generationRequest(userId, body);
         const generated = await clients.study.generateQuiz(
           { generation, questionCount: body.questionCount ?? 0 },
@@ -180,8 +177,7 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
         200: { description: "The score and each question's result", schema: dataEnvelope(scoreSchema) },
         404: quizNotFound,
       },
-      async handler({ body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, body, res }) {
         const { attempt } = await clients.study.submitQuizAnswers({ userId, quizId: body.quizId, responses: body.responses });
         sendData(res, 200, attemptJson(required(attempt, "attempt in SubmitQuizAnswers reply")), "Quiz scored");
       },
@@ -194,8 +190,8 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       auth: true,
       params: idParams,
       responses: { 200: { description: "The attempts", schema: dataEnvelope(z.array(scoreSchema)) }, 404: quizNotFound },
-      async handler({ params, res }) {
-        const { attempts } = await clients.study.listQuizAttempts({ userId: currentAuth(res).user.id, quizId: params.id });
+      async handler({ userId, params, res }) {
+        const { attempts } = await clients.study.listQuizAttempts({ userId, quizId: params.id });
         sendData(res, 200, attempts.map(attemptJson), "Quiz attempts retrieved");
       },
     }),
@@ -207,8 +203,7 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       auth: true,
       params: idParams,
       responses: { 200: { description: "The quiz", schema: dataEnvelope(quizSchema) }, 404: quizNotFound },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         const { quiz } = await clients.study.getQuiz({ userId, quizId: params.id });
         const [json] = await quizzesJson(userId, [required(quiz, "quiz in GetQuiz reply")]);
         sendData(res, 200, json, "Quiz retrieved");
@@ -222,8 +217,8 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
       auth: true,
       params: idParams,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: quizNotFound },
-      async handler({ params, res }) {
-        await clients.study.deleteQuiz({ userId: currentAuth(res).user.id, quizId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.study.deleteQuiz({ userId, quizId: params.id });
         sendMessage(res, "Quiz deleted");
       },
     }),
@@ -238,8 +233,7 @@ export function quizRoutes(clients: ServiceClients, options: { generationDeadlin
         200: { description: "The quizzes with their questions", schema: dataEnvelope(z.array(quizSchema)) },
         404: { description: "No such note of the caller (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         await requireNote(clients, userId, params.noteId);
         const { quizzes } = await clients.study.listQuizzes({ userId, noteId: params.noteId });
         sendData(res, 200, await quizzesJson(userId, quizzes), "Quizzes retrieved");

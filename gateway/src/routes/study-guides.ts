@@ -1,13 +1,12 @@
 import type { study as api } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
-import { currentAuth } from "../identity/adapters/http/session";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage } from "../http/envelope";
 import { idParams } from "../http/params";
 import {
-  difficultyName,
+  difficulty,
   difficultySchema,
   embedder,
   embeds,
@@ -83,7 +82,7 @@ const shapeB = (guide: api.StudyGuide) => ({
   id: guide.id,
   title: guide.title,
   description: guide.description ?? null,
-  difficulty: difficultyName(guide.difficulty),
+  difficulty: difficulty.toRest(guide.difficulty),
   courseId: guide.courseId,
   content: {
     overview: guide.overview,
@@ -114,8 +113,7 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
       auth: true,
       query: listQuery,
       responses: { 200: { description: "The study guides", schema: dataEnvelope(z.array(shapeASchema)) } },
-      async handler({ query, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, query, res }) {
         const { studyGuides } = await clients.study.listStudyGuides({ userId, courseId: query.courseId });
         sendData(res, 200, await guidesJson(userId, studyGuides), "Study guides retrieved");
       },
@@ -139,8 +137,7 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
         },
         409: { description: "A note is not transcribed yet (NOTE_NOT_TRANSCRIBED)", schema: errorEnvelope },
       },
-      async handler({ body, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, body, res }) {
         const generation = generationRequest(userId, body);
         const generated = await clients.study.generateStudyGuide({ generation }, { deadlineMs: options.generationDeadlineMs });
         const studyGuide = required(generated.studyGuide, "study guide in GenerateStudyGuide reply");
@@ -161,8 +158,7 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
       params: idParams,
       query: getQuery,
       responses: { 200: { description: "The study guide", schema: dataEnvelope(z.union([shapeADetailSchema, shapeBSchema])) }, 404: guideNotFound },
-      async handler({ params, query, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, query, res }) {
         const reply = await clients.study.getStudyGuide({ userId, studyGuideId: params.id });
         const studyGuide = required(reply.studyGuide, "study guide in GetStudyGuide reply");
         if (query.shape === "structured") {
@@ -181,8 +177,8 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
       auth: true,
       params: idParams,
       responses: { 200: { description: "Deleted", schema: messageEnvelope }, 404: guideNotFound },
-      async handler({ params, res }) {
-        await clients.study.deleteStudyGuide({ userId: currentAuth(res).user.id, studyGuideId: params.id });
+      async handler({ userId, params, res }) {
+        await clients.study.deleteStudyGuide({ userId, studyGuideId: params.id });
         sendMessage(res, "Study guide deleted");
       },
     }),
@@ -197,8 +193,7 @@ export function studyGuideRoutes(clients: ServiceClients, options: { generationD
         200: { description: "The study guides", schema: dataEnvelope(z.array(shapeASchema)) },
         404: { description: "Note not found or access denied (NOT_FOUND)", schema: errorEnvelope },
       },
-      async handler({ params, res }) {
-        const userId = currentAuth(res).user.id;
+      async handler({ userId, params, res }) {
         await requireNote(clients, userId, params.noteId);
         const { studyGuides } = await clients.study.listStudyGuides({ userId, noteId: params.noteId });
         sendData(res, 200, await guidesJson(userId, studyGuides), "Study guides retrieved");

@@ -1,15 +1,16 @@
 import { study as api } from "@study/contracts";
 import { z } from "zod";
 import type { ServiceClients } from "../clients";
-import { coursesById, statusName } from "./notes";
+import { coursesById, restEnum } from "./shared/mappers";
 
 /** Shared by the study guide, quiz and flashcard routes: the generation request and the material's shape. */
 
 /** Most notes one generation reads (the spec leaves it open; documented in docs/api-decisions.md). */
 export const MAX_NOTES_PER_GENERATION = 20;
 
-export const DIFFICULTY_VALUES = ["EASY", "MEDIUM", "HARD"] as const;
-export const difficultySchema = z.enum(DIFFICULTY_VALUES, { message: "must be EASY, MEDIUM or HARD" });
+export const difficulty = restEnum(api.Difficulty, "DIFFICULTY");
+type DifficultyName = (typeof difficulty.names)[number];
+export const difficultySchema = z.enum(difficulty.names, { message: "must be EASY, MEDIUM or HARD" });
 
 /** The fields every generation request has. Note ids are UUIDs: a malformed one is a 400, an unknown one a 404. */
 export const generationFields = {
@@ -22,19 +23,15 @@ export const generationFields = {
   difficulty: difficultySchema.optional().describe("Level of the generated material; MEDIUM when omitted"),
 };
 
-export const difficultyToProto = (difficulty: (typeof DIFFICULTY_VALUES)[number] | undefined): api.Difficulty =>
-  api.difficultyFromJSON(`DIFFICULTY_${difficulty ?? "MEDIUM"}`);
-export const difficultyName = (difficulty: api.Difficulty) => statusName(api.difficultyToJSON(difficulty), "DIFFICULTY");
+/** A level left out is MEDIUM. */
+export const difficultyToProto = (name: DifficultyName | undefined): api.Difficulty => difficulty.toProto(name ?? "MEDIUM");
 
 /**
  * What a generation asks the study service for: ids only. Study reads the course, the notes and their transcripts
  * from their owners as the caller and checks them: another user's or an unknown course or note, or a note of
  * another course, is 404 NOT_FOUND; a note that is not transcribed is 409 NOTE_NOT_TRANSCRIBED.
  */
-export function generationRequest(
-  userId: string,
-  body: { courseId: string; noteIds: string[]; difficulty?: (typeof DIFFICULTY_VALUES)[number] },
-): api.GenerationRequest {
+export function generationRequest(userId: string, body: { courseId: string; noteIds: string[]; difficulty?: DifficultyName }): api.GenerationRequest {
   return { userId, courseId: body.courseId, noteIds: body.noteIds, documentIds: [], difficulty: difficultyToProto(body.difficulty), focusAreas: [] };
 }
 
@@ -88,7 +85,7 @@ export function materialJson(material: MaterialOrigin) {
     id: material.id,
     title: material.title,
     description: material.description ?? null,
-    difficulty: difficultyName(material.difficulty),
+    difficulty: difficulty.toRest(material.difficulty),
     courseId: material.courseId,
     noteId: material.noteId ?? null,
     noteIds: material.noteIds,
