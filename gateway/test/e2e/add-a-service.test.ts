@@ -154,7 +154,7 @@ describe("adding a service with npm run new:service", () => {
     expect(rows).toEqual([{ migrated: true }]);
 
     const response = await fetch(`${stack.gatewayUrl}/health`);
-    const body = await response.json();
+    const body = (await response.json()) as { services: Record<string, string> };
     expect({ status: response.status, services: body.services }).toEqual({
       status: 200,
       services: Object.fromEntries(catalogue.map((entry) => [entry.name, "SERVING"])),
