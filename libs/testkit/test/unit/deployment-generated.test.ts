@@ -7,13 +7,15 @@ import { DEPLOYMENT, GENERATE_COMMAND, renderDeployment, staleDeploymentFiles, w
 const ROOT = resolve(__dirname, "..", "..", "..", "..");
 
 /** A service with a worker and a call, as `npm run new:service` and a description entry would add it. */
+const REPORTS_PORT = Math.max(...CATALOGUE.map((entry) => entry.grpcPort)) + 1;
+const LAST_SERVICE = CATALOGUE[CATALOGUE.length - 1].name;
 const WITH_REPORTS: Catalogue = [
   ...CATALOGUE,
   {
     name: "reports",
     directory: "services/reports",
     grpcAddressVariable: "REPORTS_GRPC_ADDRESS",
-    grpcPort: 50060,
+    grpcPort: REPORTS_PORT,
     extraProcesses: [{ name: "reports-worker", script: "dist/worker.js", healthPortVariable: "REPORTS_WORKER_HEALTH_PORT" }],
   },
 ];
@@ -50,8 +52,8 @@ describe("the generated deployment files", () => {
       const compose = readFileSync(join(copy, "docker-compose.yml"), "utf8");
       expect(compose).toContain("  reports-migrate:\n");
       expect(compose).toContain("  reports-worker:\n");
-      expect(compose).toMatch(/STUDY_DATABASES: gateway .* chat reports\n/);
-      expect(compose).toContain("  REPORTS_GRPC_ADDRESS: reports:50060\n");
+      expect(compose).toMatch(new RegExp(`STUDY_DATABASES: gateway .* ${LAST_SERVICE} reports\n`));
+      expect(compose).toContain(`  REPORTS_GRPC_ADDRESS: reports:${REPORTS_PORT}\n`);
       // The call is an address setting of the caller and a rule at both ends.
       expect(readFileSync(join(copy, "k8s/base/reports/configmap.yaml"), "utf8")).toContain("COURSES_GRPC_ADDRESS: courses:50051");
       expect(readFileSync(join(copy, "k8s/base/courses/networkpolicy.yaml"), "utf8")).toContain(
