@@ -12,6 +12,7 @@ import path from "node:path";
 import { CATALOGUE, GATEWAY_APP, processNamesOf, type Catalogue } from "@study/platform/catalogue";
 import { APP_NODE_OPTIONS } from "@study/testkit";
 import { DEPLOYMENT, renderDeployment } from "../src/deployment";
+import { REPORTS_ENTRY, REPORTS_PORT, WITH_REPORTS } from "./fixtures/reports-service";
 import { CORE_SCHEMA, load, loadAll, mergeTag } from "js-yaml";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed YAML of any shape, read field by field with checks
@@ -644,39 +645,21 @@ describe("the service catalogue (libs/platform/src/catalogue.ts)", () => {
   });
 
   it("bites: a catalogue entry without deployment files is reported, for compose and for k8s", () => {
-    // A service that is not (yet) in the catalogue, with a worker.
-    const withReports: Catalogue = [
-      ...CATALOGUE,
-      {
-        name: "reports",
-        directory: "services/reports",
-        grpcAddressVariable: "REPORTS_GRPC_ADDRESS",
-        grpcPort: 50058,
-        extraProcesses: [{ name: "reports-worker", script: "dist/worker.js", healthPortVariable: "REPORTS_WORKER_HEALTH_PORT" }],
-      },
-    ];
-    expect(catalogueDisagreements(withReports, files)).toEqual([
+    expect(catalogueDisagreements(WITH_REPORTS, files)).toEqual([
       "reports: no compose service",
       "reports: no k8s Deployment",
       "reports-worker: no compose service",
       "reports-worker: no k8s Deployment",
-      "reports (k8s): no Service port grpc 50058",
-      "gateway (compose): REPORTS_GRPC_ADDRESS is unset, the catalogue says reports:50058",
-      "gateway (k8s): REPORTS_GRPC_ADDRESS is unset, the catalogue says reports:50058",
+      `reports (k8s): no Service port grpc ${REPORTS_PORT}`,
+      `gateway (compose): REPORTS_GRPC_ADDRESS is unset, the catalogue says reports:${REPORTS_PORT}`,
+      `gateway (k8s): REPORTS_GRPC_ADDRESS is unset, the catalogue says reports:${REPORTS_PORT}`,
     ]);
   });
 
   it("is followed by the generator: its files for a new entry with a worker and a call agree with the catalogue", () => {
     const withReports: Catalogue = [
       ...CATALOGUE,
-      {
-        name: "reports",
-        directory: "services/reports",
-        grpcAddressVariable: "REPORTS_GRPC_ADDRESS",
-        grpcPort: 50060,
-        extraProcesses: [{ name: "reports-worker", script: "dist/worker.js", healthPortVariable: "REPORTS_WORKER_HEALTH_PORT" }],
-        http: [{ portVariable: "REPORTS_HTTP_PORT", defaultPort: 50070, gatewayUrlVariable: "REPORTS_UPLOAD_URL" }],
-      },
+      { ...REPORTS_ENTRY, http: [{ portVariable: "REPORTS_HTTP_PORT", defaultPort: 50070, gatewayUrlVariable: "REPORTS_UPLOAD_URL" }] },
     ];
     const rendered = renderDeployment(withReports, root, { ...DEPLOYMENT, reports: { calls: [{ service: "courses", why: "a report's course" }] } });
     const generatedCompose = load(rendered.get("docker-compose.yml") ?? "", { schema: CORE_SCHEMA.withTags(mergeTag) }) as Obj;

@@ -15,8 +15,8 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { load, loadAll } from "js-yaml";
-import { CATALOGUE, type Catalogue } from "@study/platform/catalogue";
 import { DEPLOYMENT, renderDeployment } from "../src/deployment";
+import { REPORTS_PORT, WITH_REPORTS } from "./fixtures/reports-service";
 import { strictKubernetesValidator } from "./k8s-schemas";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- rendered YAML of any shape, read field by field with checks
@@ -673,19 +673,9 @@ describe.each(["base", ...overlays])("k8s rendering %s", (name) => {
 // --- the generator's output for a service that does not exist yet -------------------------------------------------
 
 describe("the base as `npm run deploy:generate` writes it for a new service with a worker, a call and a way out", () => {
-  const withReports: Catalogue = [
-    ...CATALOGUE,
-    {
-      name: "reports",
-      directory: "services/reports",
-      grpcAddressVariable: "REPORTS_GRPC_ADDRESS",
-      grpcPort: 50060,
-      extraProcesses: [{ name: "reports-worker", script: "dist/worker.js", healthPortVariable: "REPORTS_WORKER_HEALTH_PORT" }],
-    },
-  ];
   let objects: Obj[] = [];
   beforeAll(() => {
-    const rendered = renderDeployment(withReports, root, {
+    const rendered = renderDeployment(WITH_REPORTS, root, {
       ...DEPLOYMENT,
       reports: { calls: [{ service: "courses", why: "a report's course" }], workers: { "reports-worker": { egress: ["openai"] } } },
     });
@@ -704,7 +694,7 @@ describe("the base as `npm run deploy:generate` writes it for a new service with
     const net = networkOf(objects);
     const allowed = allowedEdges(net, apps).sort();
     expect(allowed).toEqual(requiredEdges(objects, apps, net));
-    expect(allowed).toEqual(expect.arrayContaining(["gateway → reports:50060", "reports → courses:50051"]));
+    expect(allowed).toEqual(expect.arrayContaining([`gateway → reports:${REPORTS_PORT}`, "reports → courses:50051"]));
     expect(allowed.filter((e) => e.startsWith("reports-worker") || e.includes("→ reports-worker"))).toEqual([]);
   });
 

@@ -1,24 +1,13 @@
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { CATALOGUE, GATEWAY_APP, type Catalogue } from "@study/platform/catalogue";
+import { CATALOGUE, GATEWAY_APP } from "@study/platform/catalogue";
 import { DEPLOYMENT, GENERATE_COMMAND, renderDeployment, staleDeploymentFiles, writeDeployment } from "../../src/deployment";
+import { REPORTS_PORT, WITH_REPORTS } from "../fixtures/reports-service";
+
+const LAST_SERVICE = CATALOGUE[CATALOGUE.length - 1].name;
 
 const ROOT = resolve(__dirname, "..", "..", "..", "..");
-
-/** A service with a worker and a call, as `npm run new:service` and a description entry would add it. */
-const REPORTS_PORT = Math.max(...CATALOGUE.map((entry) => entry.grpcPort)) + 1;
-const LAST_SERVICE = CATALOGUE[CATALOGUE.length - 1].name;
-const WITH_REPORTS: Catalogue = [
-  ...CATALOGUE,
-  {
-    name: "reports",
-    directory: "services/reports",
-    grpcAddressVariable: "REPORTS_GRPC_ADDRESS",
-    grpcPort: REPORTS_PORT,
-    extraProcesses: [{ name: "reports-worker", script: "dist/worker.js", healthPortVariable: "REPORTS_WORKER_HEALTH_PORT" }],
-  },
-];
 
 /** The files the generator reads and writes, copied into a temporary folder. */
 function copyOfDeploymentFiles(): string {
