@@ -21,22 +21,8 @@ export interface DocumentSettings {
 }
 
 /** The spec's documentType values: a file format, or what the document is for. */
-export const DOCUMENT_TYPES = [
-  "PDF",
-  "DOCX",
-  "DOC",
-  "PPTX",
-  "PPT",
-  "XLSX",
-  "XLS",
-  "TXT",
-  "SYLLABUS",
-  "TEXTBOOK",
-  "HANDOUT",
-  "ASSIGNMENT",
-  "OTHER",
-] as const;
-const documentTypeSchema = z.enum(DOCUMENT_TYPES, { message: `must be one of ${DOCUMENT_TYPES.join(", ")}` });
+const documentType = restEnum(api.DocumentType, "DOCUMENT_TYPE");
+const documentTypeSchema = z.enum(documentType.names, { message: `must be one of ${documentType.names.join(", ")}` });
 
 const searchType = restEnum(api.SearchType, "SEARCH_TYPE", "lower");
 const processingStatus = restEnum(api.ProcessingStatus, "PROCESSING_STATUS");
@@ -75,7 +61,7 @@ const commaList = (description: string) =>
 const searchQuery = z.object({
   query: singleParam().describe("Required: the words to search for, 1-500 characters (blank or longer: 400 VALIDATION_ERROR)"),
   courseId: courseIdParam,
-  documentTypes: commaList(`Comma list of ${DOCUMENT_TYPES.join(", ")} (default: every type)`).pipe(z.array(documentTypeSchema)),
+  documentTypes: commaList(`Comma list of ${documentType.names.join(", ")} (default: every type)`).pipe(z.array(documentTypeSchema)),
   tags: commaList("Comma list of tags"),
   limit: singleParam().optional().describe("1-100, default 20 (else 400 INVALID_LIMIT)"),
   offset: singleParam().optional().describe("0 or more, default 0 (else 400 INVALID_OFFSET)"),
@@ -205,7 +191,7 @@ export function documentJson(document: api.Document) {
     filePath: document.filePath,
     description: document.description ?? null,
     courseId: document.courseId,
-    documentType: document.documentType,
+    documentType: documentType.toRest(document.documentType),
     tags: document.tags,
     processed: document.processed,
     extractedText: document.extractedText ?? null,
@@ -234,7 +220,7 @@ export function documentSearchJson(response: api.SearchDocumentsResponse) {
     results: response.results.map((result) => ({
       documentId: result.documentId,
       title: result.title,
-      documentType: result.documentType,
+      documentType: documentType.toRest(result.documentType),
       relevanceScore: result.relevanceScore,
       snippet: result.snippet,
       highlights: result.highlights,
@@ -337,7 +323,7 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
       summary: "Upload a document (multipart: file, courseId, title?, description?, documentType?, tags?); its text is extracted in the background",
       description:
         `${uploadFields} Fields: courseId (required), title (1-255, default the file name), description, documentType (one of ` +
-        `${DOCUMENT_TYPES.join(", ")}; inferred from the content when absent), ${tagsField}. The answer comes at once with ` +
+        `${documentType.names.join(", ")}; inferred from the content when absent), ${tagsField}. The answer comes at once with ` +
         "processed false and status PENDING; notifications tell when the text is extracted (processed true) or extraction failed " +
         "(status FAILED with failureReason).",
       auth: true,
@@ -440,7 +426,7 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
           userId,
           courseId: query.courseId,
           query: query.query,
-          documentTypes: query.documentTypes,
+          documentTypes: query.documentTypes.map((name) => documentType.toProto(name)),
           tags: query.tags,
           page: searchPage(query.limit, query.offset),
           searchType: searchType.toProto(query.searchType),
@@ -463,7 +449,7 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
         const { documents, page } = await clients.documents.listDocuments({
           userId,
           courseId: query.courseId,
-          documentType: query.documentType,
+          documentType: documentType.toProto(query.documentType),
           page: { limit: query.limit, offset: query.offset },
         });
         res.status(200).json({

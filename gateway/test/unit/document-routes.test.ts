@@ -31,7 +31,7 @@ function documentOf(overrides: Partial<documents.Document> = {}): documents.Docu
     fileSize: 2048,
     mimeType: "application/pdf",
     filePath: `documents/${USER_ID}/photosynthesis.pdf`,
-    documentType: "PDF",
+    documentType: documents.DocumentType.DOCUMENT_TYPE_PDF,
     tags: ["biology"],
     processed: false,
     createdAt: created,
@@ -259,7 +259,11 @@ describe("the documents routes", () => {
     uploadAnswer = () => ({
       status: 201,
       body: {
-        document: documents.Document.toJSON({ ...processedDocument, documentType: "SYLLABUS", calendarEventsCreated: 3 }),
+        document: documents.Document.toJSON({
+          ...processedDocument,
+          documentType: documents.DocumentType.DOCUMENT_TYPE_SYLLABUS,
+          calendarEventsCreated: 3,
+        }),
         eventsCreated: 3,
       },
     });
@@ -326,7 +330,9 @@ describe("the documents routes", () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ success: true, message: "Documents retrieved", pagination: { limit: 5, offset: 0, total: 1, hasMore: false } });
     expect(body.data).toHaveLength(1);
-    expect(calls.get("listDocuments")).toEqual([{ userId: USER_ID, courseId: COURSE_ID, documentType: "PDF", page: { limit: 5, offset: 0 } }]);
+    expect(calls.get("listDocuments")).toEqual([
+      { userId: USER_ID, courseId: COURSE_ID, documentType: documents.DocumentType.DOCUMENT_TYPE_PDF, page: { limit: 5, offset: 0 } },
+    ]);
   });
 
   it("gets a document with its text and pages, 404 for another course; deletes one", async () => {
@@ -357,7 +363,7 @@ describe("the documents routes", () => {
         {
           documentId: DOC_ID,
           title: "Photosynthesis",
-          documentType: "PDF",
+          documentType: documents.DocumentType.DOCUMENT_TYPE_PDF,
           relevanceScore: 0.42,
           snippet: "…the <mark>Calvin</mark> cycle…",
           highlights: ["Calvin"],
@@ -403,7 +409,7 @@ describe("the documents routes", () => {
         userId: USER_ID,
         courseId: COURSE_ID,
         query: "calvin",
-        documentTypes: ["PDF", "HANDOUT"],
+        documentTypes: [documents.DocumentType.DOCUMENT_TYPE_PDF, documents.DocumentType.DOCUMENT_TYPE_HANDOUT],
         tags: ["biology", "exam"],
         page: { limit: 10, offset: 5 },
         searchType: documents.SearchType.SEARCH_TYPE_SEMANTIC,

@@ -1,9 +1,9 @@
 import { documents as api, indexing } from "@study/contracts";
 import { SEARCHABLE_CONTENT_CHARS, SEARCHABLE_TYPE_DOCUMENT, toSearchable } from "../../src/application/searchable";
-import { toProtoDocument } from "../../src/adapters/grpc/proto-mapping";
+import { documentTypeFromProto, documentTypeToProto, toProtoDocument } from "../../src/adapters/grpc/proto-mapping";
 import { repeatedTags } from "../../src/adapters/http/upload-routes";
 import { countWords, failureReasonOf, joinPages, pagesOf, parseTags, validateUploadFields, type Document } from "../../src/domain/document";
-import { DOCUMENT_FORMATS, documentTypeOfFormat, mimeTypeOfFormat } from "../../src/domain/document-format";
+import { DOCUMENT_FORMATS, DOCUMENT_TYPES, documentTypeOfFormat, mimeTypeOfFormat } from "../../src/domain/document-format";
 
 const COURSE = "0196a000-0000-7000-8000-0000000000c1";
 const document: Document = {
@@ -118,6 +118,19 @@ describe("document as search and the API see it", () => {
     expect(full.status).toBe(api.ProcessingStatus.PROCESSING_STATUS_COMPLETED);
     const listed = toProtoDocument({ ...document, status: "FAILED", failureReason: "Encrypted" }, { withText: false });
     expect(listed).toMatchObject({ processed: false, extractedText: undefined, pages: [], failureReason: "Encrypted" });
+  });
+});
+
+describe("document types between the domain and the API's enum", () => {
+  it("has a proto member for every type, and reads it back", () => {
+    const members = Object.values(api.DocumentType).filter((value): value is api.DocumentType => typeof value === "number" && value > 0);
+    expect(DOCUMENT_TYPES.map(documentTypeToProto)).toEqual(members);
+    expect(members.map(documentTypeFromProto)).toEqual([...DOCUMENT_TYPES]);
+  });
+
+  it("reads UNSPECIFIED as no type and passes an unknown number on for the use case to refuse", () => {
+    expect(documentTypeFromProto(api.DocumentType.DOCUMENT_TYPE_UNSPECIFIED)).toBeUndefined();
+    expect(documentTypeFromProto(99 as api.DocumentType)).toBe("99");
   });
 });
 

@@ -5,7 +5,7 @@ import type { DeleteDocument } from "../../application/delete-document";
 import type { GetDocument, GetDocumentText } from "../../application/get-document";
 import type { ListDocuments } from "../../application/list-documents";
 import type { SearchDocuments, SearchType } from "../../application/search-documents";
-import { toProtoDocument } from "./proto-mapping";
+import { documentTypeFromProto, documentTypeToProto, toProtoDocument } from "./proto-mapping";
 
 export interface DocumentsUseCases {
   listDocuments: ListDocuments;
@@ -33,7 +33,7 @@ export function documentsGrpcService(useCases: DocumentsUseCases, logger: Logger
     listDocuments: async (request) => {
       const page = await useCases.listDocuments.execute(request.userId, {
         courseId: request.courseId,
-        documentType: request.documentType,
+        documentType: documentTypeFromProto(request.documentType),
         limit: request.page?.limit,
         offset: request.page?.offset,
       });
@@ -54,7 +54,7 @@ export function documentsGrpcService(useCases: DocumentsUseCases, logger: Logger
         userId: request.userId,
         courseId: request.courseId,
         query: request.query,
-        documentTypes: request.documentTypes,
+        documentTypes: request.documentTypes.map((type) => documentTypeFromProto(type) ?? String(type)),
         tags: request.tags,
         // proto3 sends an unset limit as 0: the default page size.
         limit: request.page?.limit || undefined,
@@ -62,7 +62,11 @@ export function documentsGrpcService(useCases: DocumentsUseCases, logger: Logger
         searchType: searchTypeFromProto(request.searchType),
       });
       return {
-        results: answer.results.map((result) => ({ ...result, author: result.author ?? undefined })),
+        results: answer.results.map((result) => ({
+          ...result,
+          documentType: documentTypeToProto(result.documentType),
+          author: result.author ?? undefined,
+        })),
         totalCount: answer.totalCount,
         suggestions: answer.suggestions,
         searchType: SEARCH_TYPES_TO_PROTO[answer.searchType],

@@ -1,5 +1,20 @@
 import { documents as api } from "@study/contracts";
-import { isProcessed, type Document, type ProcessingStatus } from "../../domain/document";
+import { isDocumentType, isProcessed, type Document, type ProcessingStatus } from "../../domain/document";
+
+const DOCUMENT_TYPE_PREFIX = "DOCUMENT_TYPE_";
+
+/** A document type as the API carries it: `PDF` → DOCUMENT_TYPE_PDF. */
+export const documentTypeToProto = (type: string): api.DocumentType => api.documentTypeFromJSON(`${DOCUMENT_TYPE_PREFIX}${type}`);
+
+/**
+ * A type a request names, as the use cases take it: UNSPECIFIED is none; a number this service has no name for is
+ * passed on as such, for the use case to refuse.
+ */
+export function documentTypeFromProto(value: api.DocumentType): string | undefined {
+  if (value === api.DocumentType.DOCUMENT_TYPE_UNSPECIFIED) return undefined;
+  const name = api.documentTypeToJSON(value).slice(DOCUMENT_TYPE_PREFIX.length);
+  return isDocumentType(name) ? name : String(value);
+}
 
 const STATUS: Record<ProcessingStatus, api.ProcessingStatus> = {
   PENDING: api.ProcessingStatus.PROCESSING_STATUS_PENDING,
@@ -20,7 +35,7 @@ export function toProtoDocument(document: Document, { withText }: { withText: bo
     mimeType: document.mimeType,
     filePath: document.storageKey,
     description: document.description ?? undefined,
-    documentType: document.documentType,
+    documentType: documentTypeToProto(document.documentType),
     tags: document.tags,
     processed: isProcessed(document),
     extractedText: withText ? (document.extractedText ?? undefined) : undefined,
