@@ -2,7 +2,6 @@ import { Agent, type ClientRequest, type IncomingMessage } from "node:http";
 import { AppError, drainAfterEarlyAnswer, internalRequestHeaders, type ErrorKind } from "@study/platform";
 import type { Request, Response } from "express";
 import { createProxyMiddleware } from "http-proxy-middleware";
-import { currentAuth } from "../identity/adapters/http/session";
 
 export interface UploadForwarderOptions {
   /** The service's internal HTTP endpoint (MEDIA_UPLOAD_URL, DOCUMENTS_UPLOAD_URL); uploads answer 503 without it. */
@@ -24,13 +23,15 @@ export interface ForwardedUpload {
 }
 
 /**
- * Streams the request (a multipart upload) to `path` on the service and resolves with its answer; a refusal
- * of the service is thrown as the AppError it named, so the error handler answers it in the envelope.
+ * Streams the request (a multipart upload) to `path` on the service as the user `userId` (the route's caller) and
+ * resolves with its answer; a refusal of the service is thrown as the AppError it named, so the error handler
+ * answers it in the envelope.
  */
-export type UploadForwarder = (req: Request, res: Response, path: string) => Promise<ForwardedUpload>;
+export type UploadForwarder = (req: Request, res: Response, path: string, userId: string) => Promise<ForwardedUpload>;
 
 interface Pending {
   path: string;
+  userId: string;
   /** The request to the service, once made (stopped when the upload times out). */
   upstream?: ClientRequest;
   resolve(answer: ForwardedUpload): void;
@@ -70,11 +71,13 @@ export function createUploadForwarder(options: UploadForwarderOptions): UploadFo
           proxyTimeout: options.requestTimeoutMs + 5_000,
           pathRewrite: (_path, req) => pending.get(req)?.path ?? "/unknown",
           on: {
-            proxyReq(proxyReq: ClientRequest, req, res) {
+            proxyReq(proxyReq: ClientRequest, req) {
               const waiting = pending.get(req);
-              if (waiting) waiting.upstream = proxyReq;
+              // Only what `forward` registered goes on, signed as its route's caller; nothing else is sent unsigned.
+              if (!waiting) return void proxyReq.destroy();
+              waiting.upstream = proxyReq;
               for (const header of STRIPPED_HEADERS) proxyReq.removeHeader(header);
-              const userId = currentAuth(res).user.id;
+              const { userId } = waiting;
               const headers = internalRequestHeaders(secret, { userId, method: proxyReq.method, path: proxyReq.path });
               for (const [name, value] of Object.entries(headers)) proxyReq.setHeader(name, value);
             },
@@ -120,10 +123,10 @@ export function createUploadForwarder(options: UploadForwarderOptions): UploadFo
         })
       : null;
 
-  return async function forward(req, res, path) {
+  return async function forward(req, res, path, userId) {
     if (!proxy) throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Uploads are not available: the upload endpoint is not configured");
     const answer = await new Promise<ForwardedUpload>((resolve, reject) => {
-      const waiting: Pending = { path, resolve, reject };
+      const waiting: Pending = { path, userId, resolve, reject };
       pending.set(req, waiting);
       // A client that sent `Expect: 100-continue` (curl, for any body over 1 MB) was already told to send the body:
       // Node's server answers 100 Continue itself before the route runs. The hop to the service must not ask again:

@@ -349,8 +349,8 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
         },
         504: { description: UPLOAD_TIMEOUT_DESCRIPTION, schema: errorEnvelope },
       },
-      async handler({ req, res }) {
-        const { body } = await forward(req, res, "/uploads/documents");
+      async handler({ userId, req, res }) {
+        const { body } = await forward(req, res, "/uploads/documents", userId);
         const document = api.Document.fromJSON(body.document);
         const duplicateOf = typeof body.duplicateOf === "string" ? body.duplicateOf : null;
         const message = duplicateOf
@@ -390,8 +390,8 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
         },
         504: { description: UPLOAD_TIMEOUT_DESCRIPTION, schema: errorEnvelope },
       },
-      async handler({ req, res }) {
-        const { body } = await forward(req, res, "/uploads/syllabus");
+      async handler({ userId, req, res }) {
+        const { body } = await forward(req, res, "/uploads/syllabus", userId);
         const document = api.Document.fromJSON(body.document);
         const created = typeof body.eventsCreated === "number" ? body.eventsCreated : (document.calendarEventsCreated ?? 0);
         res.status(200).json({

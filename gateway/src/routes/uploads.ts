@@ -78,8 +78,8 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         413: { description: "The file is over the limit (FILE_TOO_LARGE); nothing is kept", schema: errorEnvelope },
         504: { description: UPLOAD_TIMEOUT_DESCRIPTION, schema: errorEnvelope },
       },
-      async handler({ req, res }) {
-        const { body } = await forward(req, res, "/uploads/audio");
+      async handler({ userId, req, res }) {
+        const { body } = await forward(req, res, "/uploads/audio", userId);
         const note = api.Note.fromJSON(body.note);
         const job = api.ImportJob.fromJSON(body.job);
         const courses = await coursesById(clients, note.userId, [note.courseId]);
@@ -110,8 +110,8 @@ export function uploadRoutes(clients: ServiceClients, settings: UploadSettings):
         413: { description: "The file is over its category's limit (FILE_TOO_LARGE)", schema: errorEnvelope },
         504: { description: UPLOAD_TIMEOUT_DESCRIPTION, schema: errorEnvelope },
       },
-      async handler({ req, res, params }) {
-        const { body } = await forward(req, res, `/uploads/notes/${encodeURIComponent(params.id)}/attachments`);
+      async handler({ userId, req, res, params }) {
+        const { body } = await forward(req, res, `/uploads/notes/${encodeURIComponent(params.id)}/attachments`, userId);
         sendData(res, 201, body.attachment, "Attachment uploaded");
       },
     }),

@@ -39,8 +39,7 @@ describe("the upload forwarder", () => {
     const forward = createUploadForwarder({ targetUrl: endpointUrl, secret: SECRET, idleTimeoutMs: 5_000, requestTimeoutMs: 10_000, ...options });
     const app = express();
     app.post("/upload", (req, res, next) => {
-      res.locals.auth = { user: { id: "user-7" } };
-      forward(req, res, "/uploads/things").then((forwarded) => res.status(201).json(forwarded), next);
+      forward(req, res, "/uploads/things", "user-7").then((forwarded) => res.status(201).json(forwarded), next);
     });
     app.use(errorHandler(createLogger("test", "silent")));
     const server = createServer(app);
