@@ -5,6 +5,7 @@ import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage, withShortfall } from "../http/envelope";
 import { idParams } from "../http/params";
+import { MAX_INT32 } from "../http/query";
 import { coursesById, restEnum } from "./shared/mappers";
 import {
   embedder,
@@ -40,7 +41,14 @@ const listQuery = z.object({
 const dueQuery = z.object({
   courseId: z.string().trim().min(1).max(100).optional(),
   flashcardSetId: z.string().trim().min(1).max(100).optional(),
-  limit: z.coerce.number().int().min(1, "must be 1-500").max(500, "must be 1-500").default(50),
+  // Bounded by the wire type (int32) only: the study service owns the 1-500 rule and the default.
+  limit: z.coerce
+    .number()
+    .int()
+    .min(-MAX_INT32 - 1)
+    .max(MAX_INT32)
+    .optional()
+    .describe("How many cards at most: 1-500, default 50 (else 400 VALIDATION_ERROR)"),
 });
 const cardParams = z.object({ setId: z.string().min(1).max(100), cardId: z.string().min(1).max(100) });
 const reviewBody = z.strictObject({ rating: z.enum(reviewRating.names, { message: `must be one of ${reviewRating.names.join(", ")}` }) });

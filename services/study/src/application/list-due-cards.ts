@@ -19,7 +19,7 @@ export class ListDueCards {
   ) {}
 
   async execute(userId: string, filter: { courseId?: string; flashcardSetId?: string; limit?: number }) {
-    const limit = filter.limit || DEFAULT_DUE_LIMIT;
+    const limit = filter.limit ?? DEFAULT_DUE_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DUE_LIMIT) {
       throw AppError.validation("Invalid query", [{ field: "limit", message: `must be an integer from 1 to ${MAX_DUE_LIMIT}` }]);
     }

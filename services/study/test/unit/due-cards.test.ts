@@ -58,6 +58,19 @@ describe("due cards and reviews follow the clock", () => {
     expect(due.cards[0]?.nextDueByRating).toEqual([preview.again, preview.hard, preview.good, preview.easy]);
   });
 
+  it("takes 50 cards when no limit is given, and refuses a limit outside 1-500, 0 included", async () => {
+    const cards = Array.from({ length: 60 }, (_, index) => card(`c${index}`));
+    const listDue = new ListDueCards(memoryCards(cards).repository, clock);
+    expect((await listDue.execute(USER, {})).cards).toHaveLength(50);
+    expect((await listDue.execute(USER, { limit: 1 })).cards).toHaveLength(1);
+    for (const limit of [0, -1, 501, 1.5]) {
+      await expect(listDue.execute(USER, { limit })).rejects.toMatchObject({
+        kind: "validation",
+        details: [{ field: "limit", message: "must be an integer from 1 to 500" }],
+      });
+    }
+  });
+
   it("a reviewed card leaves the due list until the clock reaches its next due date", async () => {
     const { repository, reviews } = memoryCards([card("c1")]);
     const listDue = new ListDueCards(repository, clock);
