@@ -36,7 +36,3 @@ export const booleanParam = (fallback: boolean) =>
     .enum(["true", "false"], { message: "must be true or false" })
     .optional()
     .transform((v) => (v === undefined ? fallback : v === "true"));
-
-export const paginationSchema = z
-  .object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int(), hasMore: z.boolean() })
-  .meta({ id: "Pagination" });

@@ -6,8 +6,8 @@ import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } f
 import { credentialRateLimit } from "../http/rate-limit";
 import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
-import { intParam, MAX_INT32, paginationSchema } from "../http/query";
-import { coursesById, iso, isoOrNull, paginationJson, restEnum } from "./shared/mappers";
+import { intParam, MAX_INT32 } from "../http/query";
+import { coursesById, iso, isoOrNull, paginationJson, paginationSchema, restEnum } from "./shared/mappers";
 
 /*
  * The gateway checks only the shape of the input (types, ISO instants, enum names, paging); the rules of an

@@ -6,9 +6,9 @@ import { z } from "zod";
 import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { errorBody, sendData, sendMessage } from "../http/envelope";
-import { intParam, MAX_INT32, paginationSchema, singleParam } from "../http/query";
+import { intParam, MAX_INT32, singleParam } from "../http/query";
 import { openEventStream, serverStreamReader } from "../http/sse";
-import { paginationJson, restEnum } from "./shared/mappers";
+import { paginationJson, paginationSchema, restEnum } from "./shared/mappers";
 
 const citationType = restEnum(api.CitationType, "CITATION_TYPE", "lower");
 const messageRole = restEnum(api.MessageRole, "MESSAGE_ROLE", "lower");

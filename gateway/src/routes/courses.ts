@@ -5,8 +5,8 @@ import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { idParams } from "../http/params";
 import { sendData, sendMessage } from "../http/envelope";
-import { intParam, MAX_INT32, paginationSchema } from "../http/query";
-import { paginationJson } from "./shared/mappers";
+import { intParam, MAX_INT32 } from "../http/query";
+import { paginationJson, paginationSchema } from "./shared/mappers";
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 /** Optional fields: a string sets the field, null clears it (PATCH), absent leaves it as it is. */

@@ -5,10 +5,10 @@ import type { ServiceClients } from "../clients";
 import { dataEnvelope, errorEnvelope, messageEnvelope, route, type RouteSpec } from "../http/api";
 import { sendData, sendMessage, withShortfall } from "../http/envelope";
 import { idParams } from "../http/params";
-import { intParam, MAX_INT32, paginationSchema, singleParam } from "../http/query";
+import { intParam, MAX_INT32, singleParam } from "../http/query";
 import { createUploadForwarder, UPLOAD_TIMEOUT_DESCRIPTION } from "../http/upload-forwarder";
 import { forwardFileRequest } from "./files";
-import { iso, restEnum } from "./shared/mappers";
+import { iso, paginationJson, paginationSchema, restEnum } from "./shared/mappers";
 import { difficultySchema, difficultyToProto } from "./study-material";
 
 export interface DocumentSettings {
@@ -456,7 +456,7 @@ export function documentRoutes(clients: ServiceClients, settings: DocumentSettin
           success: true,
           data: documents.map(documentJson),
           message: "Documents retrieved",
-          pagination: required(page, "page in ListDocuments reply"),
+          pagination: paginationJson(page, "page in ListDocuments reply"),
         });
       },
     }),

@@ -2,7 +2,6 @@ import type { common } from "@study/contracts";
 import { required } from "@study/platform";
 import { z } from "zod";
 import type { ServiceClients } from "../../clients";
-import type { paginationSchema } from "../../http/query";
 
 /*
  * The mapping between the services' gRPC answers and the REST shapes that more than one route file uses: proto
@@ -84,6 +83,10 @@ export const iso = (date: Date | undefined, what: string): string => required(da
 export const isoOrNull = (date: Date | undefined): string | null => (date ? date.toISOString() : null);
 
 // --- pages ---------------------------------------------------------------------------------------------
+
+export const paginationSchema = z
+  .object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int(), hasMore: z.boolean() })
+  .meta({ id: "Pagination" });
 
 /** The REST page of a list answer (`paginationSchema`); the service always sends one (`what` names it when it did not). */
 export function paginationJson(page: common.PageInfo | undefined, what: string): z.output<typeof paginationSchema> {
