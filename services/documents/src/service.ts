@@ -1,16 +1,13 @@
 import { rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { documents as api, indexing } from "@study/contracts";
 import { prismaOptions } from "@study/db";
 import { GrpcCourseDirectory, searchableSourceGrpcService } from "@study/grpc";
 import type { ServiceDefinition } from "@study/runtime";
-import { LocalScratchSpace, processScratchFolder, removeScratchOfStoppedProcesses, startInternalHttpServer } from "@study/storage";
+import { processScratchFolder, removeScratchOfStoppedProcesses, startInternalHttpServer } from "@study/storage";
 import { ByteFormatDetector } from "./adapters/detection/byte-format-detector";
 import { PrismaDocumentRepository } from "./adapters/db/prisma-document-repository";
 import { createEmbeddingProvider } from "./adapters/embeddings/openai-embedding-provider";
 import { startDomainEventsConsumer } from "./adapters/events/domain-events-consumer";
-import { createTextExtractor } from "./adapters/extraction/text-extractor";
 import { documentsGrpcService } from "./adapters/grpc/documents-grpc-service";
 import { documentFileRoute } from "./adapters/http/file-route";
 import { documentUploadRoute, syllabusUploadRoute } from "./adapters/http/upload-routes";
@@ -24,10 +21,10 @@ import { SearchDocuments } from "./application/search-documents";
 import { PrismaDocumentSearch } from "./adapters/db/prisma-document-search";
 import { UploadDocument } from "./application/upload-document";
 import { UploadSyllabus } from "./application/upload-syllabus";
-import { prepareChunksOrKeywordOnly } from "./application/prepare-chunks";
-import { documentStorage, documentsConfigSchema, extractionLimits, type DocumentsConfig } from "./config";
+import { documentStorage, documentsConfigSchema, type DocumentsConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
 import { documentsMigrations } from "./migrations";
+import { documentsWorkRoot, textReading } from "./text-reading";
 
 /** The composition of the documents service: adapters → use cases → gRPC and the internal upload endpoint. */
 export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> = {
@@ -47,7 +44,7 @@ export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> 
     });
 
     // The service reads syllabi itself (before answering): its own scratch folder, as a worker has.
-    const workRoot = config.DOCUMENTS_WORK_DIR ?? join(tmpdir(), "study-documents-work");
+    const workRoot = documentsWorkRoot(config);
     await removeScratchOfStoppedProcesses(workRoot, (folder) => logger.info({ folder }, "removed the temporary files of a stopped process"));
     const workDirectory = processScratchFolder(workRoot);
     lifecycle.onStop("scratch folder", () => rm(workDirectory, { recursive: true, force: true }));
@@ -59,11 +56,7 @@ export const documentsService: ServiceDefinition<PrismaClient, DocumentsConfig> 
       courses,
       calendar,
       storage,
-      scratch: new LocalScratchSpace(workDirectory),
-      extractor: createTextExtractor({ temporaryDirectory: workDirectory }),
-      prepareChunks: (pages, signal) => prepareChunksOrKeywordOnly(pages, embeddings, logger, signal),
-      limits: extractionLimits(config),
-      logger,
+      ...textReading(config, workDirectory, embeddings, logger),
       timeoutMs: config.SYLLABUS_PROCESSING_TIMEOUT_MS,
     });
 

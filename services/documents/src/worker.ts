@@ -1,18 +1,14 @@
 import "./instrumentation";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { prismaOptions } from "@study/db";
 import { runMain } from "@study/platform";
 import { startJobWorker, startProcess, type ProcessContext } from "@study/runtime";
-import { LocalScratchSpace } from "@study/storage";
 import { PrismaDocumentRepository } from "./adapters/db/prisma-document-repository";
 import { createEmbeddingProvider } from "./adapters/embeddings/openai-embedding-provider";
 import { startExtractionWorkerConsumer } from "./adapters/events/extraction-worker-consumer";
-import { createTextExtractor } from "./adapters/extraction/text-extractor";
-import { prepareChunksOrKeywordOnly } from "./application/prepare-chunks";
 import { ProcessDocument } from "./application/process-document";
-import { documentStorage, extractionLimits, workerConfigSchema, type WorkerConfig } from "./config";
+import { documentStorage, workerConfigSchema, type WorkerConfig } from "./config";
 import { PrismaClient } from "./generated/prisma/client";
+import { documentsWorkRoot, textReading } from "./text-reading";
 import type { Pool } from "pg";
 
 /**
@@ -35,7 +31,7 @@ const documentsWorker = {
     const embeddings = createEmbeddingProvider(config);
     await startJobWorker(context, {
       jobs: "extractions",
-      workRoot: config.DOCUMENTS_WORK_DIR ?? join(tmpdir(), "study-documents-work"),
+      workRoot: documentsWorkRoot(config),
       concurrency: config.DOCUMENTS_WORKER_CONCURRENCY,
       start: ({ link, workDirectory }) =>
         startExtractionWorkerConsumer({
@@ -43,11 +39,7 @@ const documentsWorker = {
           processDocument: new ProcessDocument({
             documents,
             storage,
-            scratch: new LocalScratchSpace(workDirectory),
-            extractor: createTextExtractor({ temporaryDirectory: workDirectory }),
-            prepareChunks: (pages, signal) => prepareChunksOrKeywordOnly(pages, embeddings, logger, signal),
-            limits: extractionLimits(config),
-            logger,
+            ...textReading(config, workDirectory, embeddings, logger),
             maxAttempts: config.DOCUMENTS_MAX_ATTEMPTS,
           }),
           documents,
