@@ -9,9 +9,8 @@ import { startDomainEventsConsumer } from "./adapters/events/domain-events-consu
 import { ApkgFlashcardExporter } from "./adapters/export/apkg-flashcard-exporter";
 import { CsvFlashcardExporter } from "./adapters/export/csv-flashcard-exporter";
 import { createStudyMaterialGenerator } from "./adapters/generation/create-generator";
-import { searchableSourceGrpcService } from "@study/grpc";
+import { GrpcCourseDirectory, searchableSourceGrpcService } from "@study/grpc";
 import { studyGrpcService } from "./adapters/grpc/study-grpc-service";
-import { GrpcCourseSource } from "./adapters/sources/grpc-course-source";
 import { GrpcDocumentSource } from "./adapters/sources/grpc-document-source";
 import { GrpcNoteSource } from "./adapters/sources/grpc-note-source";
 import { ExportFlashcardSet } from "./application/export-flashcard-set";
@@ -51,7 +50,7 @@ export const studyService: ServiceDefinition<PrismaClient, StudyConfig> = {
     });
 
     // What a generation reads: the course from courses, notes from media, documents' text from documents.
-    const courseSource = new GrpcCourseSource(config.COURSES_GRPC_ADDRESS);
+    const courseSource = new GrpcCourseDirectory(config.COURSES_GRPC_ADDRESS);
     const noteSource = new GrpcNoteSource(config.MEDIA_GRPC_ADDRESS);
     const documentSource = new GrpcDocumentSource(config.DOCUMENTS_GRPC_ADDRESS);
     lifecycle.onStop("source clients", async () => {
